@@ -1,0 +1,71 @@
+"""The thin command-line layer: parse arguments, call the core, print, return an exit code.
+
+Each subcommand lives in ``nerb_verify/commands/<name>.py`` with ``add_arguments(parser)`` and ``run(args) -> int``.
+Argument errors exit 2 (argparse's convention, and ours for "could not verify"). Unexpected internal errors are
+caught at the top so no traceback (which could include input values) is ever printed; they exit 2.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import sys
+from collections.abc import Sequence
+
+from nerb_verify import __version__
+
+# (subcommand, module under nerb_verify.commands, one-line help)
+COMMANDS: list[tuple[str, str, str]] = [
+    ("verify", "verify", "Verify a published bundle: hashes, schemas, every figure recomputed."),
+    ("explain", "explain", "Explain a finding code."),
+    ("list-codes", "list_codes", "List every finding code."),
+    ("scan", "scan", "Privacy-scan files or folders (contract or repository profile)."),
+    ("allowlist", "allowlist", "Manage the privacy allowlist (add an entry with its justification)."),
+    ("render", "render", "Render our own summary and figures from a verified bundle."),
+]
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The argument parser with every subcommand registered."""
+    parser = argparse.ArgumentParser(
+        prog="nerb-verify",
+        description="Verify NERB benchmark bundles, scan for private data, and gate CI.",
+    )
+    parser.add_argument("--version", action="version", version=f"nerb-verify {__version__}")
+    parser.add_argument("--list-codes", action="store_true", help="list every finding code and exit")
+    subparsers = parser.add_subparsers(dest="command", metavar="COMMAND")
+    for name, module_name, help_text in COMMANDS:
+        module = importlib.import_module(f"nerb_verify.commands.{module_name}")
+        sub = subparsers.add_parser(name, help=help_text, description=help_text)
+        module.add_arguments(sub)
+        sub.set_defaults(_run=module.run)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Entry point for the ``nerb-verify`` console script and ``python -m nerb_verify``."""
+    parser = build_parser()
+    try:
+        args = parser.parse_args(argv)
+    except SystemExit as exc:  # argparse exits 2 on usage errors, 0 for --help/--version
+        return int(exc.code or 0)
+    if args.list_codes:
+        from nerb_verify.commands import list_codes
+
+        return list_codes.run(argparse.Namespace(format="text"))
+    if not getattr(args, "_run", None):
+        parser.print_help(sys.stderr)
+        return 2
+    try:
+        return int(args._run(args))
+    except KeyboardInterrupt:
+        return 130
+    except BrokenPipeError:
+        return 2
+    except Exception as exc:  # noqa: BLE001 - last line of defence: never print a traceback with input values
+        sys.stderr.write(f"nerb-verify: internal error ({type(exc).__name__}); could not complete.\n")
+        return 2
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

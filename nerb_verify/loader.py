@@ -1,0 +1,350 @@
+"""Strict, bounded reading and parsing of JSON artifacts.
+
+Hostile files must produce a finding, never a traceback, and never make the verifier allocate without bound. So:
+
+1. :func:`read_regular_file` opens only regular files, never through a symlink (``lstat`` first, ``O_NOFOLLOW`` open,
+   device and inode compared), and reads at most ``max_bytes + 1`` bytes.
+2. :func:`parse_json_bytes` rejects a BOM and invalid UTF-8, then runs a preflight over the text *before* any Python
+   object is built: strings are blanked out with one regular-expression pass, and the nesting depth and the exact node
+   count are computed from the remaining structural characters. Only then is ``json.loads`` run, with hooks that
+   reject NaN/Infinity, note duplicate keys and out-of-range numbers, and keep ints and floats apart.
+3. A post-parse walk enforces per-collection, per-string and total-string limits, finds lone surrogates and turns
+   every breach into a code with a JSON Pointer (keys printed only when they are schema vocabulary).
+"""
+
+from __future__ import annotations
+
+import errno
+import hashlib
+import json
+import math
+import os
+import re
+import stat
+from dataclasses import dataclass, field
+from itertools import accumulate
+from pathlib import Path
+from typing import Any, Literal
+
+from nerb_verify import pointers
+from nerb_verify.codes import register
+
+NOT_REGULAR = register(
+    "load.not_regular_file", "Path is not a regular file.",
+    "Artifacts must be regular files. Directories, devices, sockets and FIFOs are refused without being opened.")
+SYMLINK = register(
+    "load.symlink", "Path is a symbolic link; it was not followed.",
+    "The verifier never follows symbolic links inside a bundle: a link can point outside the bundle or change "
+    "between check and use. Replace the link by the file itself.")
+UNREADABLE = register(
+    "load.unreadable", "File could not be read.",
+    "The operating system refused to open or read the file (permissions, I/O error), or it changed while read.")
+TOO_LARGE = register(
+    "load.too_large", "File exceeds the size limit for its kind.",
+    "Each artifact kind has a byte cap (16 MiB for manifest and evidence, 32 MiB for other JSON artifacts). "
+    "Larger files are refused before they are read in full.")
+EMPTY = register(
+    "load.empty", "File is empty.",
+    "An empty file is missing evidence, never a pass. Publish the artifact or remove its declaration.")
+BOM = register(
+    "load.bom", "File starts with a UTF-8 byte order mark.",
+    "JSON text exchanged between systems must not start with a BOM (RFC 8259 section 8.1); NERB writes none.")
+INVALID_UTF8 = register(
+    "load.invalid_utf8", "File is not valid UTF-8.",
+    "Artifacts must be strict UTF-8 (no invalid sequences, no encoded surrogates, no overlong forms).")
+INVALID_JSON = register(
+    "load.invalid_json", "File is not valid JSON.",
+    "The text does not follow the JSON grammar: a syntax error, a raw control character in a string, or text after "
+    "the top-level value. The line and column of the first error are given.")
+TOO_DEEP = register(
+    "load.too_deep", "JSON nesting is deeper than the limit.",
+    "Nesting deeper than 100 levels is refused before parsing, so deeply nested input cannot exhaust the stack.")
+TOO_MANY_NODES = register(
+    "load.too_many_nodes", "JSON document has more values than the limit.",
+    "At most 250,000 values per artifact; counted before parsing so huge arrays are refused without being built.")
+COLLECTION_TOO_LARGE = register(
+    "load.collection_too_large", "A JSON array or object has more members than the limit.",
+    "Each array or object may hold at most 10,000 members.")
+STRING_TOO_LONG = register(
+    "load.string_too_long", "A JSON string or key is longer than the limit.",
+    "Each string value and object key may hold at most 4,096 characters, and all strings together at most 16 MiB.")
+DUPLICATE_KEY = register(
+    "load.duplicate_key", "A JSON object repeats a key.",
+    "Duplicate keys are ambiguous: parsers disagree about which value wins, so a reviewer and a verifier could read "
+    "different documents. The pointer names the object; the key itself is not printed.")
+NON_FINITE = register(
+    "load.non_finite_number", "A JSON number is NaN or Infinity.",
+    "NaN, Infinity and -Infinity are not JSON. They are refused wherever they appear.")
+NUMBER_RANGE = register(
+    "load.number_out_of_range", "A JSON number is outside the accepted range.",
+    "Numbers must have magnitude at most 1e300 (so 1e999, which overflows a double, is refused) and integers at most "
+    "4,300 digits.")
+LONE_SURROGATE = register(
+    "load.lone_surrogate", "A JSON string contains an unpaired surrogate escape.",
+    "A \\uD800-\\uDFFF escape that is not part of a surrogate pair is not a Unicode scalar value and cannot be "
+    "encoded as UTF-8.")
+WRONG_ROOT = register(
+    "load.wrong_root_type", "The JSON root has the wrong type for this artifact.",
+    "Manifest, evidence and the other documents must be JSON objects; inventories must be arrays.")
+
+
+@dataclass(frozen=True)
+class Limits:
+    """Resource limits for one artifact kind (defaults are NERB's contract limits)."""
+
+    max_bytes: int = 16 * 1024 * 1024
+    max_depth: int = 100
+    max_nodes: int = 250_000
+    max_collection: int = 10_000
+    max_string: int = 4096
+    max_total_string: int = 16 * 1024 * 1024
+    max_abs_number: float = 1e300
+
+
+CONTRACT_LIMITS = Limits()
+BUNDLE_LIMITS = Limits(max_bytes=32 * 1024 * 1024)
+
+
+@dataclass(frozen=True)
+class LoadProblem:
+    """One reason a file could not be loaded: a code, a pointer into the document, an optional text position."""
+
+    code: str
+    pointer: str = ""
+    line: int | None = None
+    column: int | None = None
+    message: str | None = None
+
+
+class LoadFailure(Exception):
+    """Raised inside the loader for the first fatal problem; callers get it back as a :class:`LoadProblem`."""
+
+    def __init__(self, problem: LoadProblem) -> None:
+        super().__init__(problem.code)
+        self.problem = problem
+
+
+@dataclass
+class LoadedFile:
+    """A file read from disk: its bytes, raw-byte hash and size, and the parsed JSON value (or the problems)."""
+
+    path: Path
+    raw: bytes
+    sha256: str
+    size: int
+    data: Any = None
+    problems: list[LoadProblem] = field(default_factory=list)
+
+    @property
+    def ok(self) -> bool:
+        return not self.problems
+
+
+def sha256_prefixed(raw: bytes) -> str:
+    """``sha256:`` + lowercase hex SHA-256 of the raw bytes (the form NERB uses for file references)."""
+    return "sha256:" + hashlib.sha256(raw).hexdigest()
+
+
+def read_regular_file(path: Path, max_bytes: int) -> bytes:
+    """Read a regular file without following symlinks, refusing anything over ``max_bytes``.
+
+    Raises :class:`LoadFailure` with ``load.symlink``, ``load.not_regular_file``, ``load.too_large`` or
+    ``load.unreadable``. The file is opened with ``O_NOFOLLOW`` and its device/inode compared with the ``lstat``
+    result, so a swap between check and open is caught.
+    """
+    try:
+        before = os.lstat(path)
+    except OSError:
+        raise LoadFailure(LoadProblem(UNREADABLE)) from None
+    if stat.S_ISLNK(before.st_mode):
+        raise LoadFailure(LoadProblem(SYMLINK))
+    if not stat.S_ISREG(before.st_mode):
+        raise LoadFailure(LoadProblem(NOT_REGULAR))
+    if before.st_size > max_bytes:
+        raise LoadFailure(LoadProblem(TOO_LARGE))
+    flags = os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0)
+    try:
+        fd = os.open(path, flags)
+    except OSError as exc:
+        if exc.errno == errno.ELOOP:
+            raise LoadFailure(LoadProblem(SYMLINK)) from None
+        raise LoadFailure(LoadProblem(UNREADABLE)) from None
+    try:
+        opened = os.fstat(fd)
+        if (opened.st_dev, opened.st_ino) != (before.st_dev, before.st_ino) or not stat.S_ISREG(opened.st_mode):
+            raise LoadFailure(LoadProblem(UNREADABLE, message="File changed between inspection and opening."))
+        chunks: list[bytes] = []
+        total = 0
+        while True:
+            chunk = os.read(fd, min(1 << 20, max_bytes + 1 - total))
+            if not chunk:
+                break
+            chunks.append(chunk)
+            total += len(chunk)
+            if total > max_bytes:
+                raise LoadFailure(LoadProblem(TOO_LARGE))
+    except OSError:
+        raise LoadFailure(LoadProblem(UNREADABLE)) from None
+    finally:
+        os.close(fd)
+    return b"".join(chunks)
+
+
+# A JSON string token: quote, then any run of non-quote non-backslash non-control characters or escapes, then quote.
+_STRING_TOKEN = re.compile(r'"(?:[^"\\\x00-\x1f]+|\\.)*"', re.S)
+_NOT_BRACKET = re.compile(r"[^\[\]{}]+")
+_WHITESPACE = re.compile(r"[ \t\r\n]+")
+_SURROGATE_ESCAPE = re.compile(r"\\u[dD][89abcdefABCDEF]")
+_SURROGATE_CHAR = re.compile("[\ud800-\udfff]")
+_BRACKET_STEP = {"[": 1, "{": 1, "]": -1, "}": -1}
+
+
+def _preflight(text: str, limits: Limits) -> None:
+    """Bound depth and node count from the raw text before any object is built (see module docstring)."""
+    blanked = _STRING_TOKEN.sub("0", text)
+    brackets = _NOT_BRACKET.sub("", blanked)
+    if brackets:
+        depth = max(accumulate(_BRACKET_STEP[c] for c in brackets))
+        if depth > limits.max_depth:
+            raise LoadFailure(LoadProblem(TOO_DEEP, message="JSON nesting is deeper than {limit} levels.".format(
+                limit=limits.max_depth)))
+    compact = _WHITESPACE.sub("", blanked)
+    opens = compact.count("[") + compact.count("{")
+    empties = compact.count("[]") + compact.count("{}")
+    nodes = 1 + compact.count(",") + opens - empties
+    if nodes > limits.max_nodes:
+        raise LoadFailure(LoadProblem(TOO_MANY_NODES, message="JSON document has more than {limit} values.".format(
+            limit=limits.max_nodes)))
+
+
+class _ParseState:
+    """Mutable notes made by the json hooks while parsing (objects with duplicate keys, bad numbers)."""
+
+    def __init__(self, limits: Limits) -> None:
+        self.limits = limits
+        self.duplicate_objects: list[dict[str, Any]] = []
+        self.bad_floats: list[float] = []
+
+    def object_pairs(self, pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+        result = dict(pairs)
+        if len(result) != len(pairs):
+            self.duplicate_objects.append(result)
+        return result
+
+    def parse_float(self, token: str) -> float:
+        value = float(token)
+        if not math.isfinite(value) or abs(value) > self.limits.max_abs_number:
+            # Keep a unique marker object so the walk can locate it by identity.
+            marker = float(value)
+            self.bad_floats.append(marker)
+            return marker
+        return value
+
+    @staticmethod
+    def parse_constant(token: str) -> float:
+        raise LoadFailure(LoadProblem(NON_FINITE))
+
+
+def parse_json_bytes(raw: bytes, limits: Limits = CONTRACT_LIMITS,
+                     root: Literal["object", "array", "any"] = "object") -> Any:
+    """Parse JSON bytes under ``limits`` or raise :class:`LoadFailure` with the first problem found.
+
+    Checks, in order: empty, BOM, strict UTF-8, preflight depth and node count, grammar, NaN/Infinity, then the
+    post-parse walk (duplicates, number range, collection and string limits, lone surrogates), then the root type.
+    """
+    if not raw:
+        raise LoadFailure(LoadProblem(EMPTY))
+    if raw.startswith(b"\xef\xbb\xbf"):
+        raise LoadFailure(LoadProblem(BOM))
+    try:
+        text = raw.decode("utf-8", errors="strict")
+    except UnicodeDecodeError as exc:
+        raise LoadFailure(LoadProblem(INVALID_UTF8, message="File is not valid UTF-8 (first bad byte at offset "
+                                      "{offset}).".format(offset=exc.start))) from None
+    _preflight(text, limits)
+    state = _ParseState(limits)
+    try:
+        data = json.loads(
+            text,
+            object_pairs_hook=state.object_pairs,
+            parse_float=state.parse_float,
+            parse_constant=state.parse_constant,
+        )
+    except LoadFailure:
+        raise
+    except json.JSONDecodeError as exc:
+        raise LoadFailure(LoadProblem(INVALID_JSON, line=exc.lineno, column=exc.colno,
+                                      message="File is not valid JSON (line {line}, column {column}).".format(
+                                          line=exc.lineno, column=exc.colno))) from None
+    except ValueError:
+        # int() refusing more than sys.get_int_max_str_digits() digits.
+        raise LoadFailure(LoadProblem(NUMBER_RANGE)) from None
+    except RecursionError:  # pragma: no cover - preflight bounds depth first
+        raise LoadFailure(LoadProblem(TOO_DEEP)) from None
+    _walk(data, state, check_surrogates=bool(_SURROGATE_ESCAPE.search(text)))
+    if root == "object" and not isinstance(data, dict):
+        raise LoadFailure(LoadProblem(WRONG_ROOT, message="The JSON root must be an object."))
+    if root == "array" and not isinstance(data, list):
+        raise LoadFailure(LoadProblem(WRONG_ROOT, message="The JSON root must be an array."))
+    return data
+
+
+def _walk(data: Any, state: _ParseState, check_surrogates: bool) -> None:
+    """Enforce the post-parse limits with an explicit stack; the first breach raises with its pointer."""
+    limits = state.limits
+    duplicates = {id(obj) for obj in state.duplicate_objects}
+    bad_floats = {id(value) for value in state.bad_floats}
+    total_chars = 0
+    # Stack items: (value, path) where path is a tuple of (key-or-index, position) pairs.
+    stack: list[tuple[Any, tuple[tuple[str | int, int], ...]]] = [(data, ())]
+    while stack:
+        value, path = stack.pop()
+        if isinstance(value, dict):
+            if id(value) in duplicates:
+                raise LoadFailure(LoadProblem(DUPLICATE_KEY, pointers.for_path(path)))
+            if len(value) > limits.max_collection:
+                raise LoadFailure(LoadProblem(COLLECTION_TOO_LARGE, pointers.for_path(path)))
+            for position, (key, child) in enumerate(value.items()):
+                total_chars += len(key)
+                if len(key) > limits.max_string or (check_surrogates and _SURROGATE_CHAR.search(key)):
+                    code = STRING_TOO_LONG if len(key) > limits.max_string else LONE_SURROGATE
+                    raise LoadFailure(LoadProblem(code, pointers.for_path(path + ((key, position),))))
+                stack.append((child, path + ((key, position),)))
+        elif isinstance(value, list):
+            if len(value) > limits.max_collection:
+                raise LoadFailure(LoadProblem(COLLECTION_TOO_LARGE, pointers.for_path(path)))
+            for index in range(len(value) - 1, -1, -1):
+                stack.append((value[index], path + ((index, index),)))
+        elif isinstance(value, str):
+            total_chars += len(value)
+            if len(value) > limits.max_string:
+                raise LoadFailure(LoadProblem(STRING_TOO_LONG, pointers.for_path(path)))
+            if check_surrogates and _SURROGATE_CHAR.search(value):
+                raise LoadFailure(LoadProblem(LONE_SURROGATE, pointers.for_path(path)))
+        elif isinstance(value, float):
+            if id(value) in bad_floats:
+                code = NUMBER_RANGE
+                raise LoadFailure(LoadProblem(code, pointers.for_path(path)))
+        elif isinstance(value, int) and not isinstance(value, bool):
+            if abs(value) > limits.max_abs_number:
+                raise LoadFailure(LoadProblem(NUMBER_RANGE, pointers.for_path(path)))
+        if total_chars > limits.max_total_string:
+            raise LoadFailure(LoadProblem(STRING_TOO_LONG, ""))
+
+
+def load_json_file(path: Path, limits: Limits = BUNDLE_LIMITS,
+                   root: Literal["object", "array", "any"] = "object") -> LoadedFile:
+    """Read and parse one JSON file; problems are returned in ``LoadedFile.problems``, never raised.
+
+    When the file cannot even be read, ``raw`` is empty and ``sha256`` is the empty string.
+    """
+    try:
+        raw = read_regular_file(path, limits.max_bytes)
+    except LoadFailure as failure:
+        return LoadedFile(path=path, raw=b"", sha256="", size=0, problems=[failure.problem])
+    loaded = LoadedFile(path=path, raw=raw, sha256=sha256_prefixed(raw), size=len(raw))
+    try:
+        loaded.data = parse_json_bytes(raw, limits, root)
+    except LoadFailure as failure:
+        loaded.problems.append(failure.problem)
+    return loaded

@@ -1,0 +1,77 @@
+"""Render a verification result: the JSON report (schema ``nerb_verify.report.v1``) and the text output.
+
+The JSON report carries the verdict, exit code, the bundle's file list with raw-byte hashes, every finding, every
+recomputed figure, the verifier's own decisions, which check families ran, and ``report_sha256``: the RFC 8785
+digest of the report without that field, so a consumer can detect an edited report.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from typing import Any
+
+from nerb_verify import __version__
+from nerb_verify.canonical import jcs_sha256
+from nerb_verify.verify import VerifyResult
+
+REPORT_SCHEMA_VERSION = "nerb_verify.report.v1"
+
+
+def build_report(result: VerifyResult) -> dict[str, Any]:
+    """The JSON report as a Python object (validates against ``schemas/nerb_verify.report.v1.json``)."""
+    ctx = result.ctx
+    files = []
+    for rel in sorted(ctx.files):
+        loaded = ctx.files[rel]
+        files.append({"path": rel, "sha256": loaded.sha256 or None, "bytes": loaded.size})
+    collector = result.collector
+    report: dict[str, Any] = {
+        "schema_version": REPORT_SCHEMA_VERSION,
+        "tool": {"name": "nerb-verify", "version": __version__},
+        "verdict": result.verdict,
+        "exit_code": result.exit_code,
+        "bundle": {"path": result.display_root, "files": files},
+        "findings": [f.to_json() for f in collector.sorted_findings()],
+        "recomputed": [r.to_json() for r in collector.recomputed],
+        "decisions": collector.decisions,
+        "checks_run": {k: collector.checks_run[k] for k in sorted(collector.checks_run)},
+    }
+    report["report_sha256"] = jcs_sha256(report)
+    return report
+
+
+def render_text(result: VerifyResult) -> str:
+    """Human-readable output: one verdict line, findings grouped by artifact, then headline tables and counts."""
+    collector = result.collector
+    findings = collector.sorted_findings()
+    errors = sum(1 for f in findings if f.severity == "error")
+    warnings = sum(1 for f in findings if f.severity == "warning")
+    matched = sum(1 for r in collector.recomputed if r.status == "match")
+    mismatched = sum(1 for r in collector.recomputed if r.status == "mismatch")
+    lines = [
+        f"nerb-verify: {result.verdict.upper().replace('_', ' ')} {result.display_root} "
+        f"(exit {result.exit_code}; {errors} error(s), {warnings} warning(s))"
+    ]
+    grouped: dict[str, list[Any]] = defaultdict(list)
+    for finding in findings:
+        grouped[finding.artifact].append(finding)
+    for artifact in sorted(grouped):
+        lines.append("")
+        lines.append(f"{artifact}:")
+        for finding in grouped[artifact]:
+            where = finding.pointer or "(whole file)"
+            if finding.line is not None:
+                where = f"line {finding.line}, column {finding.column or 1}"
+            lines.append(f"  {finding.severity:<7} {finding.code}  {where}  {finding.message}")
+    tables = result.ctx.shared.get("text.tables")
+    if isinstance(tables, list):
+        for table in tables:
+            lines.append("")
+            lines.extend(str(line) for line in table)
+    lines.append("")
+    not_run = sorted(k for k, v in collector.checks_run.items() if v.get("status") != "ran")
+    coverage = f"{len(collector.checks_run) - len(not_run)}/{len(collector.checks_run)} check families ran"
+    if not_run:
+        coverage += " (not evaluated: " + ", ".join(not_run) + ")"
+    lines.append(f"Recomputed {len(collector.recomputed)} figure(s): {matched} match, {mismatched} mismatch. {coverage}.")
+    return "\n".join(lines) + "\n"

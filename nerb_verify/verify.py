@@ -1,0 +1,97 @@
+"""Run every check family over one bundle and decide the verdict and exit code.
+
+Verdicts and exit codes (spec 00 decision 6):
+
+* ``verified`` (0): no error-severity finding;
+* ``rejected`` (1): at least one error finding (the evidence does not hold);
+* ``could_not_verify`` (2): the bundle path itself is unusable (not a directory, unreadable);
+* ``ineligible`` (3): verified, but ``--require-standalone-redaction-eligible`` was asked and the verifier's own
+  standalone-redaction decision is not eligible.
+
+Every family always runs; a family whose inputs are missing or invalid records ``not_evaluated`` in ``checks_run``
+and the missing input is itself an error finding, so nothing passes by being skipped.
+"""
+
+from __future__ import annotations
+
+import os
+import stat
+from dataclasses import dataclass
+from pathlib import Path
+
+from nerb_verify import families
+from nerb_verify.bundle import open_bundle
+from nerb_verify.codes import register
+from nerb_verify.context import VerifyContext, VerifyOptions
+from nerb_verify.findings import Collector
+
+NOT_A_DIRECTORY = register(
+    "usage.bundle_not_directory", "The bundle path is not a readable directory.",
+    "Pass the folder that holds publication.json and the other artifacts. Symbolic links are not followed, so the "
+    "path itself must be a real directory.")
+INELIGIBLE = register(
+    "decision.standalone_redaction_ineligible", "Standalone redaction eligibility was required but does not hold.",
+    "With --require-standalone-redaction-eligible the verifier's own standalone-redaction decision must be eligible. "
+    "The message names the gates that failed. The evidence itself may still be authentic (exit code 3).")
+
+EXIT_VERIFIED = 0
+EXIT_REJECTED = 1
+EXIT_COULD_NOT_VERIFY = 2
+EXIT_INELIGIBLE = 3
+
+
+@dataclass
+class VerifyResult:
+    """Everything a verification produced; the report and CLI outputs are rendered from this."""
+
+    root: Path
+    display_root: str
+    ctx: VerifyContext
+    verdict: str
+    exit_code: int
+
+    @property
+    def collector(self) -> Collector:
+        return self.ctx.collector
+
+
+def verify_bundle(root: Path, options: VerifyOptions | None = None, display_root: str | None = None) -> VerifyResult:
+    """Verify the bundle at ``root`` and return the result (never raises for bad input)."""
+    options = options or VerifyOptions()
+    collector = Collector()
+    ctx = VerifyContext(root=root, options=options, collector=collector)
+    shown = display_root if display_root is not None else str(root)
+    try:
+        info = os.lstat(root)
+        usable = stat.S_ISDIR(info.st_mode)
+    except OSError:
+        usable = False
+    if not usable:
+        collector.add(NOT_A_DIRECTORY, ".", "")
+        return VerifyResult(root, shown, ctx, "could_not_verify", EXIT_COULD_NOT_VERIFY)
+    open_bundle(ctx)
+    for _family, run in families.FAMILY_ORDER:
+        run(ctx)
+    return _decide(VerifyResult(root, shown, ctx, "", 0))
+
+
+def _decide(result: VerifyResult) -> VerifyResult:
+    collector = result.collector
+    errors = [f for f in collector.findings if f.severity == "error" and f.code != INELIGIBLE]
+    if errors:
+        result.verdict, result.exit_code = "rejected", EXIT_REJECTED
+        return result
+    if result.ctx.options.require_standalone_redaction_eligible:
+        standalone = collector.decisions.get("standalone_redaction") or {}
+        if standalone.get("eligible") is not True:
+            failed = standalone.get("failed_gates") or []
+            if not any(f.code == INELIGIBLE for f in collector.findings):
+                names = ", ".join(str(g) for g in failed) if failed else "the decision could not be evaluated"
+                # Gate ids are written by the verifier from its own fixed vocabulary, never copied from input.
+                collector.add(INELIGIBLE, "benchmark-evidence.json", "/promotion/checks",
+                              "Standalone redaction is not eligible; failed gates: " + names.replace("{", "(")
+                              .replace("}", ")"))
+            result.verdict, result.exit_code = "ineligible", EXIT_INELIGIBLE
+            return result
+    result.verdict, result.exit_code = "verified", EXIT_VERIFIED
+    return result
