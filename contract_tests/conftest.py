@@ -1,0 +1,55 @@
+"""Shared pytest helpers: the vendored real bundle, running the core, running the CLI in a subprocess."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parent.parent
+REAL_BUNDLE = REPO / "fixtures" / "bundles" / "nerb-enron"
+SHARED = REPO.parent / "shared"
+
+
+@pytest.fixture(scope="session")
+def real_bundle() -> Path:
+    """Path of the vendored, unmodified NERB Enron bundle."""
+    return REAL_BUNDLE
+
+
+@pytest.fixture(scope="session")
+def real_result():
+    """The verification result of the real bundle, computed once per test session."""
+    from nerb_verify.verify import verify_bundle
+
+    return verify_bundle(REAL_BUNDLE, display_root="fixtures/bundles/nerb-enron")
+
+
+def verify_dir(path: Path, **options):
+    """Run the core verifier on ``path`` with VerifyOptions(**options)."""
+    from nerb_verify.context import VerifyOptions
+    from nerb_verify.verify import verify_bundle
+
+    return verify_bundle(path, VerifyOptions(**options), display_root=str(path))
+
+
+@dataclass
+class CliResult:
+    code: int
+    stdout: str
+    stderr: str
+
+
+def run_cli(*args: str, cwd: Path | None = None, env: dict[str, str] | None = None, timeout: float = 120) -> CliResult:
+    """Run ``python -m nerb_verify ARGS`` in a subprocess (the way a user runs it) and capture everything."""
+    full_env = dict(os.environ)
+    full_env.setdefault("PYTHONPATH", str(REPO))
+    if env:
+        full_env.update(env)
+    proc = subprocess.run([sys.executable, "-m", "nerb_verify", *args], cwd=cwd or REPO, env=full_env,
+                          capture_output=True, text=True, timeout=timeout)
+    return CliResult(proc.returncode, proc.stdout, proc.stderr)
