@@ -14,9 +14,10 @@ def schema_dir() -> Path:
     A source checkout run without installing (``python -m nerb_verify`` from the repo root) uses the top-level folder.
     """
     try:
-        return Path(str(importlib_resources.files("nerb_verify.schemas")))
-    except ModuleNotFoundError:
+        installed = Path(str(importlib_resources.files("nerb_verify.schemas")))
+    except (ModuleNotFoundError, TypeError):
         return _SOURCE_SCHEMAS
+    return installed if installed.is_dir() else _SOURCE_SCHEMAS
 
 
 def schema_files() -> list[Path]:
