@@ -1,10 +1,307 @@
-"""Placeholder for the card check family: reports itself as not implemented so coverage stays visible."""
+"""bank-card.json (``nerb.enron_public_bank_card``): self hash, internal arithmetic and binding to the other artifacts.
+
+The card describes the bank the evidence evaluated. We check:
+
+* ``card_sha256`` is the canonical hash of the card without that key;
+* the candidate funnel conserves candidates (decision totals = type totals = reason totals = total_candidates, and
+  each type's active + draft + rejected = total); bank stats add up (totals = sum over statuses, literal + regex =
+  patterns, active totals = the active status, funnel active = active patterns);
+* the iteration log: exactly one selected iteration, the count and selected id agree with the builder, and the
+  selected iteration is the published bank;
+* bindings: benchmark version (manifest), bank identity (``id`` to evidence and manifest, hashes and sizes to the
+  evidence), active counts (evidence), source identity (evidence source, split manifest, split roles of the manifest),
+  ``dataset_split`` and builder hashes to the capacity report's build commitments, catalog conformance (evidence,
+  deep equality, int/float kept apart);
+* ``bank.version`` has no counterpart anywhere in the bundle, so it is held to a conservative version-token shape.
+"""
 
 from __future__ import annotations
 
+import re
+from typing import Any
+
+from nerb_verify import context as C
+from nerb_verify.canonical import self_hash
+from nerb_verify.checks._access import as_dict, as_int, dig, same
+from nerb_verify.codes import register
 from nerb_verify.context import VerifyContext
+from nerb_verify.findings import Label
+from nerb_verify.pointers import join, safe_pointer
+
+A = C.BANK_CARD
+
+MALFORMED = register(
+    "card.malformed", "Bank card lacks a required part or has the wrong type there.",
+    "The card checks need bank, source, builder, candidate_funnel, iterations and catalog_conformance in the "
+    "published shapes; the schema family reports the detail.")
+HASH = register(
+    "card.hash_mismatch", "card_sha256 is not the canonical hash of the card.",
+    "card_sha256 must be the canonical (Python-style) SHA-256 of the card without that key.")
+FUNNEL = register(
+    "card.funnel_not_conserved", "The candidate funnel does not add up.",
+    "Candidates by decision, by type and by primary reason must each sum to total_candidates; each type's active, "
+    "draft and rejected counts must sum to its total; the active decision count must equal the active patterns.")
+STATS = register(
+    "card.stats_not_conserved", "The bank statistics do not add up.",
+    "bank.stats.totals must be the sum over the four statuses, active_totals must equal by_status.active, and "
+    "literal + regex patterns must equal the pattern total.")
+ITERATIONS = register(
+    "card.iterations_invalid", "The iteration log does not identify the published bank.",
+    "Exactly one iteration is selected; builder.iteration_count is the number of iterations; the selected id is "
+    "builder.selected_iteration_id; the selected iteration's bank hash and active patterns are the card's bank.")
+BANK = register(
+    "card.bank_mismatch", "The card's bank is not the bank the evidence evaluated.",
+    "bank.id must equal the evidence's and the manifest's bank id; canonical and artifact hashes, canonical size "
+    "and active counts must equal the evidence's bank.")
+BANK_VERSION = register(
+    "card.bank_version_format", "bank.version is not a plain version token.",
+    "Nothing else in the bundle records the bank version, so it cannot be bound; it must at least be a short "
+    "version token (letters, digits, dot, dash, underscore, plus; 1-64 characters, starting with a letter or digit).")
+SOURCE = register(
+    "card.source_mismatch", "The card's source description disagrees with the manifest, evidence or capacity report.",
+    "Dataset id and revision must equal the evidence's source; dataset_split and the development, preparation and "
+    "split-policy hashes must equal the capacity report's build commitments; the full split manifest, train and "
+    "validation artifacts, groups and records must equal the manifest's split roles.")
+BUILDER = register(
+    "card.builder_mismatch", "The card's builder description disagrees with the capacity report.",
+    "Builder policy, candidate source and candidate ledger hashes, training records and the candidate count must "
+    "equal the capacity report's build commitments.")
+CONFORMANCE = register(
+    "card.conformance_mismatch", "The card's catalog conformance differs from the evidence.",
+    "catalog_conformance on the card must be exactly the evidence's catalog_conformance.")
+VERSION = register(
+    "card.benchmark_version_mismatch", "The card's benchmark version differs from the manifest's.",
+    "benchmark_version names the benchmark the bank was built for and must equal the manifest's.")
+PRIVACY = register(
+    "card.privacy_mismatch", "The card's privacy block is not the aggregate-only constant.",
+    "privacy must declare aggregate-only content with no raw text, identifiers, bank values or private paths and "
+    "zero violations.")
+
+VERSION_TOKEN = re.compile(r"[A-Za-z0-9][A-Za-z0-9._+-]{0,63}")
+PRIVACY_CONST = {
+    "aggregate_only": True,
+    "raw_text_included": False,
+    "direct_identifiers_included": False,
+    "bank_values_included": False,
+    "private_paths_included": False,
+    "violation_count": 0,
+}
+FIELDS = ("entities", "names", "patterns")
+STATUSES = ("active", "deprecated", "draft", "inactive")
+
+
+def _count_sum(mapping: Any) -> int | None:
+    """Sum of a mapping of counts, None if it is not a mapping of JSON integers."""
+    if not isinstance(mapping, dict):
+        return None
+    values = [as_int(v) for v in mapping.values()]
+    if any(v is None for v in values):
+        return None
+    return sum(v for v in values if v is not None)
 
 
 def run(ctx: VerifyContext) -> None:
-    """Not implemented yet: recorded in checks_run so a report never implies this family passed."""
-    ctx.collector.ran("card", "not_implemented")
+    """Check the bank card (see module docstring)."""
+    col = ctx.collector
+    card = ctx.artifact(A)
+    if not isinstance(card, dict):
+        col.ran("card", "not_evaluated", reason=Label("bank-card.json missing or invalid"))
+        return
+    recomputed = self_hash(card, "card_sha256")
+    ok = card.get("card_sha256") == recomputed
+    col.record(A, "/card_sha256", "card_sha256", card.get("card_sha256"), recomputed, ok)
+    if not ok:
+        col.add(HASH, A, "/card_sha256")
+    if card.get("privacy") != PRIVACY_CONST or not same(card.get("privacy"), PRIVACY_CONST):
+        col.add(PRIVACY, A, "/privacy")
+    _funnel(ctx, card)
+    _stats(ctx, card)
+    _iterations(ctx, card)
+    version = dig(card, "bank", "version")
+    if not isinstance(version, str) or not VERSION_TOKEN.fullmatch(version):
+        col.add(BANK_VERSION, A, "/bank/version")
+    evaluated = _bind_manifest_evidence(ctx, card)
+    evaluated_capacity = _bind_capacity(ctx, card)
+    col.ran("card", bindings=Label("evaluated") if evaluated else Label("not_evaluated"),
+            capacity_bindings=Label("evaluated") if evaluated_capacity else Label("not_evaluated"))
+
+
+def _funnel(ctx: VerifyContext, card: dict[str, Any]) -> None:
+    col = ctx.collector
+    funnel = as_dict(card.get("candidate_funnel"))
+    if funnel is None:
+        col.add(MALFORMED, A, "/candidate_funnel")
+        return
+    total = as_int(funnel.get("total_candidates"))
+    by_type = as_dict(funnel.get("by_type"))
+    sums = {
+        "by_decision": _count_sum(funnel.get("by_decision")),
+        "by_primary_reason": _count_sum(funnel.get("by_primary_reason")),
+        "by_type": None,
+    }
+    if by_type is not None:
+        totals = [as_int(dig(v, "total")) for v in by_type.values()]
+        sums["by_type"] = None if any(t is None for t in totals) else sum(t for t in totals if t is not None)
+        for name, entry in by_type.items():
+            parts = [as_int(dig(entry, k)) for k in ("active", "draft", "rejected")]
+            entry_total = as_int(dig(entry, "total"))
+            if entry_total is None or any(p is None for p in parts) or sum(p for p in parts if p) != entry_total:
+                col.add(FUNNEL, A, safe_pointer(card, ["candidate_funnel", "by_type", name]),
+                        "A candidate type's active, draft and rejected counts do not add up to its total.")
+    for name, value in sums.items():
+        ok = total is not None and value == total
+        col.record(A, join(["candidate_funnel", name]), "candidate_funnel_" + name, value, total, ok,
+                   evaluated=total is not None)
+        if not ok:
+            col.add(FUNNEL, A, join(["candidate_funnel", name]), "The {part} counts do not sum to total_candidates.",
+                    part=Label(name))
+    active = as_int(dig(funnel, "by_decision", "active"))
+    if active is None or active != as_int(dig(card, "bank", "stats", "active_totals", "patterns")):
+        col.add(FUNNEL, A, "/candidate_funnel/by_decision/active",
+                "Active candidates do not equal the bank's active patterns.")
+
+
+def _stats(ctx: VerifyContext, card: dict[str, Any]) -> None:
+    col = ctx.collector
+    stats = as_dict(dig(card, "bank", "stats"))
+    if stats is None:
+        col.add(MALFORMED, A, "/bank/stats")
+        return
+    for field in FIELDS:
+        parts = [as_int(dig(stats, "by_status", s, field)) for s in STATUSES]
+        total = as_int(dig(stats, "totals", field))
+        if total is None or any(p is None for p in parts) or sum(p for p in parts if p) != total:
+            col.add(STATS, A, join(["bank", "stats", "totals", field]), "totals.{field} is not the sum over statuses.",
+                    field=Label(field))
+    if not same(stats.get("active_totals"), dig(stats, "by_status", "active")):
+        col.add(STATS, A, "/bank/stats/active_totals", "active_totals differs from by_status.active.")
+    literal, regex = as_int(dig(stats, "by_kind", "literal")), as_int(dig(stats, "by_kind", "regex"))
+    if literal is None or regex is None or literal + regex != as_int(dig(stats, "totals", "patterns")):
+        col.add(STATS, A, "/bank/stats/by_kind", "Literal plus regex patterns do not equal the pattern total.")
+
+
+def _iterations(ctx: VerifyContext, card: dict[str, Any]) -> None:
+    col = ctx.collector
+    iterations = card.get("iterations")
+    if not isinstance(iterations, list) or not iterations:
+        col.add(MALFORMED, A, "/iterations")
+        return
+    selected = [i for i, it in enumerate(iterations) if isinstance(it, dict) and it.get("selected") is True]
+    if len(selected) != 1:
+        col.add(ITERATIONS, A, "/iterations", "{n} iterations are selected; exactly one must be.", n=len(selected))
+    if as_int(dig(card, "builder", "iteration_count")) != len(iterations):
+        col.add(ITERATIONS, A, "/builder/iteration_count", "iteration_count is not the number of iterations.")
+    if len(selected) != 1:
+        return
+    index = selected[0]
+    chosen = iterations[index]
+    checks = [
+        ("id", dig(card, "builder", "selected_iteration_id"), "/builder/selected_iteration_id"),
+        ("bank_sha256", dig(card, "bank", "canonical_sha256"), "/bank/canonical_sha256"),
+        ("active_patterns", dig(card, "bank", "stats", "active_totals", "patterns"),
+         "/bank/stats/active_totals/patterns"),
+    ]
+    for key, expected, _where in checks:
+        if expected is None or not same(chosen.get(key), expected):
+            col.add(ITERATIONS, A, join(["iterations", index, key]),
+                    "The selected iteration's {field} does not match the card.", field=Label(key))
+
+
+def _bind(ctx: VerifyContext, code: str, pointer: str, mine: Any, theirs: Any, figure: str) -> None:
+    ok = theirs is not None and same(mine, theirs)
+    shown = theirs if isinstance(theirs, (str, int)) and not isinstance(theirs, bool) else None
+    ctx.collector.record(A, pointer, figure, mine if isinstance(mine, (str, int)) else None, shown, ok)
+    if not ok:
+        ctx.collector.add(code, A, pointer, "{field} does not match its counterpart.", field=Label(figure))
+
+
+def _bind_manifest_evidence(ctx: VerifyContext, card: dict[str, Any]) -> bool:
+    manifest, evidence = ctx.manifest, ctx.evidence
+    if not isinstance(manifest, dict) or not isinstance(evidence, dict):
+        return False
+    g = dig
+    _bind(ctx, VERSION, "/benchmark_version", card.get("benchmark_version"), manifest.get("benchmark_version"),
+          "benchmark_version")
+    if not same(card.get("catalog_conformance"), evidence.get("catalog_conformance")):
+        ctx.collector.add(CONFORMANCE, A, "/catalog_conformance")
+    bank_pairs = [
+        ("/bank/id", g(card, "bank", "id"), g(evidence, "bank", "id"), "bank.id"),
+        ("/bank/id", g(card, "bank", "id"), g(manifest, "bank", "id"), "bank.id (manifest)"),
+        ("/bank/canonical_sha256", g(card, "bank", "canonical_sha256"), g(evidence, "bank", "canonical_hash"),
+         "bank.canonical_sha256"),
+        ("/bank/artifact_sha256", g(card, "bank", "artifact_sha256"), g(evidence, "bank", "artifact_sha256"),
+         "bank.artifact_sha256"),
+        ("/bank/canonical_json_bytes", g(card, "bank", "canonical_json_bytes"),
+         g(evidence, "bank", "canonical_json_bytes"), "bank.canonical_json_bytes"),
+        ("/bank/stats/active_totals/patterns", g(card, "bank", "stats", "active_totals", "patterns"),
+         g(evidence, "bank", "active_patterns"), "bank.active_patterns"),
+        ("/bank/stats/active_totals/names", g(card, "bank", "stats", "active_totals", "names"),
+         g(evidence, "bank", "active_names"), "bank.active_names"),
+        ("/bank/stats/active_totals/entities", g(card, "bank", "stats", "active_totals", "entities"),
+         g(evidence, "bank", "active_entities"), "bank.active_entities"),
+    ]
+    for pointer, mine, theirs, name in bank_pairs:
+        _bind(ctx, BANK, pointer, mine, theirs, name)
+    roles = g(manifest, "splits", "roles")
+    source_pairs = [
+        ("/source/dataset_id", g(card, "source", "dataset_id"), g(evidence, "source", "id"), "source.dataset_id"),
+        ("/source/dataset_revision", g(card, "source", "dataset_revision"), g(evidence, "source", "revision"),
+         "source.dataset_revision"),
+        ("/source/full_split_manifest_sha256", g(card, "source", "full_split_manifest_sha256"),
+         g(evidence, "splits", "manifest_sha256"), "source.full_split_manifest_sha256"),
+        ("/source/split_policy_sha256", g(card, "source", "split_policy_sha256"), g(evidence, "splits", "policy_sha256"),
+         "source.split_policy_sha256"),
+        ("/source/train_artifact_sha256", g(card, "source", "train_artifact_sha256"),
+         g(roles, "train", "artifact", "sha256"), "source.train_artifact_sha256"),
+        ("/source/validation_artifact_sha256", g(card, "source", "validation_artifact_sha256"),
+         g(roles, "validation", "artifact", "sha256"), "source.validation_artifact_sha256"),
+        ("/source/train_records", g(card, "source", "train_records"), g(roles, "train", "records"),
+         "source.train_records"),
+        ("/source/train_groups", g(card, "source", "train_groups"), g(roles, "train", "groups"), "source.train_groups"),
+        ("/source/validation_records", g(card, "source", "validation_records"), g(roles, "validation", "records"),
+         "source.validation_records"),
+        ("/source/validation_groups", g(card, "source", "validation_groups"), g(roles, "validation", "groups"),
+         "source.validation_groups"),
+        ("/builder/train_records", g(card, "builder", "train_records"), g(roles, "train", "records"),
+         "builder.train_records"),
+    ]
+    for pointer, mine, theirs, name in source_pairs:
+        _bind(ctx, SOURCE, pointer, mine, theirs, name)
+    return True
+
+
+def _build_commitments(ctx: VerifyContext) -> dict[str, Any] | None:
+    capacity = ctx.artifact(C.CAPACITY_DECISION)
+    phases = dig(capacity, "report", "phases")
+    if not isinstance(phases, list):
+        return None
+    for phase in phases:
+        if isinstance(phase, dict) and phase.get("phase") == "build":
+            return as_dict(phase.get("commitments"))
+    return None
+
+
+def _bind_capacity(ctx: VerifyContext, card: dict[str, Any]) -> bool:
+    build = _build_commitments(ctx)
+    if build is None:
+        return False
+    g = dig
+    pairs = [
+        (SOURCE, "/source/dataset_split", g(card, "source", "dataset_split"), build.get("dataset_split"),
+         "source.dataset_split"),
+        (SOURCE, "/source/development_manifest_sha256", g(card, "source", "development_manifest_sha256"),
+         build.get("development_manifest_sha256"), "source.development_manifest_sha256"),
+        (SOURCE, "/source/preparation_manifest_sha256", g(card, "source", "preparation_manifest_sha256"),
+         build.get("preparation_manifest_sha256"), "source.preparation_manifest_sha256"),
+        (BUILDER, "/builder/policy_sha256", g(card, "builder", "policy_sha256"), build.get("builder_policy_sha256"),
+         "builder.policy_sha256"),
+        (BUILDER, "/builder/candidate_source_sha256", g(card, "builder", "candidate_source_sha256"),
+         build.get("candidate_source_sha256"), "builder.candidate_source_sha256"),
+        (BUILDER, "/builder/candidate_ledger_sha256", g(card, "builder", "candidate_ledger_sha256"),
+         build.get("candidate_ledger_sha256"), "builder.candidate_ledger_sha256"),
+        (BUILDER, "/candidate_funnel/total_candidates", g(card, "candidate_funnel", "total_candidates"),
+         build.get("candidate_count"), "candidate_funnel.total_candidates"),
+    ]
+    for code, pointer, mine, theirs, name in pairs:
+        _bind(ctx, code, pointer, mine, theirs, name)
+    return True

@@ -1,10 +1,447 @@
-"""Placeholder for the capacity check family: reports itself as not implemented so coverage stays visible."""
+"""capacity-decision.json (``nerb.enron_capacity_portable_decision``): everything checkable from the file itself.
+
+Checked standalone (no git, no file modes):
+
+* self hashes: ``decision_sha256``, ``report.run_sha256``, ``report.policy.policy_sha256``, every receipt's
+  ``attempt_sha256``, ``attestation.sha256``, ``verification_scope.sha256``, ``privacy.privacy_sha256``;
+* ``report.totals.report_bytes`` equals the length of the report in NERB's pretty form (plus its newline);
+* the attempt chain: 1-based consecutive ``sequence``/``attempt_sequence``, ``previous_attempt_sha256`` links,
+  unique nonces, outcome/failure-code consistency, resource bounds of a passed receipt;
+* the terminal attempt: equal to the last receipt, the only passed receipt for this report, cross-bound to the
+  report's execution, environment and totals;
+* the attestation fields derivable from the file (report, chain and terminal hashes, commit, tree, native and reader
+  lock hashes equal to the report's execution block);
+* the verification scope equals the published constant; the privacy block is the constant shape and names the
+  report's scanner;
+* every report gate is true;
+* the report's preparation and build commitments equal the evidence (source rows, content hash, prepared artifact,
+  bank hashes, split manifest, test records).
+
+What needs the publisher's git history (commit object, root tree, ``ls-tree`` digest) runs only with
+``--source-repo PATH`` (:mod:`nerb_verify.checks.capacity_source`); otherwise ``checks_run`` says it was not run.
+The capacity file is hashed in one canonical serialisation of the report, reused for the decision hash.
+"""
 
 from __future__ import annotations
 
+import hashlib
+import json
+from typing import Any
+
+from nerb_verify import context as C
+from nerb_verify.canonical import python_canonical_bytes, python_canonical_sha256, self_hash
+from nerb_verify.checks._access import as_dict, as_int, as_list, dig, same
+from nerb_verify.codes import register
 from nerb_verify.context import VerifyContext
+from nerb_verify.findings import Label
+from nerb_verify.pointers import join, safe_pointer
+
+A = C.CAPACITY_DECISION
+
+MALFORMED = register(
+    "capacity.malformed", "Capacity decision lacks a required part or has the wrong type there.",
+    "The portable capacity decision must be an object with report, attempt_chain, terminal_attempt, attestation, "
+    "verification_scope, privacy and decision_sha256 in the shapes NERB publishes. The schema family reports the "
+    "detail; this code says the capacity checks could not look at that part.")
+DECISION_HASH = register(
+    "capacity.decision_hash_mismatch", "decision_sha256 is not the canonical hash of the decision.",
+    "decision_sha256 must be the canonical (Python-style) SHA-256 of the whole decision without that key. A "
+    "mismatch means some part of the file changed after it was sealed.")
+REPORT_HASH = register(
+    "capacity.report_hash_mismatch", "The capacity report's run_sha256 is not its canonical hash.",
+    "report.run_sha256 must be the canonical SHA-256 of the report without run_sha256.")
+REPORT_BYTES = register(
+    "capacity.report_bytes_mismatch", "report.totals.report_bytes does not match the report's size.",
+    "The report records its own size in NERB's pretty JSON form (indent 2, sorted keys, trailing newline); the "
+    "recomputed size differs, or exceeds the 4 MiB cap.")
+POLICY_HASH = register(
+    "capacity.policy_hash_mismatch", "The capacity policy's policy_sha256 is not its canonical hash.",
+    "report.policy.policy_sha256 must be the canonical hash of the policy without that key, and every receipt "
+    "that ran under it (the terminal one) must name the same hash.")
+ATTEMPT_HASH = register(
+    "capacity.attempt_hash_mismatch", "An attempt receipt's attempt_sha256 is not its canonical hash.",
+    "Each receipt in attempt_chain is sealed by attempt_sha256 over the receipt without that key; an edited "
+    "receipt no longer matches.")
+CHAIN_BROKEN = register(
+    "capacity.attempt_chain_broken", "The attempt chain is not a consecutive, linked sequence.",
+    "Receipts are numbered 1, 2, 3 ... in both sequence and attempt_sequence; the first has no previous hash and "
+    "each later one names the attempt_sha256 of the receipt before it.")
+NONCE_REUSED = register(
+    "capacity.attempt_nonce_reused", "Two attempt receipts share a nonce.",
+    "Every attempt carries a fresh attempt_nonce_sha256; a repeated nonce means a receipt was duplicated.")
+OUTCOME_INVALID = register(
+    "capacity.attempt_outcome_invalid", "An attempt's outcome and failure code disagree.",
+    "A passed receipt has no failure code; a failed or interrupted receipt names one of the capacity failure codes "
+    "(interrupted: phase_interrupted). The measurement boundary is the published constant.")
+ATTEMPT_BOUNDS = register(
+    "capacity.attempt_bounds_exceeded", "A passed attempt lacks a resource figure or exceeds a resource bound.",
+    "A passed receipt must record runtime, RSS, free disk, observation gap and owned disk, within the published "
+    "bounds: runtime at most 4 h, RSS at most 8 GiB, free disk at least 5 GiB, observation gap at most 0.5 s, owned "
+    "disk at most 20 GiB.")
+TERMINAL = register(
+    "capacity.terminal_attempt_mismatch", "The terminal attempt is not the one passed receipt for this report.",
+    "terminal_attempt must equal the last receipt of the chain, be passed, name the report's run_sha256, and be the "
+    "only passed receipt that does.")
+TERMINAL_BINDING = register(
+    "capacity.terminal_binding_mismatch", "The terminal attempt disagrees with the report it certifies.",
+    "The terminal receipt must carry the report's policy hash, commit, implementation, tree and runtime environment "
+    "hashes, the canonical hash of report.execution, and resource figures consistent with report totals.")
+ATTESTATION = register(
+    "capacity.attestation_mismatch", "The attestation does not match what it attests.",
+    "attestation.sha256 seals the attestation; its report, attempt-chain and terminal hashes must be recomputed "
+    "from the file, and its commit, tree, native and reader-lock hashes must equal the report's execution block.")
+SCOPE = register(
+    "capacity.verification_scope_mismatch", "The verification scope is not the published constant.",
+    "verification_scope lists what a clean-clone verification covers and what it does not; it must be exactly the "
+    "published constant, sealed by its own sha256.")
+PRIVACY = register(
+    "capacity.privacy_mismatch", "The capacity privacy block is not the aggregate-only constant.",
+    "privacy must declare aggregate-only content with no private paths, payloads or correctness rows, zero scan "
+    "violations, name the report's privacy scanner, and be sealed by privacy_sha256.")
+GATES = register(
+    "capacity.gates_failed", "A capacity gate is false.",
+    "Every gate in report.gates, including passed, must be true for a capacity decision to stand.")
+EVIDENCE_BINDING = register(
+    "capacity.evidence_binding_mismatch", "The capacity report disagrees with the benchmark evidence.",
+    "The report's source rows, preparation commitments (source content hash, prepared artifact, record count) and "
+    "build commitments (bank hashes, split manifest, test records) must equal the evidence's.")
+
+MAX_REPORT_BYTES = 4 * 1024 * 1024
+MEASUREMENT_BOUNDARY = ("resource_observations_through_report_write_fsync_staging_scan_atomic_promotion_and_promoted"
+                        "_final_tree_scan_before_attempt_append")
+VERIFICATION_SCOPE = {
+    "not_independently_attested": [
+        "original_private_payload_bytes",
+        "original_promoted_inode_or_private_filesystem_identity",
+        "original_runtime_timing_rss_or_disk_observations",
+        "failed_attempt_cleanup_fields_or_durable_wipe_state",
+        "recorded_native_binary_bytes_or_reproducible_binary_build",
+        "observed_runtime_reader_distribution_file_bytes",
+        "lower_http_dependency_file_bytes_beyond_critical_reader_set",
+    ],
+    "prerequisite": ("trusted_access_controlled_host_with_measured_git_commit_complete_history_and_fresh_uv_managed"
+                     "_install_from_checked_in_lock"),
+    "verified": [
+        "closed_report_arithmetic_and_hashes",
+        "full_attempt_receipt_hash_chain_and_terminal_cross_bindings",
+        "git_commit_object_root_tree_and_recorded_source_blobs_from_clone",
+        "reader_lock_and_native_build_source_commitments",
+    ],
+}
+PRIVACY_CONST = {
+    "aggregate_only": True,
+    "private_paths_included": False,
+    "private_payloads_included": False,
+    "correctness_rows_included": False,
+    "privacy_scan_violation_count": 0,
+}
+# Passed-receipt bounds (spec 30 A.7): (field, kind, bound).
+BOUNDS = [
+    ("elapsed_ns", "max", 4 * 3600 * 10**9),
+    ("maximum_peak_rss_bytes", "max", 8 * 1024**3),
+    ("peak_process_tree_rss_bytes", "max", 8 * 1024**3),
+    ("minimum_free_disk_bytes", "min", 5 * 1024**3),
+    ("maximum_resource_observation_wall_gap_ns", "max", 500_000_000),
+    ("final_owned_disk_bytes", "max", 20 * 1024**3),
+]
+PASSED_REQUIRED = ("execution_sha256", "report_sha256", "resource_observation_count", "runtime_environment_sha256",
+                   "repository_tree_sha256")
+FAILURE_CODES = frozenset({
+    "checkpoint_wall_gap", "phase_execution_failed", "private_tree_invalid", "production_identity_invalid",
+    "resource_measurement_failed", "resource_observation_gap", "phase_interrupted", "resource_bound_exceeded",
+    "report_invalid", "privacy_scan_failed", "source_conservation_failed", "replay_mismatch", "disk_bound_exceeded",
+    "rss_bound_exceeded", "runtime_bound_exceeded", "watchdog_interrupted",
+})
+
+
+def _decision_bytes(decision: dict[str, Any], report_bytes: bytes) -> bytes:
+    """Canonical bytes of the decision without decision_sha256, splicing in the already-serialised report."""
+    parts = []
+    for key in sorted(k for k in decision if k != "decision_sha256"):
+        value = report_bytes if key == "report" else python_canonical_bytes(decision[key])
+        parts.append(json.dumps(key, ensure_ascii=False).encode("utf-8") + b":" + value)
+    return b"{" + b",".join(parts) + b"}"
 
 
 def run(ctx: VerifyContext) -> None:
-    """Not implemented yet: recorded in checks_run so a report never implies this family passed."""
-    ctx.collector.ran("capacity", "not_implemented")
+    """Check the portable capacity decision (see module docstring); one canonical pass over the large report."""
+    col = ctx.collector
+    decision = ctx.artifact(A)
+    if not isinstance(decision, dict):
+        col.ran("capacity", "not_evaluated", reason=Label("capacity-decision.json missing or invalid"))
+        return
+    report = as_dict(decision.get("report"))
+    chain = as_list(decision.get("attempt_chain"))
+    if report is None or chain is None:
+        col.add(MALFORMED, A, join(["report" if report is None else "attempt_chain"]))
+        col.ran("capacity", "not_evaluated", reason=Label("report or attempt_chain missing"))
+        return
+    try:
+        report_full = python_canonical_bytes(report)
+        report_wo = python_canonical_bytes({k: v for k, v in report.items() if k != "run_sha256"})
+        decision_bytes = _decision_bytes(decision, report_full)
+    except (TypeError, ValueError):
+        col.add(MALFORMED, A, "")
+        col.ran("capacity", "not_evaluated", reason=Label("not serialisable"))
+        return
+    decision_hash = "sha256:" + hashlib.sha256(decision_bytes).hexdigest()
+    ok = decision.get("decision_sha256") == decision_hash
+    col.record(A, "/decision_sha256", "decision_sha256", decision.get("decision_sha256"), decision_hash, ok)
+    if not ok:
+        col.add(DECISION_HASH, A, "/decision_sha256")
+    run_hash = "sha256:" + hashlib.sha256(report_wo).hexdigest()
+    ok = report.get("run_sha256") == run_hash
+    col.record(A, "/report/run_sha256", "report_run_sha256", report.get("run_sha256"), run_hash, ok)
+    if not ok:
+        col.add(REPORT_HASH, A, "/report/run_sha256")
+    _report_size(ctx, report)
+    _policy(ctx, report)
+    _gates(ctx, report)
+    chain_hash = _chain(ctx, chain)
+    _terminal(ctx, decision, report, chain, run_hash)
+    _attestation(ctx, decision, report, run_hash, chain_hash)
+    _scope_and_privacy(ctx, decision, report)
+    _evidence_binding(ctx, report)
+    if ctx.options.source_repo is not None:
+        from nerb_verify.checks import capacity_source
+
+        capacity_source.run(ctx, decision)
+        col.ran("capacity.source_repo", "ran")
+    else:
+        col.ran("capacity.source_repo", "not_run", reason=Label("needs --source-repo PATH (publisher's git history)"))
+    col.ran("capacity", attempts=len(chain))
+
+
+def _report_size(ctx: VerifyContext, report: dict[str, Any]) -> None:
+    published = as_int(dig(report, "totals", "report_bytes"))
+    size = len((json.dumps(report, sort_keys=True, indent=2, ensure_ascii=False) + "\n").encode("utf-8"))
+    ok = published == size and size <= MAX_REPORT_BYTES
+    ctx.collector.record(A, "/report/totals/report_bytes", "report_bytes", published, size, ok)
+    if not ok:
+        ctx.collector.add(REPORT_BYTES, A, "/report/totals/report_bytes")
+
+
+def _policy(ctx: VerifyContext, report: dict[str, Any]) -> None:
+    policy = as_dict(report.get("policy"))
+    if policy is None:
+        ctx.collector.add(MALFORMED, A, "/report/policy")
+        return
+    ok = policy.get("policy_sha256") == self_hash(policy, "policy_sha256")
+    if not ok:
+        ctx.collector.add(POLICY_HASH, A, "/report/policy/policy_sha256")
+
+
+def _gates(ctx: VerifyContext, report: dict[str, Any]) -> None:
+    gates = as_dict(report.get("gates"))
+    if gates is None or not gates:
+        ctx.collector.add(MALFORMED, A, "/report/gates")
+        return
+    for name in gates:
+        if gates[name] is not True:
+            ctx.collector.add(GATES, A, "/report" + safe_pointer(report, ["gates", name]))
+
+
+def _chain(ctx: VerifyContext, chain: list[Any]) -> str | None:
+    """Check every receipt; return the canonical hash of the whole chain (None when it cannot be computed)."""
+    col = ctx.collector
+    if not 1 <= len(chain) <= 1024:
+        col.add(CHAIN_BROKEN, A, "/attempt_chain", "The attempt chain must hold 1 to 1,024 receipts.")
+    previous: Any = None
+    nonces: set[Any] = set()
+    for index, receipt in enumerate(chain):
+        base = ["attempt_chain", index]
+        if not isinstance(receipt, dict):
+            col.add(MALFORMED, A, join(base))
+            previous = None
+            continue
+        if receipt.get("attempt_sha256") != self_hash(receipt, "attempt_sha256"):
+            col.add(ATTEMPT_HASH, A, join(base + ["attempt_sha256"]))
+        for key in ("sequence", "attempt_sequence"):
+            if as_int(receipt.get(key)) != index + 1:
+                col.add(CHAIN_BROKEN, A, join(base + [key]), "Receipt {n} is not numbered {n}.", n=index + 1)
+        if receipt.get("previous_attempt_sha256") != previous:
+            col.add(CHAIN_BROKEN, A, join(base + ["previous_attempt_sha256"]),
+                    "Receipt {n} does not link to the receipt before it.", n=index + 1)
+        previous = receipt.get("attempt_sha256")
+        nonce = receipt.get("attempt_nonce_sha256")
+        if isinstance(nonce, str):
+            if nonce in nonces:
+                col.add(NONCE_REUSED, A, join(base + ["attempt_nonce_sha256"]))
+            nonces.add(nonce)
+        _outcome(ctx, receipt, base)
+    try:
+        return python_canonical_sha256(chain)
+    except (TypeError, ValueError):
+        return None
+
+
+def _outcome(ctx: VerifyContext, receipt: dict[str, Any], base: list[str | int]) -> None:
+    col = ctx.collector
+    outcome = receipt.get("outcome")
+    failure = receipt.get("failure_code")
+    good = (
+        (outcome == "passed" and failure is None)
+        or (outcome == "failed" and isinstance(failure, str) and failure in FAILURE_CODES)
+        or (outcome == "interrupted" and failure == "phase_interrupted")
+    )
+    if not good:
+        col.add(OUTCOME_INVALID, A, join(base + ["outcome"]))
+    if receipt.get("measurement_boundary") != MEASUREMENT_BOUNDARY:
+        col.add(OUTCOME_INVALID, A, join(base + ["measurement_boundary"]),
+                "The receipt's measurement boundary is not the published constant.")
+    if outcome != "passed":
+        return
+    for key in PASSED_REQUIRED:
+        if receipt.get(key) is None:
+            col.add(ATTEMPT_BOUNDS, A, join(base + [key]), "A passed receipt must record {field}.", field=Label(key))
+    for key, kind, bound in BOUNDS:
+        value = as_int(receipt.get(key))
+        if value is None or value < 0 or (value > bound if kind == "max" else value < bound):
+            col.add(ATTEMPT_BOUNDS, A, join(base + [key]), "A passed receipt's {field} is missing or out of bounds.",
+                    field=Label(key))
+
+
+def _terminal(ctx: VerifyContext, decision: dict[str, Any], report: dict[str, Any], chain: list[Any],
+              run_hash: str) -> None:
+    col = ctx.collector
+    terminal = as_dict(decision.get("terminal_attempt"))
+    if terminal is None:
+        col.add(MALFORMED, A, "/terminal_attempt")
+        return
+    if not chain or not same(terminal, chain[-1]):
+        col.add(TERMINAL, A, "/terminal_attempt", "The terminal attempt is not the last receipt of the chain.")
+    if terminal.get("outcome") != "passed" or terminal.get("report_sha256") != run_hash:
+        col.add(TERMINAL, A, "/terminal_attempt/report_sha256",
+                "The terminal attempt is not a passed receipt for this report.")
+    passed_for_report = [i for i, r in enumerate(chain) if isinstance(r, dict) and r.get("outcome") == "passed"
+                         and r.get("report_sha256") == run_hash]
+    if len(passed_for_report) > 1:
+        col.add(TERMINAL, A, join(["attempt_chain", passed_for_report[0]]),
+                "More than one passed receipt names this report ({n}).", n=len(passed_for_report))
+    execution = as_dict(report.get("execution")) or {}
+    totals = as_dict(report.get("totals")) or {}
+    environment = as_dict(report.get("environment")) or {}
+    equal = [
+        ("policy_sha256", dig(report, "policy", "policy_sha256")),
+        ("executable_git_commit", execution.get("executable_git_commit")),
+        ("capacity_implementation_sha256", execution.get("capacity_implementation_sha256")),
+        ("repository_tree_sha256", execution.get("repository_tree_sha256")),
+        ("runtime_environment_sha256", execution.get("runtime_environment_sha256")),
+        ("production_evidence", execution.get("production_evidence")),
+        ("maximum_peak_rss_bytes", environment.get("maximum_peak_rss_bytes")),
+        ("final_owned_disk_bytes", totals.get("final_owned_disk_bytes")),
+        ("peak_process_tree_rss_bytes", totals.get("peak_process_tree_rss_bytes")),
+    ]
+    try:
+        equal.append(("execution_sha256", python_canonical_sha256(execution)))
+    except (TypeError, ValueError):
+        pass
+    for key, expected in equal:
+        if expected is None or not same(terminal.get(key), expected):
+            col.add(TERMINAL_BINDING, A, join(["terminal_attempt", key]),
+                    "The terminal attempt's {field} does not match the report.", field=Label(key))
+    # The attempt's measurement boundary is wider than the report's, so its figures bound the report's.
+    at_least = [("elapsed_ns", "elapsed_ns"), ("resource_observation_count", "resource_observation_count"),
+                ("maximum_resource_observation_wall_gap_ns", "maximum_resource_observation_wall_gap_ns")]
+    for key, total_key in at_least:
+        mine, theirs = as_int(terminal.get(key)), as_int(totals.get(total_key))
+        if mine is None or theirs is None or mine < theirs:
+            col.add(TERMINAL_BINDING, A, join(["terminal_attempt", key]),
+                    "The terminal attempt's {field} is below the report total.", field=Label(key))
+    mine, theirs = as_int(terminal.get("minimum_free_disk_bytes")), as_int(totals.get("minimum_free_disk_bytes"))
+    if mine is None or theirs is None or mine > theirs:
+        col.add(TERMINAL_BINDING, A, "/terminal_attempt/minimum_free_disk_bytes",
+                "The terminal attempt's minimum free disk is above the report's.")
+
+
+def _attestation(ctx: VerifyContext, decision: dict[str, Any], report: dict[str, Any], run_hash: str,
+                 chain_hash: str | None) -> None:
+    col = ctx.collector
+    att = as_dict(decision.get("attestation"))
+    if att is None:
+        col.add(MALFORMED, A, "/attestation")
+        return
+    execution = as_dict(report.get("execution")) or {}
+    expected = {
+        "kind": "clean_clone_source_and_hash_chain_verification",
+        "report_sha256": run_hash,
+        "attempt_chain_sha256": chain_hash,
+        "terminal_attempt_sha256": dig(decision, "terminal_attempt", "attempt_sha256"),
+        "executable_git_commit": execution.get("executable_git_commit"),
+        "repository_tree_sha256": execution.get("repository_tree_sha256"),
+        "native_binary_sha256": execution.get("native_extension_sha256"),
+        "native_build_source_sha256": execution.get("native_build_source_sha256"),
+        "native_extension_build_source_sha256": execution.get("native_extension_build_source_sha256"),
+        "reader_lock_sha256": execution.get("reader_lock_sha256"),
+        "sha256": self_hash(att, "sha256"),
+    }
+    for key, value in expected.items():
+        ok = value is not None and att.get(key) == value
+        if key.endswith("sha256") and key != "sha256":
+            col.record(A, join(["attestation", key]), "attestation_" + key, att.get(key), value, ok,
+                       evaluated=value is not None)
+        if not ok:
+            col.add(ATTESTATION, A, join(["attestation", key]),
+                    "The attestation's {field} does not match the file.", field=Label(key))
+    if att.get("measured_source_inventory_sha256") != att.get("commit_source_inventory_sha256"):
+        col.add(ATTESTATION, A, "/attestation/commit_source_inventory_sha256",
+                "The measured and at-commit source inventories differ.")
+
+
+def _scope_and_privacy(ctx: VerifyContext, decision: dict[str, Any], report: dict[str, Any]) -> None:
+    col = ctx.collector
+    scope = as_dict(decision.get("verification_scope"))
+    if scope is None:
+        col.add(MALFORMED, A, "/verification_scope")
+    else:
+        body = {k: v for k, v in scope.items() if k != "sha256"}
+        if not same(body, VERIFICATION_SCOPE) or scope.get("sha256") != self_hash(scope, "sha256"):
+            col.add(SCOPE, A, "/verification_scope")
+    privacy = as_dict(decision.get("privacy"))
+    if privacy is None:
+        col.add(MALFORMED, A, "/privacy")
+        return
+    expected = dict(PRIVACY_CONST)
+    expected["privacy_scanner_source_sha256"] = dig(report, "privacy", "privacy_scanner_source_sha256")
+    expected["privacy_sha256"] = self_hash(privacy, "privacy_sha256")
+    if not same(privacy, expected) or expected["privacy_scanner_source_sha256"] is None:
+        col.add(PRIVACY, A, "/privacy")
+
+
+def _phase(report: dict[str, Any], name: str) -> dict[str, Any]:
+    for phase in as_list(report.get("phases")) or []:
+        if isinstance(phase, dict) and phase.get("phase") == name:
+            return as_dict(phase.get("commitments")) or {}
+    return {}
+
+
+def _evidence_binding(ctx: VerifyContext, report: dict[str, Any]) -> None:
+    evidence = ctx.evidence
+    if not isinstance(evidence, dict):
+        ctx.collector.ran("capacity.evidence_binding", "not_evaluated", reason=Label("evidence missing or invalid"))
+        return
+    prep, build = _phase(report, "preparation"), _phase(report, "build")
+    pairs = [
+        ("/report/totals/source_rows_accounted", dig(report, "totals", "source_rows_accounted"),
+         dig(evidence, "source", "input_records")),
+        ("/report/phases/0/commitments/source_row_multiset_sha256", prep.get("source_row_multiset_sha256"),
+         dig(evidence, "source", "content_sha256")),
+        ("/report/phases/0/commitments/prepared_artifact_sha256", prep.get("prepared_artifact_sha256"),
+         dig(evidence, "preparation", "prepared_artifact", "sha256")),
+        ("/report/phases/0/commitments/prepared_records", prep.get("prepared_records"),
+         dig(evidence, "preparation", "output_records")),
+        ("/report/phases/2/commitments/bank_sha256", build.get("bank_sha256"), dig(evidence, "bank", "canonical_hash")),
+        ("/report/phases/2/commitments/bank_artifact_sha256", build.get("bank_artifact_sha256"),
+         dig(evidence, "bank", "artifact_sha256")),
+        ("/report/phases/2/commitments/full_split_manifest_sha256", build.get("full_split_manifest_sha256"),
+         dig(evidence, "splits", "manifest_sha256")),
+        ("/report/phases/2/commitments/test_records", build.get("test_records"),
+         dig(evidence, "splits", "roles", "test", "records")),
+    ]
+    for pointer, mine, theirs in pairs:
+        ok = mine is not None and same(mine, theirs)
+        ctx.collector.record(A, pointer, "capacity_evidence_binding", mine, theirs if isinstance(theirs, (str, int))
+                             and not isinstance(theirs, bool) else None, ok)
+        if not ok:
+            ctx.collector.add(EVIDENCE_BINDING, A, pointer)
+    ctx.collector.ran("capacity.evidence_binding")
