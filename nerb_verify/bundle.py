@@ -89,6 +89,9 @@ def open_bundle(ctx: VerifyContext) -> None:
     total = 0
     stack: list[tuple[Path, str, int]] = [(ctx.root, "", 0)]
     regular: list[tuple[str, Path, os.stat_result]] = []
+    # Entries that exist but are not usable regular files (already reported): later families must not call them
+    # "missing" as well, so each problem raises one code.
+    unusable: set[str] = ctx.shared.setdefault("bundle.unusable", set())
     while stack:
         directory, prefix, depth = stack.pop()
         try:
@@ -115,6 +118,7 @@ def open_bundle(ctx: VerifyContext) -> None:
                 continue
             if stat.S_ISLNK(info.st_mode):
                 collector.add(BUNDLE_SYMLINK, rel, "")
+                unusable.add(rel)
             elif stat.S_ISDIR(info.st_mode):
                 if depth + 1 >= MAX_WALK_DEPTH:
                     collector.add(BUNDLE_TOO_LARGE, rel, "")
@@ -124,6 +128,7 @@ def open_bundle(ctx: VerifyContext) -> None:
                 regular.append((rel, Path(entry.path), info))
             else:
                 collector.add(BUNDLE_SPECIAL, rel, "")
+                unusable.add(rel)
     for rel, path, info in sorted(regular):
         if info.st_mode & (stat.S_IWGRP | stat.S_IWOTH):
             collector.add(FILE_MODE, rel, "")

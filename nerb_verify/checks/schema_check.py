@@ -119,7 +119,7 @@ def run(ctx: VerifyContext) -> None:
     checked = 0
     for rel, (version, file_name) in ARTIFACT_SCHEMAS.items():
         if rel not in ctx.loaded:
-            if rel not in ctx.files:
+            if rel not in ctx.files and rel not in ctx.shared.get("bundle.unusable", set()):
                 ctx.collector.add(MISSING_ARTIFACT, rel, "")
             continue
         checked += 1
