@@ -9,10 +9,12 @@ from pathlib import Path
 
 from nerb_verify.context import VerifyOptions
 from nerb_verify.loader import LoadFailure, parse_json_bytes, read_regular_file
+from nerb_verify.outputs.exit_policy import apply_exit_policy, severities_of
+from nerb_verify.outputs.render import add_output_arguments, render_findings
 from nerb_verify.report import build_report, render_text
 from nerb_verify.verify import EXIT_COULD_NOT_VERIFY, verify_bundle
 
-FORMATS = ("text", "json")
+FORMATS = ("text", "json", "sarif", "github")
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -24,6 +26,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="a previously published test-access lineage (JSON array) that must be a prefix")
     parser.add_argument("--source-repo", metavar="PATH",
                         help="the publisher's git checkout, for checks that need its history (optional)")
+    add_output_arguments(parser)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -38,8 +41,27 @@ def run(args: argparse.Namespace) -> int:
             sys.stderr.write(f"nerb-verify: --trusted-lineage file could not be loaded ({failure.problem.code}).\n")
             return EXIT_COULD_NOT_VERIFY
     result = verify_bundle(Path(args.bundle), options, display_root=args.bundle)
+    findings = result.collector.sorted_findings()
+    exit_code = apply_exit_policy(result.exit_code, severities_of(findings), fail_on=args.fail_on,
+                                  exit_zero=args.exit_zero)
+
+    def machine(fmt: str) -> str:
+        return render_findings(findings, fmt, command="verify", target=args.bundle, source_root=args.source_root,
+                               exit_code=result.exit_code, verdict=result.verdict, doc_base=args.doc_base)
+
+    if args.sarif_output:
+        try:
+            Path(args.sarif_output).write_text(machine("sarif"), encoding="utf-8")
+        except OSError:
+            sys.stderr.write("nerb-verify: the --sarif-output file could not be written.\n")
+            return EXIT_COULD_NOT_VERIFY
     if args.format == "json":
         sys.stdout.write(json.dumps(build_report(result), indent=2, sort_keys=True, ensure_ascii=False) + "\n")
+    elif args.format in ("sarif", "github"):
+        sys.stdout.write(machine(args.format))
     else:
         sys.stdout.write(render_text(result))
-    return result.exit_code
+    if exit_code != result.exit_code:
+        sys.stderr.write(f"nerb-verify: exit {exit_code} (verifier exit {result.exit_code}; "
+                         f"--fail-on {args.fail_on}{', --exit-zero' if args.exit_zero else ''}).\n")
+    return exit_code

@@ -1,0 +1,56 @@
+"""One entry point for the machine outputs shared by ``verify`` and ``scan``: :func:`render_findings`.
+
+A command keeps its own ``text`` and ``json`` renderers and hands ``sarif`` and ``github`` here, together with the
+folder its finding paths are relative to, so both commands produce identical SARIF and annotations.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+from collections.abc import Sequence
+from typing import Any
+
+from nerb_verify.findings import Finding
+from nerb_verify.outputs import github, sarif
+from nerb_verify.outputs.exit_policy import FAIL_ON_LEVELS
+from nerb_verify.outputs.locations import PathBase
+
+# Formats rendered here; commands add their own "text" and "json".
+FORMATS = ("sarif", "github")
+
+
+def render_findings(findings: Sequence[Finding], fmt: str, *, command: str,
+                    target: str | os.PathLike[str] | None = None,
+                    source_root: str | os.PathLike[str] | None = None,
+                    exit_code: int = 0, verdict: str | None = None, doc_base: str | None = None,
+                    extra: dict[str, Any] | None = None) -> str:
+    """Render ``findings`` as ``sarif`` (a SARIF 2.1.0 log) or ``github`` (workflow commands).
+
+    ``target`` is the folder the findings' artifact paths are relative to (the bundle, the scanned folder), or None
+    when they are already relative to the source root. ``source_root`` defaults to the current directory.
+    ``exit_code`` and ``verdict`` describe how the run ended (recorded in SARIF ``invocations``).
+    """
+    base = PathBase.for_target(target, source_root)
+    if fmt == "github":
+        return github.render(findings, base)
+    if fmt == "sarif":
+        run = sarif.RunInfo(command=command, findings=findings, base=base, exit_code=exit_code, verdict=verdict,
+                            extra=dict(extra or {}))
+        return sarif.dumps(sarif.build_sarif([run], doc_base=doc_base, automation_id=f"nerb-verify/{command}/"))
+    raise ValueError(f"unknown output format {fmt!r}")
+
+
+def add_output_arguments(parser: argparse.ArgumentParser) -> None:
+    """Options every gating command shares: exit policy, SARIF side output and path bases."""
+    parser.add_argument("--exit-zero", action="store_true",
+                        help="exit 0 whatever was found (a run that could not complete still exits 2)")
+    parser.add_argument("--fail-on", choices=FAIL_ON_LEVELS, default="error",
+                        help="lowest finding severity that fails the run (default: error)")
+    parser.add_argument("--sarif-output", metavar="FILE",
+                        help="also write a SARIF 2.1.0 log to FILE, whatever --format prints")
+    parser.add_argument("--source-root", metavar="DIR",
+                        help="repository root that SARIF and annotation paths are relative to (default: current dir)")
+    parser.add_argument("--doc-base", metavar="URL",
+                        help="absolute base URL of this project's repository for SARIF helpUri links "
+                             "(default: relative links into docs/)")
