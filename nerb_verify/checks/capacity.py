@@ -56,8 +56,8 @@ REPORT_BYTES = register(
     "recomputed size differs, or exceeds the 4 MiB cap.")
 POLICY_HASH = register(
     "capacity.policy_hash_mismatch", "The capacity policy's policy_sha256 is not its canonical hash.",
-    "report.policy.policy_sha256 must be the canonical hash of the policy without that key, and every receipt "
-    "that ran under it (the terminal one) must name the same hash.")
+    "report.policy.policy_sha256 must be the canonical hash of the policy without that key and equal the hash of "
+    "NERB's published built-in capacity policy; the terminal receipt must name the same hash.")
 ATTEMPT_HASH = register(
     "capacity.attempt_hash_mismatch", "An attempt receipt's attempt_sha256 is not its canonical hash.",
     "Each receipt in attempt_chain is sealed by attempt_sha256 over the receipt without that key; an edited "
@@ -107,6 +107,8 @@ EVIDENCE_BINDING = register(
     "build commitments (bank hashes, split manifest, test records) must equal the evidence's.")
 
 MAX_REPORT_BYTES = 4 * 1024 * 1024
+# NERB's built-in capacity policy (nerb.enron_capacity_policy.v1) is a published constant; its canonical hash pins it.
+PUBLISHED_POLICY_SHA256 = "sha256:8261ac172e7313265bef4cd3c3357a5bc7fb2d6fb4d91473bfe9ff9de07c3a52"
 MEASUREMENT_BOUNDARY = ("resource_observations_through_report_write_fsync_staging_scan_atomic_promotion_and_promoted"
                         "_final_tree_scan_before_attempt_append")
 VERIFICATION_SCOPE = {
@@ -226,7 +228,7 @@ def _policy(ctx: VerifyContext, report: dict[str, Any]) -> None:
     if policy is None:
         ctx.collector.add(MALFORMED, A, "/report/policy")
         return
-    ok = policy.get("policy_sha256") == self_hash(policy, "policy_sha256")
+    ok = policy.get("policy_sha256") == self_hash(policy, "policy_sha256") == PUBLISHED_POLICY_SHA256
     if not ok:
         ctx.collector.add(POLICY_HASH, A, "/report/policy/policy_sha256")
 

@@ -10,15 +10,13 @@ The publication is a seal over the bundle. Its raw-byte artifact hashes and the 
 * the 12 ``bindings`` recomputed (the manifest and performance-report hashes are recomputed from the objects,
   not copied from a field), each recorded as a recomputed figure;
 * the ``privacy`` constant;
-* the artifact list is sorted by path and declares exactly the expected set: six root files, ``summary.md``, four
-  figures and one inventory per inventory id the evidence references (ids checked against ``[A-Za-z0-9_-]{1,128}``,
-  no conflicting references);
+* the artifact list is in ascending path order (its raw-byte hashes, sizes, duplicates and the closed file set are
+  the ``binding`` and ``bundle`` families' codes, so each problem raises one code);
 * ``publication_sha256`` is the canonical hash of the publication without it.
 """
 
 from __future__ import annotations
 
-import re
 from decimal import Decimal, InvalidOperation
 from fractions import Fraction
 from typing import Any
@@ -59,19 +57,6 @@ PRIVACY = register(
 UNSORTED = register(
     "publication.artifacts_unsorted", "The artifact list is not sorted by path.",
     "Artifacts are listed in ascending path order, one entry per path.")
-ARTIFACT_SET = register(
-    "publication.artifact_set_mismatch", "The artifact list does not declare exactly the expected files.",
-    "A publication declares the six root artifacts (bank card, evidence, manifest, capacity decision, performance "
-    "report, summary.md), the four figures, and one inventory per inventory id the evidence references; a missing "
-    "or extra declaration is reported by position.")
-INVENTORY_REF = register(
-    "publication.inventory_ref_invalid", "An evidence inventory reference has an invalid or conflicting id.",
-    "Inventory ids must match [A-Za-z0-9_-]{1,128}, and two different references may not share an id.")
-
-ROOT_FILES = (C.BANK_CARD, C.EVIDENCE, C.MANIFEST, C.CAPACITY_DECISION, C.PERFORMANCE_REPORT, C.SUMMARY)
-FIGURES = ("figures/bank-coverage.svg", "figures/known-bank-contract.svg", "figures/performance-scale.svg",
-           "figures/standalone-redaction.svg")
-INVENTORY_ID = re.compile(r"[A-Za-z0-9_-]{1,128}")
 PRIVACY_CONST = {
     "aggregate_only": True,
     "raw_text_included": False,
@@ -83,39 +68,6 @@ PRIVACY_CONST = {
     "violation_count": 0,
 }
 HEADLINE_SLICE = "person_contact_all_test"
-
-
-def referenced_inventory_ids(ctx: VerifyContext, report: bool = True) -> list[str] | None:
-    """Inventory ids referenced by ``evidence.performance.inputs[*].inventory_ref`` (sorted), None without evidence.
-
-    With ``report`` set, invalid ids and conflicting references become findings.
-    """
-    evidence = ctx.evidence
-    if not isinstance(evidence, dict):
-        return None
-    seen: dict[str, Any] = {}
-    for index, item in enumerate(as_list(dig(evidence, "performance", "inputs")) or []):
-        ref = dig(item, "inventory_ref")
-        if ref is None:
-            continue
-        ref_id = dig(ref, "id")
-        pointer = join(["performance", "inputs", index, "inventory_ref", "id"])
-        if not isinstance(ref_id, str) or not INVENTORY_ID.fullmatch(ref_id):
-            if report:
-                ctx.collector.add(INVENTORY_REF, C.EVIDENCE, pointer)
-            continue
-        if ref_id in seen and not same(seen[ref_id], ref):
-            if report:
-                ctx.collector.add(INVENTORY_REF, C.EVIDENCE, pointer, "Two different references share one id.")
-            continue
-        seen[ref_id] = ref
-    return sorted(seen)
-
-
-def expected_paths(inventory_ids: list[str]) -> list[str]:
-    """The closed set of artifact paths a publication must declare, sorted."""
-    paths = list(ROOT_FILES) + list(FIGURES) + [f"{C.INVENTORIES_DIR}/{i}.json" for i in inventory_ids]
-    return sorted(paths)
 
 
 def _exact(value: Any) -> Fraction | None:
@@ -324,6 +276,7 @@ def _expected_bindings(ctx: VerifyContext) -> dict[str, Any]:
 
 
 def _artifacts(ctx: VerifyContext, pub: dict[str, Any]) -> None:
+    """The artifact list is in ascending path order (presence, hashes and the closed set are binding/bundle's)."""
     col = ctx.collector
     artifacts = as_list(pub.get("artifacts"))
     if artifacts is None:
@@ -333,21 +286,5 @@ def _artifacts(ctx: VerifyContext, pub: dict[str, Any]) -> None:
     if any(not isinstance(p, str) for p in paths):
         col.add(MALFORMED, A, "/artifacts", "Every artifact entry needs a path.")
         return
-    if paths != sorted(set(paths)):
+    if any(paths[i] > paths[i + 1] for i in range(len(paths) - 1)):
         col.add(UNSORTED, A, "/artifacts")
-    ids = referenced_inventory_ids(ctx)
-    if ids is None:
-        col.ran("publication.artifact_set", "not_evaluated", reason=Label("evidence missing or invalid"))
-        return
-    expected = set(expected_paths(ids))
-    for index, path in enumerate(paths):
-        if path not in expected:
-            col.add(ARTIFACT_SET, A, join(["artifacts", index, "path"]), "Artifact {n} is not an expected file.",
-                    n=index)
-    declared = set(paths)
-    missing = [p for p in expected_paths(ids) if p not in declared]
-    for path in missing:
-        # Expected paths are our own vocabulary (fixed names) or validated inventory ids.
-        col.add(ARTIFACT_SET, A, "/artifacts", "An expected file is not declared ({kind}).",
-                kind=Label("inventory") if path.startswith(C.INVENTORIES_DIR + "/") else Label(path))
-    col.ran("publication.artifact_set", expected=len(expected))
