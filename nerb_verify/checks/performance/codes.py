@@ -1,0 +1,145 @@
+"""Finding codes of the performance family (each listed on docs/findings/performance.md)."""
+
+from __future__ import annotations
+
+from nerb_verify.codes import register
+
+SECTION_EMPTY = register(
+    "performance.section_empty", "The performance section is not evaluated or has no workloads.",
+    "Performance evidence is required: an unevaluated or empty section, or a missing collection, fails closed.")
+SECTION_MALFORMED = register(
+    "performance.section_malformed", "Part of the performance section has an unexpected shape and was not checked.",
+    "A value had a type the contract does not allow, so the check that needed it could not run. It fails closed.")
+DESCRIPTOR_ORDER = register(
+    "performance.descriptor_order", "A performance collection is not sorted by id or repeats an id.",
+    "Banks, inputs, harnesses, workloads, baselines, comparisons and models must be sorted by unique id.")
+DESCRIPTOR_HASH = register(
+    "performance.descriptor_hash", "A descriptor or operation-spec hash does not match its content.",
+    "descriptor_sha256 of banks, inputs, harnesses and baselines is the canonical hash of the descriptor without "
+    "that key; a harness operation_spec_sha256 is the hash of its frozen operation specification.")
+WORKLOAD_HASH = register(
+    "performance.workload_hash", "A workload_sha256 does not match the workload's plan identity.",
+    "workload_sha256 hashes the 18 plan keys (phase, harness, bank, input, baseline, unit, work, warmups, "
+    "concurrency, process model, statistic methods); timings are not part of it.")
+COMPARISON_HASH = register(
+    "performance.comparison_hash", "A comparison or break-even model plan hash does not match its plan.",
+    "comparison_plan_sha256 and model_plan_sha256 commit kinds, ids, metric, direction, frozen policy and roles, "
+    "never measured values or outcomes.")
+MANIFEST_HASH = register(
+    "performance.manifest_hash", "performance_manifest_sha256 does not match the recomputed performance manifest.",
+    "The manifest hash is recomputed from recomputed inner hashes; evidence, report, manifest and frozen target "
+    "must all carry it.")
+RUN_HASH = register(
+    "performance.run_hash", "run_sha256 of performance-report.json does not match the report.",
+    "run_sha256 is the canonical hash of the whole report without that key, samples included.")
+PLAN_HASH = register(
+    "performance.plan_hash", "plan_sha256 does not match the plan rebuilt from the public report.",
+    "The private plan is reconstructable from the public report (both profiles); NERB does not check it, we do.")
+REPORT_MISMATCH = register(
+    "performance.report_mismatch", "performance-report.json disagrees with the evidence.",
+    "The report's performance section, software, environment and manifest hash must equal the evidence's.")
+REPORT_ENVELOPE = register(
+    "performance.report_envelope", "performance-report.json has a non-promotable envelope.",
+    "The report must be the decision profile of suite enron_cache_value, never access the sealed test, and carry "
+    "the exact passed privacy object.")
+DECISION_GRADE_MISMATCH = register(
+    "performance.decision_grade_mismatch", "The report's decision_grade differs from the recomputed one.",
+    "decision_grade (passed and failure codes) is recomputed from the recomputed statistics and comparisons.")
+INVENTORY_MISSING = register(
+    "performance.inventory_missing", "An input's inventory file is missing or did not load.",
+    "Every input descriptor binds inventories/<id>.json; without it no throughput denominator can be checked.")
+INVENTORY_HASH = register(
+    "performance.inventory_hash", "An inventory file does not match its inventory_ref.",
+    "The file's raw SHA-256 and size must equal inventory_ref.sha256/bytes, and the file must be the canonical "
+    "compact JSON of its rows (its content id).")
+INVENTORY_SHAPE = register(
+    "performance.inventory_shape", "An inventory is not a non-empty list of {bytes, records} integer rows.",
+    "Inventory rows hold exactly two non-negative integers per document and nothing else.")
+INVENTORY_ARITHMETIC = register(
+    "performance.inventory_arithmetic", "An input descriptor disagrees with its inventory.",
+    "documents, bytes, records, both distributions, hit density and size cohort are recomputed from the "
+    "inventory rows and must be equal exactly; artifact.bytes must equal bytes.")
+BANK_COMPOSITION = register(
+    "performance.bank_composition", "A bank's totals disagree with its taxonomy.",
+    "active_entities, active_names, active_aliases and active_patterns are sums over the taxonomy rows; taxon "
+    "classes are unique.")
+UNKNOWN_REFERENCE = register(
+    "performance.unknown_reference", "A workload refers to an unknown descriptor or carries a stale reference hash.",
+    "harness_id, bank_id, input_id and baseline_id must exist, and harness_sha256, bank_hash and input_sha256 must "
+    "equal the referenced descriptor's values; inputs must reference a known bank.")
+UNUSED_DESCRIPTOR = register(
+    "performance.unused_descriptor", "A bank, input, harness or baseline is not used by any workload.",
+    "Every descriptor must be exercised by at least one workload.")
+INVALID_SAMPLE = register(
+    "performance.invalid_sample", "A timing sample is unavailable, out of range or not a whole number of ns.",
+    "Samples are inline seconds in [1e-9, 86400], each exactly ns/1e9 for an integer ns; at least five.")
+STATISTIC_MISMATCH = register(
+    "performance.statistic_mismatch", "A stored statistic is not supported by the raw samples.",
+    "Every stats field is recomputed from the raw samples with the charter's definitions (median even rule, "
+    "unscaled MAD, nearest-rank p95/p99, rates from the median and the input totals) and compared under the float "
+    "policy (docs/performance-float-policy.md).")
+RSS_SAMPLES = register(
+    "performance.rss_samples", "RSS samples are missing, not positive, misaligned, or the peak is not their maximum.",
+    "One positive integer RSS sample per timing sample; peak_rss_bytes is their maximum, null only if none.")
+RECORDS_PER_SAMPLE = register(
+    "performance.records_per_sample", "records_per_sample is inconsistent with the unit or the input.",
+    "Non-null iff the unit is whole_input; for NERB paths and exact baselines it equals input records x work.")
+PHASE_CONTRACT = register(
+    "performance.phase_contract", "A workload breaks the frozen phase rules.",
+    "Fixed process model per phase, operation unit and no input for setup phases, whole_input for helper and "
+    "end-to-end paths, 0 warmups for fresh processes and >= 3 for reused ones, work 1, concurrency 1..1024, the "
+    "fixed median/percentile method names, and document cells covering whole passes.")
+SAMPLE_SUPPORT = register(
+    "performance.sample_support", "A decision cell lacks the required samples, warmups, work or RSS.",
+    "Decision cells need 20 (setup), 100 (helper/end-to-end) or 1,000 (direct) samples, no baseline, work 1, "
+    "full RSS, and >= 3 warmups when reused; promotion gates only on evaluated-bank decision direct scans.")
+BLOCK_ASSIGNMENT = register(
+    "performance.block_assignment", "A same-path comparison's block assignment is not the frozen hash-derived one.",
+    "The ten blocks' candidate-first/control-first labels are derived from SHA-256 of a fixed domain and index.")
+COMPARISON_INVALID = register(
+    "performance.comparison_invalid", "A comparison pairs workloads that cannot be compared, or breaks its policy.",
+    "Same-path pairs need an exact twin on an identical harness, bank, input, unit, work, concurrency and sample "
+    "count split into the frozen blocks; cross-path pairs need allowed phases on the same bank and input; fixed "
+    "policy constants (tolerance 5 %, significance 0.05, noise multiplier 2, regression tolerance 5 %).")
+COMPARISON_VALUE_MISMATCH = register(
+    "performance.comparison_value_mismatch", "A comparison output is not supported by the raw samples.",
+    "candidate/baseline values, gap, log ratio, permutation p-value (all 2^10 block swaps), noise floor and "
+    "relative degradation are recomputed from the raw samples.")
+COMPARISON_RESULT_MISMATCH = register(
+    "performance.comparison_result_mismatch", "A comparison's published result differs from the recomputed one.",
+    "within_tolerance iff 20*max <= 21*min exactly; else unstable (p <= 0.05) or inconclusive. Cross-path: "
+    "regressed / improved beyond noise floor + 5 %, else equivalent_within_noise.")
+COMPARISON_FAILED = register(
+    "performance.comparison_failed", "A comparison does not support promotion (unstable, inconclusive, regressed "
+    "or noisy).",
+    "A same-path gap above 5 %, a cross-path regression, or a cross-path noise floor above 0.25 is nonpromotable.")
+BREAKEVEN_COMPONENT = register(
+    "performance.breakeven_component", "A break-even component is invalid or its value is not its source statistic.",
+    "Measured components take the median (or median / work per request) of their workload; declared assumptions "
+    "carry the hash of their scenario.")
+BREAKEVEN_MISMATCH = register(
+    "performance.breakeven_mismatch", "A break-even total, result or unit count is not supported.",
+    "Totals are sums of components per side and application; the result is the smallest n >= minimum with "
+    "C + nD <= nM (K cancels), candidate_already_better at the minimum, or no break-even.")
+VALUE_MODEL_POLICY = register(
+    "performance.value_model_policy", "The break-even value model does not meet the promotion contract.",
+    "Exactly the nine roles, shared pairs identical, measured roles bound to the right decision cells, D the "
+    "throughput headline, M the helper-cache-miss path, and a finite or already-better result.")
+DECISION_MATRIX = register(
+    "performance.decision_matrix", "The frozen decision matrix is incomplete.",
+    "19 decision cells, every lifecycle phase on the evaluated bank, one document and one whole-input headline, "
+    "and exactly one within-tolerance same-path comparison with the required metric per decision cell.")
+SWEEP_UNCONTROLLED = register(
+    "performance.sweep_uncontrolled", "A scale, density, size or concurrency sweep is missing or not controlled.",
+    "1k/10k/25k/100k banks on one input shape and generator family; negative/sparse/normal/dense and "
+    "small/medium/large/huge on a fixed bank; serial and concurrent cells on identical bank and input.")
+CPU_CAPACITY = register(
+    "performance.cpu_capacity", "A decision cell's concurrency exceeds the recorded CPU count.",
+    "Concurrency can never exceed environment.cpu_count.")
+MEMORY_CAPACITY = register(
+    "performance.memory_capacity", "A measured peak RSS exceeds the recorded machine memory.",
+    "No RSS sample can exceed environment.memory_bytes; such a measurement is impossible or mis-recorded.")
+ABSOLUTE_POLICY = register(
+    "performance.absolute_policy", "A decision direct scan breaks an absolute practical bound.",
+    "Document p99 <= 50 ms; whole-input median >= 100 documents/s and >= 1 MiB/s, p99 within the same per-input "
+    "floors; peak RSS <= 8 GiB. Compared exactly.")

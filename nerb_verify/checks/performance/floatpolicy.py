@@ -1,0 +1,98 @@
+"""The one place that says how published doubles are compared with recomputed statistics.
+
+Policy (also in ``docs/performance-float-policy.md``):
+
+1. Every statistic is recomputed **exactly** from the raw samples (integer nanoseconds, exact rationals). The exact
+   value is what other families see (``ctx.figures``) and what every gate, comparison outcome and decision uses.
+2. A published double *matches* its statistic iff it is bit-identical to one of two reference doubles:
+   (a) the correctly rounded double of the exact value, or
+   (b) the "float-step" value: the charter definition evaluated in IEEE-754 double arithmetic, one correctly rounded
+   operation per step in the documented order (sort, mid-pair sum then halve, each ``|x - m|`` rounded, each division
+   rounded once, MiB step ``bytes / 2**20`` before dividing by the median).
+   No other tolerance exists. NERB computes in float steps, so the real bundle's MADs (and a few medians and rates)
+   differ from (a) by 1-2 ulps and match (b); a producer computing exactly matches (a).
+3. Outcomes (within tolerance / unstable, improved / regressed, break-even result and units, gate pass/fail) are
+   decided on exact values only and must equal the published outcome exactly. A tolerance can therefore never turn a
+   failing gate into a passing one.
+4. The largest deviation between a published double and the correctly rounded exact value is measured in ulps and
+   reported in ``decisions.performance.float_policy``.
+
+For transcendental outputs (``absolute_log_ratio``) the two references are ``math.log`` of the correctly rounded exact
+ratio and ``math.log`` of the float-step ratio; nothing else is accepted.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Any
+
+POLICY_NAME = "exact_or_float_step_bit_identical"
+
+
+def is_number(value: Any) -> bool:
+    """A JSON number that is not a bool (bool is never a number in the contract)."""
+    return isinstance(value, (int, float)) and not isinstance(value, bool)
+
+
+def ulp_distance(published: float, exact: Fraction) -> int:
+    """How many representable doubles lie between ``published`` and the correctly rounded ``exact`` value."""
+    target = float(exact)
+    if published == target:
+        return 0
+    count = 0
+    probe = target
+    step = math.inf if published > target else -math.inf
+    while probe != published and count < 1_000_000:
+        probe = math.nextafter(probe, step)
+        count += 1
+    return count
+
+
+@dataclass
+class DeviationTracker:
+    """Largest published-vs-exact deviation seen (in ulps), for the decision record."""
+
+    max_ulps: int = 0
+    compared: int = 0
+    float_step_only: int = 0
+
+    def note(self, published: float, exact: Fraction) -> None:
+        self.compared += 1
+        if published == float(exact):
+            return
+        self.float_step_only += 1
+        distance = ulp_distance(float(published), exact)
+        if distance > self.max_ulps:
+            self.max_ulps = distance
+
+    def to_json(self) -> dict[str, Any]:
+        return {"policy": POLICY_NAME, "compared": self.compared,
+                "matched_float_step_only": self.float_step_only, "max_deviation_ulps": self.max_ulps}
+
+
+def double_matches(published: Any, exact: Fraction | int | None, float_step: float | None,
+                   tracker: DeviationTracker | None = None) -> bool:
+    """Apply the policy to one published value. ``None`` published matches only a ``None`` (null) statistic."""
+    if exact is None:
+        return published is None
+    if not is_number(published):
+        return False
+    if isinstance(published, float) and not math.isfinite(published):
+        return False
+    exact_double = float(exact)
+    ok = published == exact_double or (float_step is not None and published == float_step)
+    if ok and tracker is not None and isinstance(published, float):
+        tracker.note(published, Fraction(exact))
+    return ok
+
+
+def log_matches(published: Any, exact_ratio: Fraction, float_step_ratio: float | None) -> bool:
+    """``absolute_log_ratio``: equal to ``log`` of the rounded exact ratio or of the float-step ratio."""
+    if not is_number(published):
+        return False
+    candidates = [math.log(float(exact_ratio))]
+    if float_step_ratio is not None and float_step_ratio > 0:
+        candidates.append(math.log(float_step_ratio))
+    return any(published == value for value in candidates)

@@ -1,0 +1,96 @@
+"""performance-report.json (nerb.enron_performance_run.v1) bound to the evidence, and the area's top-level hashes."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from nerb_verify import pointers
+from nerb_verify.checks.performance import codes as C
+from nerb_verify.checks.performance import hashes
+from nerb_verify.checks.performance.state import PerfState, label
+from nerb_verify.context import EVIDENCE, MANIFEST, PERFORMANCE_REPORT
+
+PRIVACY = {"status": "passed", "raw_text_included": False, "direct_identifiers_included": False,
+           "private_paths_included": False, "violation_count": 0}
+
+
+def check_manifest_hash(state: PerfState) -> str | None:
+    """Recompute performance_manifest_sha256 and compare every copy (evidence, manifest, frozen target)."""
+    try:
+        recomputed = hashes.performance_manifest_sha256(state.performance)
+    except (KeyError, TypeError, ValueError):
+        state.add(C.MANIFEST_HASH, (), "The performance manifest could not be recomputed.")
+        return None
+    collector = state.ctx.collector
+    evidence = state.ctx.evidence if isinstance(state.ctx.evidence, dict) else {}
+    copies: list[tuple[str, str, Any]] = [(EVIDENCE, "/performance_manifest_sha256",
+                                           evidence.get("performance_manifest_sha256"))]
+    manifest = state.ctx.manifest
+    if isinstance(manifest, dict):
+        copies.append((MANIFEST, "/performance_manifest_sha256", manifest.get("performance_manifest_sha256")))
+    test_access = evidence.get("test_access")
+    target = test_access.get("frozen_target") if isinstance(test_access, dict) else None
+    if isinstance(target, dict):
+        copies.append((EVIDENCE, "/test_access/frozen_target/performance_manifest_sha256",
+                       target.get("performance_manifest_sha256")))
+    for artifact, pointer, published in copies:
+        collector.record(artifact, pointer, "performance.performance_manifest_sha256", published, recomputed,
+                         published == recomputed)
+        if published != recomputed:
+            collector.add(C.MANIFEST_HASH, artifact, pointer)
+    return recomputed
+
+
+def _check_hash(state: PerfState, key: str, published: Any, compute: Any, figure: str, code: str) -> None:
+    collector = state.ctx.collector
+    try:
+        recomputed = compute()
+    except (KeyError, TypeError, ValueError, AttributeError):
+        collector.add(code, PERFORMANCE_REPORT, "/" + key, "The hash could not be recomputed from the report.")
+        return
+    collector.record(PERFORMANCE_REPORT, "/" + key, figure, published, recomputed, published == recomputed)
+    if published != recomputed:
+        collector.add(code, PERFORMANCE_REPORT, "/" + key)
+
+
+def check_report(state: PerfState, report: dict[str, Any], manifest_hash: str | None) -> None:
+    """Report envelope, equality with the evidence, run/plan/manifest hashes."""
+    collector = state.ctx.collector
+    evidence = state.ctx.evidence if isinstance(state.ctx.evidence, dict) else {}
+    fixed = {"schema_version": "nerb.enron_performance_run.v1", "suite": "enron_cache_value",
+             "benchmark_version": "enron", "profile": "decision", "sealed_test_accessed": False, "privacy": PRIVACY}
+    for key, value in fixed.items():
+        if report.get(key) != value or (key == "sealed_test_accessed" and report.get(key) is not False):
+            collector.add(C.REPORT_ENVELOPE, PERFORMANCE_REPORT, pointers.join([key]), "{field} is not the "
+                          "promotable value.", field=label(key))
+    if report.get("performance") != state.performance:
+        collector.add(C.REPORT_MISMATCH, PERFORMANCE_REPORT, "/performance", "The report's performance section "
+                      "differs from the evidence's.")
+    for key in ("software", "environment", "performance_manifest_sha256"):
+        if report.get(key) != evidence.get(key):
+            collector.add(C.REPORT_MISMATCH, PERFORMANCE_REPORT, pointers.join([key]), "{field} differs from the "
+                          "evidence.", field=label(key))
+    if manifest_hash is not None:
+        published = report.get("performance_manifest_sha256")
+        collector.record(PERFORMANCE_REPORT, "/performance_manifest_sha256", "performance.performance_manifest_sha256",
+                         published, manifest_hash, published == manifest_hash)
+        if published != manifest_hash:
+            collector.add(C.MANIFEST_HASH, PERFORMANCE_REPORT, "/performance_manifest_sha256")
+    _check_hash(state, "run_sha256", report.get("run_sha256"), lambda: hashes.run_sha256(report),
+                "performance.run_sha256", C.RUN_HASH)
+    _check_hash(state, "plan_sha256", report.get("plan_sha256"), lambda: hashes.plan_sha256(report),
+                "performance.plan_sha256", C.PLAN_HASH)
+
+
+def check_decision_grade(state: PerfState, report: dict[str, Any], failures: list[str]) -> None:
+    """The report's decision_grade equals the recomputed one (passed iff no failure code)."""
+    published = report.get("decision_grade")
+    recomputed = {"passed": not failures, "failure_codes": failures}
+    matches = published == recomputed
+    state.ctx.collector.record(PERFORMANCE_REPORT, "/decision_grade/passed", "performance.decision_grade.passed",
+                               published.get("passed") if isinstance(published, dict) else None,
+                               "passed" if not failures else "failed", matches)
+    if not matches:
+        state.ctx.collector.add(C.DECISION_GRADE_MISMATCH, PERFORMANCE_REPORT, "/decision_grade",
+                                "The recomputed decision grade has {n} failure codes and passed={passed}.",
+                                n=len(failures), passed=not failures)

@@ -1,0 +1,144 @@
+"""Workload statistics from raw samples: exact on integer nanoseconds, plus the float-step replica.
+
+Definitions (charter "Performance And Scale Protocol", spec 20 section 5): median with the standard even rule (mean
+of the middle pair), unscaled MAD (median of absolute deviations from the median), nearest-rank percentile at 0-based
+index ``ceil(q*n) - 1`` of the sorted samples; p95 needs n >= 20, p99 needs n >= 100 and a non-setup phase. Rates
+use the workload median and the bound input's totals; MiB = 2**20 bytes.
+
+Exact values are kept as integers scaled to stay integral: ``m2`` = 2 x median in ns, ``mad4`` = 4 x MAD in ns.
+No ``Fraction`` is created per sample; only the handful of final statistics become Fractions.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Any
+
+NS_PER_SECOND = 1_000_000_000
+MIB = 1024 * 1024
+MIN_SAMPLE_NS = 1
+MAX_SAMPLE_NS = 86_400 * NS_PER_SECOND
+SETUP_PHASES = frozenset({"source_profile", "source_build", "cold_compile"})
+STAT_FIELDS = (
+    "sample_count", "median_seconds", "p95_seconds", "p99_seconds", "mad_seconds", "documents_per_second",
+    "mib_per_second", "records_per_second", "seconds_per_document",
+)
+
+
+def samples_to_ns(values: Any) -> tuple[list[int] | None, int | None]:
+    """Convert published seconds to integer ns; returns (ns, None) or (None, index of the first bad sample).
+
+    A sample is accepted only if it is a finite non-bool number in [1 ns, 86,400 s] whose double equals
+    ``ns / 1e9`` exactly for the integer ``ns`` nearest to it (every published sample satisfies this).
+    """
+    if not isinstance(values, list):
+        return None, -1
+    out: list[int] = []
+    append = out.append
+    for index, value in enumerate(values):
+        kind = type(value)
+        if kind is float:
+            if not (1e-9 <= value <= 86400.0):
+                return None, index
+            ns = round(value * 1e9)
+            if ns / 1e9 != value:
+                return None, index
+        elif kind is int:
+            if not (1 <= value <= 86400):
+                return None, index
+            ns = value * NS_PER_SECOND
+        else:
+            return None, index
+        append(ns)
+    return out, None
+
+
+def median2(ordered: list[int]) -> int:
+    """Twice the median of a sorted non-empty integer list (standard even rule), as an integer."""
+    n = len(ordered)
+    mid = n // 2
+    if n % 2:
+        return 2 * ordered[mid]
+    return ordered[mid - 1] + ordered[mid]
+
+
+def mad4(values: list[int], m2: int) -> int:
+    """Four times the unscaled MAD: deviations |2x - m2| are integers; their median x2 gives 4 x MAD."""
+    deviations = sorted([abs(2 * x - m2) for x in values])
+    return median2(deviations)
+
+
+def nearest_rank_index(n: int, percent: int) -> int:
+    """0-based nearest-rank index ``max(0, ceil(percent/100 * n) - 1)``, in exact integer arithmetic."""
+    return max(0, -(-percent * n // 100) - 1)
+
+
+def float_median(ordered: list[float]) -> float:
+    """Float-step median of sorted doubles (mid-pair sum rounded, then halved)."""
+    n = len(ordered)
+    mid = n // 2
+    if n % 2:
+        return ordered[mid]
+    return (ordered[mid - 1] + ordered[mid]) / 2
+
+
+@dataclass(frozen=True)
+class Denominators:
+    """Throughput denominators of a workload: documents, bytes and records per sample (None when not applicable)."""
+
+    unit: str
+    documents: int | None
+    bytes: int | None
+    records: int | None
+    work: int
+
+
+@dataclass
+class WorkloadStats:
+    """Exact and float-step statistics of one workload (exact values drive every decision)."""
+
+    exact: dict[str, Fraction | int | None]
+    float_step: dict[str, float | int | None]
+    m2: int
+    ordered: list[int]
+
+
+def compute_stats(ns: list[int], phase: Any, den: Denominators) -> WorkloadStats:
+    """All nine statistic fields, exactly and in float steps, from chronological integer-ns samples (n >= 1)."""
+    ordered = sorted(ns)
+    n = len(ordered)
+    m2 = median2(ordered)
+    quad = mad4(ns, m2)
+    two_billion = 2 * NS_PER_SECOND
+    median = Fraction(m2, two_billion)
+    exact: dict[str, Fraction | int | None] = {"sample_count": n, "median_seconds": median,
+                                               "mad_seconds": Fraction(quad, 4 * NS_PER_SECOND)}
+    floats_sorted = [x / 1e9 for x in ordered]
+    f_median = float_median(floats_sorted)
+    f_dev = sorted([abs(x / 1e9 - f_median) for x in ns])
+    fstep: dict[str, float | int | None] = {"sample_count": n, "median_seconds": f_median,
+                                            "mad_seconds": float_median(f_dev)}
+    p95 = nearest_rank_index(n, 95)
+    p99 = nearest_rank_index(n, 99)
+    exact["p95_seconds"] = Fraction(ordered[p95], NS_PER_SECOND) if n >= 20 else None
+    fstep["p95_seconds"] = floats_sorted[p95] if n >= 20 else None
+    has_p99 = n >= 100 and phase not in SETUP_PHASES
+    exact["p99_seconds"] = Fraction(ordered[p99], NS_PER_SECOND) if has_p99 else None
+    fstep["p99_seconds"] = floats_sorted[p99] if has_p99 else None
+    for key in ("documents_per_second", "mib_per_second", "records_per_second", "seconds_per_document"):
+        exact[key] = None
+        fstep[key] = None
+    if den.unit == "whole_input" and den.documents is not None and den.bytes is not None and den.records is not None:
+        exact["documents_per_second"] = Fraction(den.documents * two_billion, m2)
+        exact["mib_per_second"] = Fraction(den.bytes * two_billion, m2 * MIB)
+        exact["records_per_second"] = Fraction(den.records * two_billion, m2)
+        exact["seconds_per_document"] = Fraction(m2, two_billion * den.documents) if den.documents else None
+        fstep["documents_per_second"] = den.documents / f_median
+        fstep["mib_per_second"] = (den.bytes / MIB) / f_median
+        fstep["records_per_second"] = den.records / f_median
+        fstep["seconds_per_document"] = f_median / den.documents if den.documents else None
+    elif den.unit == "document":
+        exact["seconds_per_document"] = Fraction(m2, two_billion * den.work)
+        fstep["seconds_per_document"] = f_median / den.work
+    return WorkloadStats(exact=exact, float_step=fstep, m2=m2, ordered=ordered)

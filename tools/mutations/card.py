@@ -1,0 +1,37 @@
+"""Broken fixtures for the card family (bank-card.json); every case is resealed (card_sha256, publication)."""
+
+from __future__ import annotations
+
+FILE = "bank-card.json"
+
+
+def _case(code: str, slug: str, pointer: str, value: object, description: str) -> dict:
+    return {"code": code, "slug": slug, "base": "nerb-enron",
+            "ops": [{"op": "json_set", "file": FILE, "pointer": pointer, "value": value}],
+            "reseal": True, "description": description, "expect": {"codes": [code]}}
+
+
+CASES = [
+    {"code": "card.hash_mismatch", "slug": "card-hash-zeroed", "base": "nerb-enron", "ops": [], "reseal": False,
+     "post_ops": [{"op": "json_set", "file": FILE, "pointer": "/card_sha256", "value": "sha256:" + "0" * 64}],
+     "post_seal": ["publication"], "description": "card_sha256 does not seal the card (publication list refreshed).",
+     "expect": {"codes": ["card.hash_mismatch"]}},
+    _case("card.funnel_not_conserved", "reason-count-inflated", "/candidate_funnel/by_primary_reason/draft_capacity",
+          63535, "One primary-reason count is one higher, so reasons no longer sum to the candidate total."),
+    _case("card.stats_not_conserved", "regex-count-inflated", "/bank/stats/by_kind/regex", 3,
+          "Literal plus regex patterns no longer equal the pattern total."),
+    _case("card.iterations_invalid", "iteration-count-off", "/builder/iteration_count", 4,
+          "The builder claims four iterations; the log has three."),
+    _case("card.bank_mismatch", "other-bank-id", "/bank/id", "enron_other_bank",
+          "The card names another bank than the evidence and manifest."),
+    _case("card.bank_version_format", "version-with-free-text", "/bank/version", "2026.07.10 final build",
+          "bank.version holds free text instead of a version token."),
+    _case("card.source_mismatch", "other-dataset-split", "/source/dataset_split", "validation",
+          "The card says the bank was built from another split than the capacity run read."),
+    _case("card.builder_mismatch", "other-candidate-ledger", "/builder/candidate_ledger_sha256", "sha256:" + "7" * 64,
+          "The card names another candidate ledger than the capacity build phase."),
+    _case("card.conformance_mismatch", "negative-cases-differ", "/catalog_conformance/negative_cases", 1211,
+          "The card's conformance block differs from the evidence's."),
+    _case("card.benchmark_version_mismatch", "other-benchmark", "/benchmark_version", "enron_next",
+          "The card was built for another benchmark version."),
+]
