@@ -12,8 +12,8 @@ For each entry of ``promotion.checks`` (spec 10 sections 5.5, 7, 9.7, 9.9 and 11
   statistics and RSS, see :mod:`nerb_verify.checks.gate_eval`) and the threshold as the exact decimal it is written
   as; a figure that is missing (its family did not run) or not evaluated (empty denominator) is a finding, never a
   pass; ``passed`` must equal the recomputed result;
-* ``thresholds_sha256`` is recomputed over the exact threshold set and compared with the evidence, the manifest, the
-  audit chain's score stage and the frozen target;
+* ``thresholds_sha256`` is recomputed over the exact threshold set and compared with the evidence, the audit
+  chain's score stage and the frozen target (the manifest's copy is the binding family's);
 * the threshold policy is checked whether or not the bundle claims promotion (spec 00 decision 3): quality-metric
   thresholds are numeric and non-vacuous and never looser than the charter's floors and ceilings, performance
   thresholds are positive numbers, and the required gates of a gate slice exist with the required operator and value.
@@ -79,8 +79,8 @@ THRESHOLDS_HASH = register(
     "threshold} and sorted by id. A threshold changed after it was frozen breaks it.")
 THRESHOLDS_COPY = register(
     "gate.thresholds_copy", "A copy of thresholds_sha256 differs from the recomputed threshold hash.",
-    "The manifest, the audit chain's score stage and the frozen target repeat the threshold hash; each copy must equal "
-    "the hash recomputed from the promotion checks.")
+    "The audit chain's score stage and the frozen target repeat the threshold hash; each copy must equal the hash "
+    "recomputed from the promotion checks (the manifest's copy is compared by binding.thresholds_sha256).")
 VACUOUS_THRESHOLD = register(
     "gate.vacuous_threshold", "A gate threshold cannot fail or is not a number.",
     "Quality-metric thresholds must be numbers with 0 < t <= 1 for gte and 0 <= t < 1 for lte (a gte 0 or lte 1 gate "
@@ -198,10 +198,8 @@ class _Gates:
             return
         if stored != recomputed:
             self.add(THRESHOLDS_HASH, EV, "/thresholds_sha256")
+        # The manifest's copy is compared with the evidence's by the binding family (binding.thresholds_sha256).
         copies: list[tuple[str, str, object]] = []
-        manifest = self.ctx.manifest
-        if isinstance(manifest, dict):
-            copies.append((C.MANIFEST, "/thresholds_sha256", manifest.get("thresholds_sha256")))
         score = self.ev.get("audit_chain", {}).get("score") if isinstance(self.ev.get("audit_chain"), dict) else None
         if isinstance(score, dict):
             copies.append((EV, "/audit_chain/score/thresholds_sha256", score.get("thresholds_sha256")))
