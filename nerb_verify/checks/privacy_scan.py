@@ -1,10 +1,45 @@
-"""Placeholder for the privacy check family: reports itself as not implemented so coverage stays visible."""
+"""Privacy family: the contract-profile scan of every parsed JSON artifact and the repository-profile scan of the
+rendered text (summary.md and figures/*.svg). Runs last.
+
+NERB contract-scans only the manifest, the evidence and the capacity decision; ``publication.json``,
+``bank-card.json``, ``performance-report.json`` and the inventories get only a narrow, case-sensitive byte scan that
+JSON escapes and fullwidth forms slip past (spec 30, C.2 and C.4). Here every JSON file of the bundle that loaded,
+whether or not its schema passed, is scanned after decoding: every string value, every key, and identifier-length
+integers in free-form fields. The rendered Markdown and SVG files get the repository profile, because the contract
+profile's "any absolute path" rule would reject a table cell such as ``142 / 1,393`` or a generic ``/tmp/...``
+output directory in a reproduce command (C.3, C.5), while a home directory or an e-mail address is still caught.
+"""
 
 from __future__ import annotations
 
+from nerb_verify import context as C
 from nerb_verify.context import VerifyContext
+from nerb_verify.findings import Label
+from nerb_verify.privacy.json_scan import scan_json
+from nerb_verify.privacy.profiles import CONTRACT, REPOSITORY
+from nerb_verify.privacy.text_scan import scan_text
+
+
+def _is_rendered_text(rel: str) -> bool:
+    return rel == C.SUMMARY or (rel.startswith(C.FIGURES_DIR + "/") and rel.endswith(".svg"))
 
 
 def run(ctx: VerifyContext) -> None:
-    """Not implemented yet: recorded in checks_run so a report never implies this family passed."""
-    ctx.collector.ran("privacy", "not_implemented")
+    """Scan every loaded JSON artifact (contract profile) and summary/figures text (repository profile)."""
+    evidence = ctx.loaded.get(C.EVIDENCE)
+    json_files = 0
+    text_files = 0
+    findings = 0
+    for rel in sorted(ctx.loaded):
+        findings += scan_json(ctx.loaded[rel], CONTRACT, ctx.collector, rel, pointer_root=evidence)
+        json_files += 1
+    for rel in sorted(ctx.files):
+        loaded = ctx.files[rel]
+        text = getattr(loaded, "text", None)
+        if _is_rendered_text(rel) and isinstance(text, str):
+            findings += scan_text(text, REPOSITORY, ctx.collector, rel)
+            text_files += 1
+    if json_files == 0 and text_files == 0:
+        ctx.collector.ran("privacy", "not_evaluated", reason=Label("no artifact could be loaded"))
+        return
+    ctx.collector.ran("privacy", json_files=json_files, text_files=text_files, findings=findings)

@@ -1,15 +1,82 @@
-"""Placeholder for `nerb-verify scan`: not available yet (exits 2, could not run)."""
+"""``nerb-verify scan [--profile contract|repository] [--format text|json] PATHS...``: privacy-scan files and folders.
+
+Exit codes: 0 clean, 1 privacy findings (or an invalid allowlist), 2 could not scan (a path missing or unreadable,
+nothing else found). The output never contains a matched value, a raw key, or a hash of either: findings carry the
+file, line and column (text) or a JSON pointer built from key positions (JSON), the code and the profile.
+
+The output format is chosen in one place, :func:`render`, which takes the list of findings; a new format plugs in
+there (and in ``FORMATS``).
+"""
 
 from __future__ import annotations
 
 import argparse
+import json
 import sys
+from collections.abc import Sequence
+from pathlib import Path
+
+from nerb_verify.findings import Collector, Finding
+from nerb_verify.privacy import allowlist as allowlist_file
+from nerb_verify.privacy.profiles import PROFILES
+from nerb_verify.privacy.runner import ScanSummary, scan_paths
+
+FORMATS = ("text", "json")
+EXIT_COULD_NOT_SCAN = 2
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("rest", nargs="*")
+    parser.add_argument("paths", nargs="+", metavar="PATH", help="files or folders to scan (folders recurse)")
+    parser.add_argument("--profile", choices=sorted(PROFILES), default="repository",
+                        help="contract: the charter's strict rules for public JSON evidence; repository (default): "
+                             "source, docs and data in a repository")
+    parser.add_argument("--format", choices=FORMATS, default="text", help="output format (default: text)")
+    parser.add_argument("--allowlist", metavar="FILE",
+                        help=f"allowlist file (default: {allowlist_file.DEFAULT_NAME} in the current folder, if any)")
+    parser.add_argument("--no-allowlist", action="store_true", help="ignore any allowlist")
+    parser.add_argument("--verbose", action="store_true", help="print the counts even when nothing was found")
+
+
+def _text(findings: Sequence[Finding], summary: ScanSummary, verbose: bool) -> str:
+    lines: list[str] = []
+    for finding in findings:
+        if finding.line is not None:
+            where = f"{finding.artifact}:{finding.line}:{finding.column or 1}"
+        else:
+            where = f"{finding.artifact}#{finding.pointer}" if finding.pointer else finding.artifact
+        lines.append(f"{where}: {finding.severity} {finding.code}: {finding.message}")
+    if findings or verbose:
+        lines.append(
+            f"nerb-verify scan ({summary.profile} profile): {len(findings)} finding(s) in {summary.files_scanned} "
+            f"file(s) scanned; {summary.binary_skipped} binary file(s) skipped; {summary.not_scanned} path(s) not "
+            f"scanned; {summary.suppressed} finding(s) allowlisted.")
+    if findings:
+        lines.append("Values are never printed: open each location, remove or aggregate the data, or add a justified "
+                     "allowlist entry with 'nerb-verify allowlist add'.")
+    return "".join(line + "\n" for line in lines)
+
+
+def render(findings: Sequence[Finding], fmt: str, *, summary: ScanSummary, exit_code: int,
+           verbose: bool = False) -> str:
+    """The one place the output format is chosen: render ``findings`` (already allowlist-filtered) as ``fmt``."""
+    if fmt == "json":
+        document = {"profile": summary.profile, "exit_code": exit_code, "summary": summary.to_json(),
+                    "findings": [finding.to_json() for finding in findings]}
+        return json.dumps(document, indent=2, sort_keys=True, ensure_ascii=False) + "\n"
+    return _text(findings, summary, verbose)
 
 
 def run(args: argparse.Namespace) -> int:
-    sys.stderr.write("nerb-verify: 'scan' is not available in this build.\n")
-    return 2
+    collector = Collector()
+    allowlist = None
+    if not args.no_allowlist:
+        path = Path(args.allowlist) if args.allowlist else Path(allowlist_file.DEFAULT_NAME)
+        if args.allowlist or path.exists() or path.is_symlink():
+            allowlist = allowlist_file.load(path, collector)
+    result = scan_paths(list(args.paths), PROFILES[args.profile], allowlist, collector)
+    exit_code = result.exit_code
+    if exit_code == 0 and any(f.code.startswith("allowlist.") and f.severity == "error" for f in result.findings):
+        exit_code = 1
+    sys.stdout.write(render(result.findings, args.format, summary=result.summary, exit_code=exit_code,
+                            verbose=args.verbose))
+    return exit_code

@@ -1,0 +1,146 @@
+"""The scan engine: one string in, the set of finding codes it raises out (never positions, never values).
+
+For each string:
+
+1. normalise to a bounded fixed point (``normalise.py``); if that fails the string raises only the fail-closed code
+   (we cannot know what it says, so no other verdict is meaningful);
+2. run the profile's identifier rules (scope ``full``) on the whole normalised text, URLs included;
+3. blank every http(s) URL and run the path rules (scope ``remainder``) on what is left;
+4. partition every URL into authority, path, query and fragment: a drive-letter or malformed authority is checked as
+   a local path, the path gets the ``url_path`` rules (file URIs, shares, drive paths hidden in a remote path), and
+   every query key and value and the fragment are scanned again as strings of their own (decoded with their own
+   budget), recursively, at most ``max_url_depth`` URLs deep and ``max_url_payloads`` payloads in all; more fails
+   closed.
+
+Results are cached per (profile, string, path rules on/off): evidence repeats the same keys and values many times.
+"""
+
+from __future__ import annotations
+
+import functools
+from dataclasses import dataclass
+
+import regex
+
+from nerb_verify.codes import register
+from nerb_verify.privacy.normalise import normalise
+from nerb_verify.privacy.profiles import PROFILES, Profile
+from nerb_verify.privacy.rules.email import AT_SIGN, EMAIL
+from nerb_verify.privacy.rules.paths import LOCAL_PATH, PERSONAL_PATH
+
+NOT_CONVERGED = register(
+    "privacy.encoding_not_converged", "Text did not decode to a fixed point within the normalisation budget.",
+    "Every string is decoded (NFKC, zero-width removal, HTML entities, percent, quoted-printable and backslash "
+    "escapes, look-alike punctuation) until nothing changes, at most 8 decoding rounds. A string still changing "
+    "after that is ambiguous: the scan cannot know what it says, so it fails closed. Remove the nested encoding.")
+TOO_LONG = register(
+    "privacy.string_too_long", "Text is longer than the normalisation budget.",
+    "A string (or a decoding round's output, since NFKC can expand a character up to 18-fold) longer than 16,384 "
+    "characters is not scanned and fails closed. Text files are scanned in overlapping chunks, so this concerns "
+    "JSON strings and keys.")
+URL_BUDGET = register(
+    "privacy.url_budget_exceeded", "URLs are nested deeper, or carry more payloads, than the scan budget.",
+    "Query and fragment payloads of http(s) URLs are decoded and scanned recursively, at most 4 URLs deep and 256 "
+    "payloads per string. Text that goes beyond that fails closed, because what is hidden deeper was not scanned.")
+
+# An http(s) URL in normalised text: authority up to the first slash, question mark or hash (backslashes and colons
+# kept, so C:\... authorities are seen), then RFC 3986 path/query/fragment characters plus backslash.
+_URL = regex.compile(r"(?i)(?<![\w+.-])https?://[^\s\"'<>/?#]*(?:[/?#][\w\-.~:/?#\[\]@!$&'()*+,;=%\\]*)?")
+_VALID_AUTHORITY = regex.compile(r"(?:[^@\s]*@)?(?:\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9._~-]+)(?::[0-9]*)?")
+_DRIVE_AUTHORITY = regex.compile(r"(?:[^@\s]*@)?[A-Za-z]:.*", regex.S)
+_PAYLOAD_SPLIT = regex.compile(r"[&;]")
+
+
+@dataclass
+class _Budget:
+    payloads: int = 0
+    exceeded: bool = False
+
+
+def _partition(url: str) -> tuple[str, str, str, str]:
+    """Split a URL (scheme included) into authority, path, query and fragment, without any decoding."""
+    rest = url.split("://", 1)[1]
+    cut = len(rest)
+    for mark in "/?#":
+        where = rest.find(mark)
+        if where != -1:
+            cut = min(cut, where)
+    authority, rest = rest[:cut], rest[cut:]
+    rest, _, fragment = rest.partition("#")
+    path, _, query = rest.partition("?")
+    return authority, path, query, fragment
+
+
+def _payloads(query: str, fragment: str) -> list[str]:
+    pieces: list[str] = []
+    for part in _PAYLOAD_SPLIT.split(query):
+        key, _, value = part.replace("+", " ").partition("=")
+        pieces.extend(piece for piece in (key, value) if piece.strip())
+    if fragment.strip():
+        pieces.append(fragment)
+    return pieces
+
+
+def _run(rules: tuple, scope: str, text: str, found: set[str]) -> None:
+    for rule in rules:
+        if scope in rule.scopes and rule.code not in found and rule.hits(text):
+            found.add(rule.code)
+
+
+def _scan(text: str, profile: Profile, depth: int, budget: _Budget, skip_paths: bool, found: set[str]) -> None:
+    normalised = normalise(text, profile.max_rounds, profile.max_chars)
+    if not normalised.ok:
+        found.add(TOO_LONG if normalised.status == "too_long" else NOT_CONVERGED)
+        return
+    clean = normalised.text
+    rules = profile.rules
+    _run(rules, "full", clean, found)
+    urls = list(_URL.finditer(clean)) if "://" in clean else []
+    if not skip_paths:
+        remainder = _URL.sub(" ", clean) if urls else clean
+        _run(rules, "remainder", remainder, found)
+    for match in urls:
+        authority, path, query, fragment = _partition(match.group(0))
+        if not skip_paths:
+            if _DRIVE_AUTHORITY.fullmatch(authority):
+                _run(rules, "remainder", authority.rpartition("@")[2] + path, found)
+            elif not _VALID_AUTHORITY.fullmatch(authority):
+                _run(rules, "remainder", authority, found)
+            _run(rules, "url_path", path, found)
+        nested_path = path if "://" in path else ""
+        for payload in ([nested_path] if nested_path else []) + _payloads(query, fragment):
+            budget.payloads += 1
+            if budget.payloads > profile.max_url_payloads or (depth >= profile.max_url_depth and "://" in payload):
+                found.add(URL_BUDGET)
+                return
+            _scan(payload, profile, depth + 1, budget, skip_paths, found)
+
+
+def _finish(found: set[str]) -> frozenset[str]:
+    if NOT_CONVERGED in found or TOO_LONG in found:
+        return frozenset(code for code in found if code in (NOT_CONVERGED, TOO_LONG))
+    if EMAIL in found:
+        found.discard(AT_SIGN)
+    if PERSONAL_PATH in found:
+        found.discard(LOCAL_PATH)
+    return frozenset(found)
+
+
+def scan_uncached(text: str, profile: Profile, skip_paths: bool = False) -> frozenset[str]:
+    """The finding codes ``text`` raises under ``profile`` (see module docstring). ``skip_paths`` turns off the path
+    rules (used for promotion-gate targets that resolve into the evidence); identifier rules always run."""
+    found: set[str] = set()
+    _scan(text, profile, 0, _Budget(), skip_paths, found)
+    return _finish(found)
+
+
+@functools.lru_cache(maxsize=65536)
+def _cached(text: str, profile_name: str, skip_paths: bool) -> frozenset[str]:
+    return scan_uncached(text, PROFILES[profile_name], skip_paths)
+
+
+def scan_string(text: str, profile: Profile, skip_paths: bool = False) -> frozenset[str]:
+    """Cached :func:`scan_uncached` for the registered profiles (custom profiles are scanned uncached)."""
+    if PROFILES.get(profile.name) is profile:
+        return _cached(text, profile.name, skip_paths)
+    return scan_uncached(text, profile, skip_paths)

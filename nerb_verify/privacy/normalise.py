@@ -1,0 +1,172 @@
+"""The bounded fixed-point normaliser every privacy rule runs behind.
+
+An identifier can be hidden behind many reversible encodings: compatibility forms (fullwidth ``＠``), zero-width
+characters, HTML entities, percent escapes (``%40``, ``%u0040``), quoted-printable (``=40``), JSON/Python escapes in
+text (``\\u0040``, ``\\x40``, ``\\N{COMMERCIAL AT}``, ``\\/``), look-alike punctuation (division slash, hyphen bullet,
+middle dot, no-break spaces) and the decimal digits of other scripts. One *round* undoes one layer of each:
+
+1. Unicode NFKC;
+2. removal of default-ignorable code points and combining marks (so a mark between two digits does not hide a
+   number); C0/C1 control characters other than tab and newline become a space;
+3. look-alike mapping (slash, backslash, hyphen, dot, colon, tilde, space) and any-script decimal digits to ASCII;
+4. HTML character references;
+5. percent escapes (UTF-8 byte runs and ``%uXXXX``);
+6. quoted-printable escapes (``=`` plus two upper-case hex digits, UTF-8 byte runs);
+7. backslash escapes (``\\uXXXX`` with surrogate pairs, ``\\u{X..}``, ``\\UXXXXXXXX``, ``\\xXX``, ``\\N{NAME}``,
+   ``\\/`` and ``\\@``).
+
+Rounds repeat until a round changes nothing (a fixed point, so the result is idempotent by construction). The
+budget is ``max_rounds`` changing rounds plus one confirming round, and every intermediate result must stay within
+``max_chars``; a string that does not settle in budget is *not converged* and the caller fails closed. The result
+is only ever used for matching: it is never printed.
+"""
+
+from __future__ import annotations
+
+import html
+import unicodedata
+from dataclasses import dataclass
+from typing import Literal
+
+import regex
+
+MAX_ROUNDS = 8
+MAX_CHARS = 16384
+
+Status = Literal["ok", "not_converged", "too_long"]
+
+
+@dataclass(frozen=True)
+class Normalised:
+    """The normalised text and whether it reached a fixed point within budget (``status == "ok"``)."""
+
+    text: str
+    status: Status
+    rounds: int
+
+    @property
+    def ok(self) -> bool:
+        return self.status == "ok"
+
+
+# Default-ignorable code points (Unicode DerivedCoreProperties, the ranges that matter for hiding text) and every
+# combining mark (general categories Mn and Me).
+_IGNORABLE = regex.compile(
+    "[\u00ad\u034f\u061c\u115f\u1160\u17b4\u17b5\u180b-\u180f\u200b-\u200f\u202a-\u202e\u2060-\u206f\u3164"
+    "\ufe00-\ufe0f\ufeff\uffa0\ufff0-\ufff8\U0001bca0-\U0001bca3\U0001d173-\U0001d17a\U000e0000-\U000e0fff]"
+    r"|\p{Mn}|\p{Me}"
+)
+_CONTROL = regex.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f]")
+_NON_ASCII_DIGIT = regex.compile(r"(?![0-9])\p{Nd}")
+
+_LOOKALIKES: dict[int, str] = {}
+for _chars, _target in (
+    ("\u2215\u2044\u29f8\u2571\u27cb\u2cc6\u3033\u1735", "/"),
+    ("\u2216\u29f5\u29f9\u2572\u27cd", "\\"),
+    ("\u2010\u2011\u2012\u2013\u2014\u2015\u2212\u2043\u02d7\u058a\u05be\u1400\u1806\u2e3a\u2e3b\ufe58\ufe63\u2796"
+     "\u30fc\u2e17\u2e1a\u301c", "-"),
+    ("\u00b7\u2022\u2024\u2027\u2219\u22c5\u30fb\u3002\uff61\u0701\u0702\u2e33\u2981\u16eb\u1427\u00b8", "."),
+    ("\u2236\ua789\u0589\u02d0\u02f8\u05c3\u16ec\ufe30", ":"),
+    ("\u02dc\u223c\u301c\u2053", "~"),
+    ("\u00a0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008\u2009\u200a\u202f\u205f\u3000\u2028"
+     "\u2029\u0085", " "),
+    ("\ufe6b\uff20", "@"),
+):
+    for _char in _chars:
+        _LOOKALIKES[ord(_char)] = _target
+
+_HEX2 = "[0-9A-Fa-f]{2}"
+_PERCENT_RUN = regex.compile(rf"(?:%{_HEX2})+")
+_PERCENT_U = regex.compile(r"%[uU]([0-9A-Fa-f]{4})")
+_QP_RUN = regex.compile(r"(?:=[0-9A-F]{2})+")
+_BACKSLASH = regex.compile(
+    r"\\u\{([0-9A-Fa-f]{1,6})\}"
+    r"|\\u([dD][89abAB][0-9A-Fa-f]{2})\\u([dD][c-fC-F][0-9A-Fa-f]{2})"
+    r"|\\u([0-9A-Fa-f]{4})"
+    r"|\\U([0-9A-Fa-f]{8})"
+    r"|\\x([0-9A-Fa-f]{2})"
+    r"|\\N\{([A-Za-z0-9 \-]{1,80})\}"
+    r"|\\([/@])"
+)
+_ESCAPE_HINT = regex.compile(r"[%&=\\]")
+
+
+def _chr(code: int) -> str:
+    if code > 0x10FFFF or 0xD800 <= code <= 0xDFFF:
+        return "\ufffd"
+    return chr(code)
+
+
+def _percent_bytes(match: regex.Match[str]) -> str:
+    return bytes.fromhex(match.group(0).replace("%", "")).decode("utf-8", errors="replace")
+
+
+def _qp_bytes(match: regex.Match[str]) -> str:
+    return bytes.fromhex(match.group(0).replace("=", "")).decode("utf-8", errors="replace")
+
+
+def _backslash(match: regex.Match[str]) -> str:
+    braced, high, low, four, eight, two, name, literal = match.groups()
+    if braced is not None:
+        return _chr(int(braced, 16))
+    if high is not None:
+        return _chr(0x10000 + ((int(high, 16) - 0xD800) << 10) + (int(low, 16) - 0xDC00))
+    if four is not None:
+        return _chr(int(four, 16))
+    if eight is not None:
+        return _chr(int(eight, 16))
+    if two is not None:
+        return chr(int(two, 16))
+    if name is not None:
+        try:
+            return unicodedata.lookup(name)
+        except KeyError:
+            return match.group(0)
+    return literal
+
+
+def _digit(match: regex.Match[str]) -> str:
+    return str(unicodedata.decimal(match.group(0), 0))
+
+
+def one_round(text: str) -> str:
+    """Undo one layer of every supported encoding (see the module docstring for the order)."""
+    if not text.isascii():
+        text = unicodedata.normalize("NFKC", text)
+        text = _IGNORABLE.sub("", text)
+        text = text.translate(_LOOKALIKES)
+        text = _NON_ASCII_DIGIT.sub(_digit, text)
+    if _CONTROL.search(text):
+        text = _CONTROL.sub(" ", text)
+    if not _ESCAPE_HINT.search(text):
+        return text
+    if "&" in text:
+        text = html.unescape(text)
+    if "%" in text:
+        text = _PERCENT_U.sub(lambda m: _chr(int(m.group(1), 16)), text)
+        text = _PERCENT_RUN.sub(_percent_bytes, text)
+    if "=" in text:
+        text = _QP_RUN.sub(_qp_bytes, text)
+    if "\\" in text:
+        text = _BACKSLASH.sub(_backslash, text)
+    return text
+
+
+def normalise(text: str, max_rounds: int = MAX_ROUNDS, max_chars: int = MAX_CHARS) -> Normalised:
+    """Apply :func:`one_round` until nothing changes, within ``max_rounds`` changing rounds and ``max_chars``.
+
+    Returns the fixed point with status ``ok``; ``too_long`` when the input or any round's output exceeds
+    ``max_chars`` (NFKC can expand a character up to 18-fold); ``not_converged`` when ``max_rounds`` changing rounds
+    still left something to decode. Both failures mean the caller cannot know what the text says and must fail closed.
+    """
+    if len(text) > max_chars:
+        return Normalised(text, "too_long", 0)
+    current = text
+    for rounds in range(max_rounds + 1):
+        following = one_round(current)
+        if len(following) > max_chars:
+            return Normalised(current, "too_long", rounds)
+        if following == current:
+            return Normalised(current, "ok", rounds)
+        current = following
+    return Normalised(current, "not_converged", max_rounds + 1)

@@ -1,0 +1,65 @@
+"""The two scan profiles, as data: which rules run, and the budgets. One engine runs both.
+
+``contract`` is the charter's strict scan for public JSON evidence: any at-sign, every SSN/phone shape, any absolute
+local path, identifier-length JSON numbers in free-form fields. ``repository`` is for a repository's source, docs and
+data: e-mail grammar instead of any at-sign (so ``@pytest.fixture`` and ``@types/x`` pass), plausible SSN/phone shapes,
+and only the local paths that reveal a person or a private location (``/tmp/out`` and ``/usr/bin`` pass).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from nerb_verify.privacy.rules import ALL_RULES
+from nerb_verify.privacy.rules.base import Rule
+
+_BOTH = (
+    "email.spelled",
+    "ssn.context",
+    "phone.double_zero", "phone.trunk", "phone.pairs",
+    "path.home", "path.root_home", "path.tilde_user", "path.unc", "path.share_uri",
+)
+
+
+@dataclass(frozen=True)
+class Profile:
+    """A named selection of rules plus budgets. ``flag_numbers``: JSON integers of 9-15 digits in free-form fields
+    are identifiers. ``permit_gate_targets``: a ``/promotion/checks/N/target`` string that resolves into the
+    evidence skips the path rules (identifier rules still apply)."""
+
+    name: str
+    rule_names: tuple[str, ...]
+    flag_numbers: bool
+    permit_gate_targets: bool
+    max_rounds: int = 8
+    max_chars: int = 16384
+    max_url_depth: int = 4
+    max_url_payloads: int = 256
+
+    @property
+    def rules(self) -> tuple[Rule, ...]:
+        return tuple(ALL_RULES[name] for name in self.rule_names)
+
+
+CONTRACT = Profile(
+    name="contract",
+    rule_names=_BOTH + (
+        "email.address", "email.at_sign", "email.document_id",
+        "ssn.shape",
+        "phone.international", "phone.context", "phone.north_american", "phone.compact",
+        "path.file_uri_any", "path.posix_absolute", "path.drive", "path.rooted_backslash", "path.home_shorthand",
+        "path.option_attached", "path.relative_home",
+    ),
+    flag_numbers=True,
+    permit_gate_targets=True,
+)
+
+REPOSITORY = Profile(
+    name="repository",
+    rule_names=_BOTH + ("email.address_public", "ssn.issuable_shape", "phone.international_public", "phone.context_public",
+        "phone.north_american_plausible", "path.file_uri"),
+    flag_numbers=False,
+    permit_gate_targets=False,
+)
+
+PROFILES: dict[str, Profile] = {CONTRACT.name: CONTRACT, REPOSITORY.name: REPOSITORY}

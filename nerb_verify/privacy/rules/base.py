@@ -1,0 +1,55 @@
+"""What a privacy rule is: a name, the finding code it raises, a ``regex`` pattern, an optional validator, and the
+part of a string it applies to."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Literal
+
+import regex
+
+# Where a rule looks:
+#   "full"      the whole normalised string, URLs included (identifiers hide in URLs too);
+#   "remainder" the normalised string with every http(s) URL blanked out (remote hosts and paths are permitted);
+#   "url_path"  the path of an http(s) URL (only rules that a remote path must still not carry, e.g. file URIs).
+Scope = Literal["full", "remainder", "url_path"]
+
+
+@dataclass(frozen=True)
+class Rule:
+    """One detection rule. ``validate`` (if given) must accept a match for the rule to fire."""
+
+    name: str
+    code: str
+    pattern: regex.Pattern[str]
+    scopes: tuple[Scope, ...]
+    validate: Callable[[regex.Match[str]], bool] | None = None
+    # A cheap substring test: the rule cannot match text that contains none of these characters.
+    trigger: str | None = None
+    # A cheap pattern that must match before the rule is tried (e.g. "at least eight digits close together").
+    gate: regex.Pattern[str] | None = None
+
+    def hits(self, text: str) -> bool:
+        """True when the pattern matches somewhere in ``text`` and the validator (if any) accepts that match."""
+        if self.trigger is not None and not any(char in text for char in self.trigger):
+            return False
+        if self.gate is not None and self.gate.search(text) is None:
+            return False
+        if self.validate is None:
+            return self.pattern.search(text) is not None
+        return any(self.validate(match) for match in self.pattern.finditer(text, overlapped=True))
+
+
+def compile_rule(pattern: str) -> regex.Pattern[str]:
+    """Compile a rule pattern with the flags every rule uses (``regex`` version-0 semantics, Unicode)."""
+    return regex.compile(pattern, regex.VERSION0)
+
+
+def digit_count(text: str) -> int:
+    """Number of ASCII digits in ``text`` (the normaliser already mapped every other script's digits)."""
+    return sum(1 for char in text if "0" <= char <= "9")
+
+
+# At least eight digits with at most 17 other characters between neighbours: every SSN and phone shape has this.
+EIGHT_DIGITS = regex.compile(r"\d(?:\D{0,17}\d){7}")

@@ -1,0 +1,57 @@
+"""Direct identifiers: e-mail addresses (both profiles), any at-sign and NERB-style document ids (contract profile).
+
+Rules run on normalised text, so fullwidth, small-form, percent-, HTML-, quoted-printable- and backslash-escaped
+at-signs are plain ``@`` by then. The e-mail grammar is deliberately loose on the local part (any word character,
+dot, plus, percent, hyphen) and needs a dotted domain ending in a letters-only label, so ``@pytest.fixture`` and
+``@types/x`` (no local part) and ``user@host`` (no dotted domain) are not e-mail addresses. The spelled-out form with
+bracketed ``(at)`` / ``[dot]`` is an e-mail address too. The repository profile does not flag addresses at domains
+reserved for documentation and tests (``example.com``, ``*.example``, ``*.test``, ``*.invalid``, ``*.localhost``);
+the contract profile flags every address (and every at-sign).
+"""
+
+from __future__ import annotations
+
+import regex
+
+from nerb_verify.codes import register
+from nerb_verify.privacy.rules.base import Rule, compile_rule
+
+EMAIL = register(
+    "privacy.email", "Text has the shape of an e-mail address.",
+    "An e-mail address is a direct identifier. The scan decodes every encoding layer first (fullwidth or escaped "
+    "at-signs, percent escapes, HTML entities, quoted-printable, JSON/Python escapes, zero-width characters) and "
+    "also matches the bracketed '(at)' / '[dot]' spelling. The value is never printed: open the file at the location "
+    "given and remove or aggregate it.")
+AT_SIGN = register(
+    "privacy.at_sign", "Text contains an at-sign (contract profile rejects any at-sign).",
+    "Public evidence may not contain an at-sign in any form, fullwidth and escaped ones included (charter, "
+    "'Artifact Retention And Ethics'). Evidence has no legitimate use for one, so any at-sign is treated as a "
+    "possible direct identifier. Reported only when no e-mail address was found at the same place.")
+DOCUMENT_ID = register(
+    "privacy.document_id", "Text contains a per-document identifier (doc_ plus 64 hex digits).",
+    "Per-document identifiers let a reader re-identify individual source documents; public evidence is aggregate "
+    "only (contract profile).")
+
+_LOCAL = r"[\w.+%'-]*\w"
+_LABEL = r"[^\W_](?:[\w-]{0,62}[^\W_])?"
+_OPEN = r"[\(\[\{<]"
+_CLOSE = r"[\)\]\}>]"
+
+_ADDRESS = compile_rule(rf"(?<![\w.+%'-]){_LOCAL}@(?P<domain>(?:{_LABEL}\.)+[^\W\d_]{{2,63}})(?![\w-])")
+# Domains reserved for documentation and testing (RFC 2606, RFC 6761): no person can have an address there.
+_RESERVED = regex.compile(r"(?i)(?:^|\.)(?:example\.(?:com|net|org)|example|test|invalid|localhost)$")
+
+
+def _not_reserved(match: regex.Match[str]) -> bool:
+    return _RESERVED.search(match.group("domain")) is None
+
+
+RULES = (
+    Rule("email.address", EMAIL, _ADDRESS, ("full",), trigger="@"),
+    Rule("email.address_public", EMAIL, _ADDRESS, ("full",), trigger="@", validate=_not_reserved),
+    Rule("email.spelled", EMAIL, compile_rule(
+        rf"(?i)(?<!\w)[\w.+-]+\s*{_OPEN}\s*at\s*{_CLOSE}\s*{_LABEL}(?:\s*(?:{_OPEN}\s*dot\s*{_CLOSE}|\.)\s*{_LABEL})+"),
+        ("full",)),
+    Rule("email.at_sign", AT_SIGN, compile_rule(r"@"), ("full",), trigger="@"),
+    Rule("email.document_id", DOCUMENT_ID, compile_rule(r"(?i)(?<![^\W_])doc_[0-9a-f]{64}(?![^\W_])"), ("full",)),
+)

@@ -1,0 +1,228 @@
+"""Scan files and folders from disk: the engine behind ``nerb-verify scan`` and the pre-commit hook.
+
+* Folders recurse without following symbolic links; version-control and cache folders (``.git``, ``.hg``, ``.svn``,
+  ``__pycache__``, ``.pytest_cache``, ``.hypothesis``, ``.mypy_cache``, ``.ruff_cache``, ``.tox``, ``.nox``,
+  ``.venv``, ``node_modules``, ``*.egg-info``) are not entered: they are not part of a repository's published files.
+* A symbolic link is never followed, but its target *text* is scanned (git stores it as the link's content, so a
+  link to a home directory would publish that path).
+* Files are read with the strict loader's regular-file reader (no symlink, bounded size). A file with a NUL byte in
+  its first 8 KiB or that is not UTF-8 is binary: skipped and counted.
+* ``*.json`` files are parsed with the strict loader and scanned as JSON (pointers from key positions); one that does
+  not parse is scanned as text instead (the contract profile also reports why it did not parse).
+* Everything else is scanned as text, line by line.
+* File and folder names are scanned too (git publishes them): a name that is itself personal data is reported
+  and shown as ``@name:<position>`` (its position in the sorted folder listing, or its component index in an
+  argument), never as itself.
+* A path that does not exist or cannot be read is reported with ``privacy.not_scanned`` and makes the run "could
+  not scan".
+"""
+
+from __future__ import annotations
+
+import os
+import stat
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from nerb_verify.codes import register
+from nerb_verify.findings import Collector, Finding, Label
+from nerb_verify.loader import BUNDLE_LIMITS, LoadFailure, parse_json_bytes, read_regular_file
+from nerb_verify.privacy import messages
+from nerb_verify.privacy.allowlist import Allowlist
+from nerb_verify.privacy.engine import scan_string
+from nerb_verify.privacy.json_scan import scan_json
+from nerb_verify.privacy.profiles import Profile
+from nerb_verify.privacy.text_scan import scan_text
+
+NOT_SCANNED = register(
+    "privacy.not_scanned", "A path could not be scanned (missing, unreadable, too large or a special file).",
+    "The scan fails closed: a path that was named (or found in a folder) but could not be read is reported and the "
+    "run exits 2 unless there are privacy findings (exit 1). Files over 32 MiB are not read.")
+
+MAX_FILE_BYTES = 32 * 1024 * 1024
+BINARY_PROBE = 8192
+SKIP_DIRS = frozenset({".git", ".hg", ".svn", "__pycache__", ".pytest_cache", ".hypothesis", ".mypy_cache",
+                       ".ruff_cache", ".tox", ".nox", ".venv", "node_modules"})
+
+
+@dataclass
+class ScanSummary:
+    """Counts of what a run did, for the text summary and the JSON output."""
+
+    profile: str
+    files_scanned: int = 0
+    json_files: int = 0
+    text_files: int = 0
+    json_scanned_as_text: int = 0
+    binary_skipped: int = 0
+    symlinks_scanned: int = 0
+    not_scanned: int = 0
+    bytes_scanned: int = 0
+    suppressed: int = 0
+    allowlist_problems: int = 0
+
+    def to_json(self) -> dict[str, int | str]:
+        return dict(self.__dict__)
+
+
+@dataclass
+class ScanResult:
+    """Findings after the allowlist, the counts, and the exit code (0 clean, 1 findings, 2 could not scan)."""
+
+    findings: list[Finding]
+    summary: ScanSummary
+    exit_code: int = 0
+    _paths: dict[int, str] = field(default_factory=dict, repr=False)
+
+
+def _skip_dir(name: str) -> bool:
+    return name in SKIP_DIRS or name.endswith(".egg-info")
+
+
+def _display(path: str) -> str:
+    return Path(path).as_posix()
+
+
+def _name_codes(name: str, profile: Profile) -> frozenset[str]:
+    if name in ("", ".", "..", "/"):
+        return frozenset()
+    return scan_string(name, profile)
+
+
+def _report_name(codes: frozenset[str], shown: str, profile: Profile, collector: Collector) -> None:
+    for code in sorted(codes):
+        messages.add(collector, code, shown, "", messages.NAME, profile.name)
+
+
+def _argument_display(path: str, profile: Profile, collector: Collector) -> str:
+    """The path as given, with every component that is itself personal data replaced by ``@name:<index>``."""
+    parts = list(Path(path).parts)
+    flagged: list[tuple[int, frozenset[str]]] = []
+    for index, part in enumerate(parts):
+        codes = _name_codes(part, profile)
+        if codes:
+            parts[index] = f"@name:{index}"
+            flagged.append((index, codes))
+    shown = Path(*parts).as_posix() if parts else path
+    for _index, codes in flagged:
+        _report_name(codes, shown, profile, collector)
+    return shown
+
+
+def _scan_file(path: str, shown: str, profile: Profile, collector: Collector, summary: ScanSummary) -> None:
+    try:
+        raw = read_regular_file(Path(path), MAX_FILE_BYTES)
+    except LoadFailure as failure:
+        summary.not_scanned += 1
+        collector.add(NOT_SCANNED, shown, "", "The file could not be read ({reason}).",
+                      reason=Label(failure.problem.code))
+        return
+    if b"\x00" in raw[:BINARY_PROBE]:
+        summary.binary_skipped += 1
+        return
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError:
+        summary.binary_skipped += 1
+        return
+    summary.files_scanned += 1
+    summary.bytes_scanned += len(raw)
+    if shown.endswith(".json"):
+        try:
+            data = parse_json_bytes(raw, BUNDLE_LIMITS, root="any")
+        except LoadFailure as failure:
+            summary.json_scanned_as_text += 1
+            if profile.name == "contract":
+                problem = failure.problem
+                collector.add(problem.code, shown, problem.pointer, problem.message, line=problem.line,
+                              column=problem.column)
+        else:
+            summary.json_files += 1
+            scan_json(data, profile, collector, shown, pointer_root=data)
+            return
+    summary.text_files += 1
+    scan_text(text.removeprefix("\ufeff"), profile, collector, shown)
+
+
+def _scan_link(path: str, shown: str, profile: Profile, collector: Collector, summary: ScanSummary) -> None:
+    try:
+        target = os.readlink(path)
+    except OSError:
+        summary.not_scanned += 1
+        collector.add(NOT_SCANNED, shown, "", "The symbolic link could not be read.")
+        return
+    summary.symlinks_scanned += 1
+    scan_text(target, profile, collector, shown, where=messages.LINK)
+
+
+def _walk(root: str, root_shown: str, profile: Profile, collector: Collector, summary: ScanSummary) -> None:
+    stack = [(root, root_shown)]
+    while stack:
+        directory, directory_shown = stack.pop()
+        try:
+            with os.scandir(directory) as iterator:
+                entries = sorted(iterator, key=lambda entry: entry.name)
+        except OSError:
+            summary.not_scanned += 1
+            collector.add(NOT_SCANNED, directory_shown, "", "The folder could not be listed.")
+            continue
+        folders: list[tuple[str, str]] = []
+        for position, entry in enumerate(entries):
+            path = os.path.join(directory, entry.name)
+            codes = _name_codes(entry.name, profile)
+            name = f"@name:{position}" if codes else entry.name
+            shown = name if directory_shown in ("", ".") else f"{directory_shown}/{name}"
+            _report_name(codes, shown, profile, collector)
+            try:
+                info = entry.stat(follow_symlinks=False)
+            except OSError:
+                summary.not_scanned += 1
+                collector.add(NOT_SCANNED, shown, "", "The entry could not be inspected.")
+                continue
+            if stat.S_ISLNK(info.st_mode):
+                _scan_link(path, shown, profile, collector, summary)
+            elif stat.S_ISDIR(info.st_mode):
+                if not _skip_dir(entry.name):
+                    folders.append((path, shown))
+            elif stat.S_ISREG(info.st_mode):
+                _scan_file(path, shown, profile, collector, summary)
+        stack.extend(reversed(folders))
+            # Sockets, FIFOs and devices inside a folder are not content; they are ignored.
+
+
+def scan_paths(paths: list[str], profile: Profile, allowlist: Allowlist | None = None,
+               collector: Collector | None = None) -> ScanResult:
+    """Scan every path (file, folder or link) with ``profile``; apply the allowlist; decide the exit code."""
+    collector = collector if collector is not None else Collector()
+    summary = ScanSummary(profile=profile.name)
+    problems_before = len(collector.findings)
+    summary.allowlist_problems = problems_before
+    for path in paths:
+        shown = _argument_display(path, profile, collector)
+        try:
+            info = os.lstat(path)
+        except OSError:
+            summary.not_scanned += 1
+            collector.add(NOT_SCANNED, shown, "", "The path does not exist or cannot be inspected.")
+            continue
+        if stat.S_ISLNK(info.st_mode):
+            _scan_link(path, shown, profile, collector, summary)
+        elif stat.S_ISDIR(info.st_mode):
+            _walk(path, shown, profile, collector, summary)
+        elif stat.S_ISREG(info.st_mode):
+            _scan_file(path, shown, profile, collector, summary)
+        else:
+            summary.not_scanned += 1
+            collector.add(NOT_SCANNED, shown, "", "The path is not a regular file or folder.")
+    kept: list[Finding] = []
+    for finding in collector.sorted_findings():
+        if allowlist is not None and finding.code.startswith("privacy.") and finding.code != NOT_SCANNED \
+                and allowlist.suppresses(finding, finding.artifact):
+            summary.suppressed += 1
+            continue
+        kept.append(finding)
+    errors = [f for f in kept if f.severity == "error"]
+    could_not = any(f.code == NOT_SCANNED for f in kept)
+    real = [f for f in errors if f.code != NOT_SCANNED]
+    exit_code = 1 if real else (2 if could_not else 0)
+    return ScanResult(findings=kept, summary=summary, exit_code=exit_code)

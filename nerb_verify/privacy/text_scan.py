@@ -1,0 +1,70 @@
+"""Scan of a text file, line by line, reporting line and column (1-based, in characters) of each finding.
+
+Lines longer than 4,096 characters are scanned in 4,096-character chunks that overlap by 512, so minified files are
+scanned in bounded pieces instead of failing. The column is found by searching for the shortest prefix of the
+line that still raises the code, then the shortest suffix of that prefix: bounded (a binary search, only on lines
+that raise something) and never derived from the value's content beyond its position.
+"""
+
+from __future__ import annotations
+
+from nerb_verify.findings import Collector, Label
+from nerb_verify.privacy import messages
+from nerb_verify.privacy.engine import NOT_CONVERGED, TOO_LONG, scan_string, scan_uncached
+from nerb_verify.privacy.profiles import Profile
+
+CHUNK = 4096
+OVERLAP = 512
+
+
+def _chunks(line: str) -> list[tuple[int, str]]:
+    if len(line) <= CHUNK:
+        return [(0, line)]
+    step = CHUNK - OVERLAP
+    return [(start, line[start:start + CHUNK]) for start in range(0, max(len(line) - OVERLAP, 1), step)]
+
+
+def locate(text: str, code: str, profile: Profile) -> int:
+    """0-based offset in ``text`` where the shortest span raising ``code`` starts (0 if it cannot be narrowed)."""
+    if code in (NOT_CONVERGED, TOO_LONG):
+        return 0
+    low, high = 1, len(text)
+    if code not in scan_uncached(text, profile):
+        return 0
+    while low < high:  # smallest end such that text[:end] raises code
+        middle = (low + high) // 2
+        if code in scan_uncached(text[:middle], profile):
+            high = middle
+        else:
+            low = middle + 1
+    end = high
+    low, high = 0, end - 1
+    while low < high:  # largest start such that text[start:end] still raises code
+        middle = (low + high + 1) // 2
+        if code in scan_uncached(text[middle:end], profile):
+            low = middle
+        else:
+            high = middle - 1
+    return low
+
+
+def scan_text(text: str, profile: Profile, collector: Collector, artifact: str,
+              where: Label = messages.LINE, limit: int = messages.MAX_FINDINGS_PER_FILE) -> int:
+    """Scan ``text`` line by line; one finding per (line, code) with its column. Returns the number added."""
+    added = 0
+    for number, line in enumerate(text.split("\n"), start=1):
+        if line.endswith("\r"):
+            line = line[:-1]
+        if not line:
+            continue
+        seen: set[str] = set()
+        for start, chunk in _chunks(line):
+            for code in sorted(scan_string(chunk, profile) - seen):
+                seen.add(code)
+                if added >= limit:
+                    collector.add(messages.TRUNCATED, artifact, "")
+                    return added
+                column = start + locate(chunk, code, profile) + 1
+                messages.add(collector, code, artifact, "", where, profile.name, line=number, column=column)
+                added += 1
+    return added
