@@ -525,7 +525,7 @@ def _check_gate_plan(ctx: VerifyContext, entry: dict[str, Any], base: list[Any],
     valid = (label is not None and label.get("label_strength") == "independent"
              and label.get("annotation_completeness") == "exhaustive_within_scope"
              and entry.get("split_role") == "test" and entry.get("cohort") == "all"
-             and view is not None and view is primary)
+             and view is not None and (primary is None or view is primary))
     if not valid:
         add(PLAN_INVALID_GATE, MANIFEST, join([*base, "promotion_gate"]))
     pop_docs = _int(_population(label, "test"), "documents") if label is not None else None
