@@ -105,11 +105,26 @@ class Recomputed:
             "artifact": self.artifact,
             "pointer": self.pointer,
             "figure": self.figure,
-            "published": self.published,
+            "published": json_safe(self.published),
             "exact": self.exact,
-            "value": self.value,
+            "value": json_safe(self.value),
             "status": self.status,
         }
+
+
+SAFE_INTEGER = 2**53 - 1
+
+
+def json_safe(value: Any) -> Any:
+    """A published scalar made safe for the report: integers beyond 2^53-1 (which RFC 8785 cannot hash) become
+    decimal strings; containers are summarised by their type, since a recomputed figure is always a scalar."""
+    if isinstance(value, bool) or value is None or isinstance(value, str):
+        return value
+    if isinstance(value, int):
+        return value if abs(value) <= SAFE_INTEGER else str(value)
+    if isinstance(value, float):
+        return value
+    return "<" + type(value).__name__ + ">"
 
 
 @dataclass

@@ -193,7 +193,6 @@ def read_regular_file(path: Path, max_bytes: int) -> bytes:
 # A JSON string token: quote, then any run of non-quote non-backslash non-control characters or escapes, then quote.
 _STRING_TOKEN = re.compile(r'"(?:[^"\\\x00-\x1f]+|\\.)*"', re.S)
 _NOT_BRACKET = re.compile(r"[^\[\]{}]+")
-_WHITESPACE = re.compile(r"[ \t\r\n]+")
 _SURROGATE_ESCAPE = re.compile(r"\\u[dD][89abcdefABCDEF]")
 _SURROGATE_CHAR = re.compile("[\ud800-\udfff]")
 _BRACKET_STEP = {"[": 1, "{": 1, "]": -1, "}": -1}
@@ -208,11 +207,9 @@ def _preflight(text: str, limits: Limits) -> None:
         if depth > limits.max_depth:
             raise LoadFailure(LoadProblem(TOO_DEEP, message="JSON nesting is deeper than {limit} levels.".format(
                 limit=limits.max_depth)))
-    compact = _WHITESPACE.sub("", blanked)
-    opens = compact.count("[") + compact.count("{")
-    empties = compact.count("[]") + compact.count("{}")
-    nodes = 1 + compact.count(",") + opens - empties
-    if nodes > limits.max_nodes:
+    # Every comma separates two values, so commas + 1 never exceeds the number of values: refusing here is never
+    # a false positive, and it bounds what json.loads may build (the exact count is taken after parsing).
+    if blanked.count(",") + 1 > limits.max_nodes:
         raise LoadFailure(LoadProblem(TOO_MANY_NODES, message="JSON document has more than {limit} values.".format(
             limit=limits.max_nodes)))
 
@@ -281,12 +278,60 @@ def parse_json_bytes(raw: bytes, limits: Limits = CONTRACT_LIMITS,
         raise LoadFailure(LoadProblem(NUMBER_RANGE)) from None
     except RecursionError:  # pragma: no cover - preflight bounds depth first
         raise LoadFailure(LoadProblem(TOO_DEEP)) from None
-    _walk(data, state, check_surrogates=bool(_SURROGATE_ESCAPE.search(text)))
+    check_surrogates = bool(_SURROGATE_ESCAPE.search(text))
+    if not _within_limits(data, state, check_surrogates):
+        _walk(data, state, check_surrogates)  # slow path: finds the first breach and raises with its pointer
     if root == "object" and not isinstance(data, dict):
         raise LoadFailure(LoadProblem(WRONG_ROOT, message="The JSON root must be an object."))
     if root == "array" and not isinstance(data, list):
         raise LoadFailure(LoadProblem(WRONG_ROOT, message="The JSON root must be an array."))
     return data
+
+
+def _within_limits(data: Any, state: _ParseState, check_surrogates: bool) -> bool:
+    """Fast pass over the parsed value: True when no post-parse limit is breached (no pointers are built here).
+
+    Most documents are fine, so this loop only asks yes/no; :func:`_walk` re-walks with pointers on failure.
+    """
+    limits = state.limits
+    if state.duplicate_objects or state.bad_floats:
+        return False
+    max_collection, max_string, bound = limits.max_collection, limits.max_string, limits.max_abs_number
+    total = 0
+    nodes = 0
+    stack: list[Any] = [data]
+    pop, extend = stack.pop, stack.extend
+    while stack:
+        value = pop()
+        nodes += 1
+        kind = type(value)
+        if kind is dict:
+            if len(value) > max_collection:
+                return False
+            if value:
+                lengths = list(map(len, value))
+                if max(lengths) > max_string:
+                    return False
+                total += sum(lengths)
+                if check_surrogates and any(_SURROGATE_CHAR.search(key) for key in value):
+                    return False
+                extend(value.values())
+        elif kind is list:
+            if len(value) > max_collection:
+                return False
+            extend(value)
+        elif kind is str:
+            size = len(value)
+            if size > max_string or (check_surrogates and _SURROGATE_CHAR.search(value)):
+                return False
+            total += size
+        elif kind is int:
+            if not -bound <= value <= bound:
+                return False
+        elif kind is float:
+            if not -bound <= value <= bound:
+                return False
+    return total <= limits.max_total_string and nodes <= limits.max_nodes
 
 
 def _walk(data: Any, state: _ParseState, check_surrogates: bool) -> None:
@@ -295,10 +340,14 @@ def _walk(data: Any, state: _ParseState, check_surrogates: bool) -> None:
     duplicates = {id(obj) for obj in state.duplicate_objects}
     bad_floats = {id(value) for value in state.bad_floats}
     total_chars = 0
+    nodes = 0
     # Stack items: (value, path) where path is a tuple of (key-or-index, position) pairs.
     stack: list[tuple[Any, tuple[tuple[str | int, int], ...]]] = [(data, ())]
     while stack:
         value, path = stack.pop()
+        nodes += 1
+        if nodes > limits.max_nodes:
+            raise LoadFailure(LoadProblem(TOO_MANY_NODES, ""))
         if isinstance(value, dict):
             if id(value) in duplicates:
                 raise LoadFailure(LoadProblem(DUPLICATE_KEY, pointers.for_path(path)))

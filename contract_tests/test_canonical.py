@@ -1,0 +1,64 @@
+"""Canonical hashing: NERB's Python-style canonical JSON reproduces the published hashes; RFC 8785 does not; both
+are invariant to key order and whitespace."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from nerb_verify.canonical import jcs_sha256, nerb_pretty_bytes, python_canonical_bytes, python_canonical_sha256
+from nerb_verify.loader import parse_json_bytes
+
+
+def load(bundle: Path, name: str) -> dict:
+    return parse_json_bytes((bundle / name).read_bytes(), root="any")
+
+
+def test_published_manifest_hash_is_python_canonical(real_bundle: Path) -> None:
+    manifest = load(real_bundle, "benchmark-manifest.json")
+    evidence = load(real_bundle, "benchmark-evidence.json")
+    assert python_canonical_sha256(manifest) == evidence["manifest_sha256"]
+    assert jcs_sha256(manifest) != evidence["manifest_sha256"]  # RFC 8785 writes 7200.0 as 7200
+
+
+def test_integral_floats_keep_their_point() -> None:
+    assert python_canonical_bytes({"b": 7200.0, "a": 1e-05, "c": 1e16, "d": 0.0}) == (
+        b'{"a":1e-05,"b":7200.0,"c":1e+16,"d":0.0}'
+    )
+    assert python_canonical_bytes({"k": "\u00e9/\n"}) == '{"k":"\u00e9/\\n"}'.encode()
+
+
+def test_files_are_nerb_pretty_form(real_bundle: Path) -> None:
+    for name in ("benchmark-manifest.json", "benchmark-evidence.json", "publication.json", "bank-card.json"):
+        raw = (real_bundle / name).read_bytes()
+        assert nerb_pretty_bytes(json.loads(raw)) == raw
+
+
+json_values = st.recursive(
+    st.none() | st.booleans() | st.integers(-(2**53) + 1, 2**53 - 1) | st.floats(allow_nan=False, allow_infinity=False, min_value=-1e300, max_value=1e300) | st.text(),
+    lambda children: st.lists(children, max_size=4) | st.dictionaries(st.text(max_size=6), children, max_size=4),
+    max_leaves=25,
+)
+
+
+def _shuffled(value: object, seed: int) -> object:
+    if isinstance(value, dict):
+        items = list(value.items())
+        items = items[seed % (len(items) or 1):] + items[: seed % (len(items) or 1)]
+        items.reverse()
+        return {k: _shuffled(v, seed + 1) for k, v in items}
+    if isinstance(value, list):
+        return [_shuffled(v, seed + 1) for v in value]
+    return value
+
+
+@settings(max_examples=200, deadline=None)
+@given(json_values, st.integers(0, 50), st.sampled_from([None, 1, 2, "\t"]))
+def test_hash_invariant_to_key_order_and_whitespace(value: object, seed: int, indent: object) -> None:
+    reordered = _shuffled(value, seed)
+    reparsed = parse_json_bytes(json.dumps({"v": reordered}, indent=indent).encode(), root="any")["v"]
+    assert python_canonical_sha256(reparsed) == python_canonical_sha256(value)
+    assert jcs_sha256(reparsed) == jcs_sha256(value)
