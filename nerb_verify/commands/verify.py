@@ -49,14 +49,21 @@ def run(args: argparse.Namespace) -> int:
         return render_findings(findings, fmt, command="verify", target=args.bundle, source_root=args.source_root,
                                exit_code=result.exit_code, verdict=result.verdict, doc_base=args.doc_base)
 
-    if args.sarif_output:
+    def report_json() -> str:
+        return json.dumps(build_report(result), indent=2, sort_keys=True, ensure_ascii=False) + "\n"
+
+    side_outputs = [("--sarif-output", args.sarif_output, lambda: machine("sarif")),
+                    ("--report-output", args.report_output, report_json)]
+    for option, name, produce in side_outputs:
+        if not name:
+            continue
         try:
-            Path(args.sarif_output).write_text(machine("sarif"), encoding="utf-8")
+            Path(name).write_text(produce(), encoding="utf-8")
         except OSError:
-            sys.stderr.write("nerb-verify: the --sarif-output file could not be written.\n")
+            sys.stderr.write(f"nerb-verify: the {option} file could not be written.\n")
             return EXIT_COULD_NOT_VERIFY
     if args.format == "json":
-        sys.stdout.write(json.dumps(build_report(result), indent=2, sort_keys=True, ensure_ascii=False) + "\n")
+        sys.stdout.write(report_json())
     elif args.format in ("sarif", "github"):
         sys.stdout.write(machine(args.format))
     else:

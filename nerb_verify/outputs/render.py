@@ -49,6 +49,8 @@ def add_output_arguments(parser: argparse.ArgumentParser) -> None:
                         help="lowest finding severity that fails the run (default: error)")
     parser.add_argument("--sarif-output", metavar="FILE",
                         help="also write a SARIF 2.1.0 log to FILE, whatever --format prints")
+    parser.add_argument("--report-output", metavar="FILE",
+                        help="also write the JSON report to FILE, whatever --format prints")
     parser.add_argument("--source-root", metavar="DIR",
                         help="repository root that SARIF and annotation paths are relative to (default: current dir)")
     parser.add_argument("--doc-base", metavar="URL",

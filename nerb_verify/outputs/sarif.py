@@ -180,16 +180,18 @@ def merge_logs(logs: Sequence[dict[str, Any]]) -> dict[str, Any]:
     """Merge SARIF logs written by this tool into one log with one run (results and invocations concatenated).
 
     Used by the GitHub Action, which runs ``verify`` per bundle and ``scan`` once. The rules of the first log are
-    kept; results are re-indexed against them. Logs from another tool are refused (ValueError).
+    kept; results are re-indexed against them. Logs from another tool are refused (ValueError). No logs at all give
+    a valid log with no results (the action always leaves a file for the upload step).
     """
     if not logs:
-        raise ValueError("nothing to merge")
+        return build_sarif([])
     first = logs[0]["runs"][0]
     rules = first["tool"]["driver"]["rules"]
     index = {rule["id"]: i for i, rule in enumerate(rules)}
     merged_run = json.loads(json.dumps(first))
     merged_run["results"] = []
     merged_run["invocations"] = []
+    merged_run.pop("automationDetails", None)  # the merged log is one analysis; the uploader's category names it
     bases: dict[str, Any] = {}
     for log in logs:
         if log.get("version") != SARIF_VERSION:
@@ -216,17 +218,15 @@ def _main(argv: Sequence[str] | None = None) -> int:
     sub = parser.add_subparsers(dest="action", required=True)
     merge = sub.add_parser("merge", help="merge nerb-verify SARIF logs into one run")
     merge.add_argument("--output", required=True)
-    merge.add_argument("inputs", nargs="+")
+    merge.add_argument("inputs", nargs="*", help="SARIF logs of nerb-verify (none: an empty log)")
     args = parser.parse_args(argv)
     logs = []
     for name in args.inputs:
         try:
             logs.append(json.loads(Path(name).read_text(encoding="utf-8")))
         except (OSError, ValueError):
-            sys.stderr.write("nerb-verify: a SARIF input could not be read; skipped.\n")
-    if not logs:
-        sys.stderr.write("nerb-verify: no SARIF input could be read.\n")
-        return 2
+            sys.stderr.write("nerb-verify: a SARIF input could not be read.\n")
+            return 2
     try:
         merged = merge_logs(logs)
     except (ValueError, KeyError, TypeError, IndexError):
