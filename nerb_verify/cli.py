@@ -22,6 +22,11 @@ COMMANDS: list[tuple[str, str, str]] = [
     ("scan", "scan", "Privacy-scan files or folders (contract or repository profile)."),
     ("allowlist", "allowlist", "Manage the privacy allowlist (add an entry with its justification)."),
     ("render", "render", "Render our own summary and figures from a verified bundle."),
+    ("prepare", "prepare", "Prepare an authorized email corpus into private cleaned records (producers)."),
+    ("split", "split", "Freeze leakage-safe train/validation/sealed-test roles from a preparation (producers)."),
+    ("bank", "bank", "Build a known-entity bank from the train role only, with its public card (producers)."),
+    ("scan-bank", "scan_bank", "Compile a bank once on RE2 and scan many documents (producers)."),
+    ("conformance", "conformance", "Prove a bank against synthetic cases for every active pattern (producers)."),
 ]
 
 
