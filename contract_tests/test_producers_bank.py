@@ -247,3 +247,32 @@ def test_card_and_bank_section_are_schema_valid_and_private(train_dir):
     bank_def = {"$schema": "https://json-schema.org/draft/2020-12/schema",
                 "$ref": common["$id"] + "#/$defs/bank"}
     jsonschema.Draft202012Validator(bank_def, registry=registry).validate(section)
+
+
+def test_cli_bank_build_scan_bank_and_conformance(tmp_path):
+    if not hasattr(getattr(re2, "_re2", None), "Set"):
+        pytest.skip("the installed 're2' module is not google-re2")
+    from conftest import run_cli
+
+    dev = make_train_bundle(tmp_path / "dev")
+    built = run_cli("bank", "build", str(dev), "--private-dir", str(tmp_path / "priv"), "--public-dir",
+                    str(tmp_path / "pub"))
+    assert built.code == 0, built.stderr
+    assert "@" not in built.stdout
+    card = json.loads((tmp_path / "pub" / "bank-card.json").read_text())
+    assert card["catalog_conformance"]["passed"] is True
+    assert (tmp_path / "priv" / "bank.json").stat().st_mode & 0o077 == 0
+    docs = tmp_path / "docs.jsonl"
+    docs.write_text(json.dumps({"document_id": "d1", "text": "Dan Ruiz <dan.ruiz@example.org>"}) + "\n")
+    scanned = run_cli("scan-bank", str(tmp_path / "priv" / "bank.json"), str(docs), "--offsets", "char")
+    assert scanned.code == 0, scanned.stderr
+    rows = [json.loads(x) for x in scanned.stdout.splitlines()]
+    assert [(r["entity_id"], r["start"], r["end"]) for r in rows] == [("person", 0, 8), ("contact", 10, 30)]
+    conf = run_cli("conformance", str(tmp_path / "priv" / "bank.json"), "--private-dir", str(tmp_path / "c"))
+    assert conf.code == 0 and json.loads(conf.stdout)["catalog_conformance"]["recall"] == 1.0
+    bad = tmp_path / "bad.jsonl"
+    bad.write_bytes(b'{"document_id": "x", "text": "ok"}\n\xff\n')
+    assert run_cli("scan-bank", str(tmp_path / "priv" / "bank.json"), str(bad)).code == 2
+    refused = run_cli("bank", "build", str(tmp_path / "nowhere"), "--private-dir", str(tmp_path / "p2"),
+                      "--public-dir", str(tmp_path / "q2"))
+    assert refused.code == 2 and "Traceback" not in refused.stderr

@@ -1,0 +1,70 @@
+"""``nerb-verify scan-bank BANK INPUT``: compile a bank once and scan many documents with the RE2 engine.
+
+INPUT is JSONL (one ``{"document_id": ..., "text": ...}`` object a line) or, with ``--text``, one UTF-8 file
+scanned as a single document. Output: one JSON record a line (``document_id`` first, then NERB's record fields),
+sorted per document as the engine sorts. Records contain matched text: this is a private-side tool, so write them
+to a private place. Exit codes: 0 scanned; 2 could not scan (bank invalid or not compilable, input unreadable,
+invalid UTF-8 or a document over 10 MiB).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("bank", metavar="BANK", help="nerb.bank.v1 JSON file")
+    parser.add_argument("input", metavar="INPUT", help="JSONL of {document_id, text}, or a text file with --text")
+    parser.add_argument("--text", action="store_true", help="scan INPUT as one plain UTF-8 document")
+    parser.add_argument("--offsets", choices=("byte", "char"), default="byte", help="offset unit (default: byte)")
+    parser.add_argument("--out", metavar="FILE", help="write records here (default: standard output)")
+    parser.add_argument("--shard-size", type=int, default=50_000)
+
+
+def run(args: argparse.Namespace) -> int:
+    from nerb_verify.producers.bank_format import BankFormatError, load_bank
+    from nerb_verify.producers.engine import EngineCompileError, ScanInputError, compile_bank
+
+    try:
+        compiled = compile_bank(load_bank(Path(args.bank)), shard_size=args.shard_size)
+    except (BankFormatError, EngineCompileError) as exc:
+        sys.stderr.write(f"nerb-verify scan-bank: bank not usable ({exc})\n")
+        return 2
+    except OSError:
+        sys.stderr.write("nerb-verify scan-bank: bank file unreadable\n")
+        return 2
+    out = open(args.out, "w", encoding="utf-8") if args.out else sys.stdout
+    documents = records = 0
+    try:
+        path = Path(args.input)
+        if args.text:
+            items = [("document", path.read_bytes())]
+        else:
+            items = (_parse_line(n, line) for n, line in enumerate(path.open("rb"), 1) if line.strip())
+        for document_id, data in items:
+            documents += 1
+            for record in compiled.scan_bytes(data, args.offsets):
+                records += 1
+                out.write(json.dumps({"document_id": document_id, **record}, ensure_ascii=False,
+                                     sort_keys=False) + "\n")
+    except ScanInputError as exc:
+        sys.stderr.write(f"nerb-verify scan-bank: document {documents} refused ({exc})\n")
+        return 2
+    except (OSError, ValueError):
+        sys.stderr.write(f"nerb-verify scan-bank: input unreadable or malformed at document {documents + 1}\n")
+        return 2
+    finally:
+        if args.out:
+            out.close()
+    sys.stderr.write(f"scanned {documents} document(s), {records} record(s)\n")
+    return 0
+
+
+def _parse_line(number: int, line: bytes) -> tuple[str, bytes]:
+    obj = json.loads(line)
+    if not isinstance(obj, dict) or not isinstance(obj.get("text"), str):
+        raise ValueError("line is not a {document_id, text} object")
+    return str(obj.get("document_id", number)), obj["text"].encode("utf-8")
