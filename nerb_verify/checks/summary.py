@@ -1,10 +1,393 @@
-"""Placeholder for the summary check family: reports itself as not implemented so coverage stays visible."""
+"""summary.md and figures/*.svg: every printed number traced to a figure the verifier recomputed.
+
+The publisher's summary and figures are prose for people, so we do not compare bytes with a re-render (our render
+is our own design). Instead every number they print must be supported:
+
+* **Numbers** are found in Markdown text and in the text content of SVG ``<title>``, ``<desc>`` and ``<text>``
+  elements (not in attributes, styles or entities: geometry and colours are layout). A number glued to a letter
+  (``M4``, ``p95``) is part of a name; a heading ordinal (``## 2.``) is structure. Each number is read with its unit
+  (``%``, ``ms``, ``µs``, ``s``, ``documents/s``, ``docs/s``, ``documents per second``, or none) and its printed
+  precision, then looked up among the verified figures of that kind (:func:`supported_figures`): it is traced if it
+  is the correct rounding of one of them (an exact tie may round either way). Otherwise, if it is the rounding one
+  step the wrong way of a figure, it is ``summary.favourable_rounding`` when that flatters the figure (up for a
+  higher-is-better figure, down for a lower-is-better one) and ``summary.misrounded`` when it does not; else
+  ``summary.number_not_traced``. A figure the verifier could not recompute is absent, so a number that needs it is
+  not traced: never a pass.
+* **Hashes** (``sha256:<64 hex>``, 40-hex commits) must be hashes the verified artifacts carry.
+* **Provenance and verdicts**: CPU and OS names must match the evidence's environment; "Known-bank contract ...
+  PASS/FAIL" must match the verifier's known-bank decision; "ELIGIBLE"/"NOT ELIGIBLE" its standalone-redaction
+  decision; "capacity gates: passed" the capacity report; "performance decision-grade gates: passed" the performance
+  decision; an SVG row "X of Y ...; minimum threshold T%; result pass|fail" must say pass exactly when X/Y >= T.
+
+Every finding names the file and the 1-based line and column of the token.
+"""
 
 from __future__ import annotations
 
+import re
+from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import Any
+
+from nerb_verify import context as C
+from nerb_verify.checks._access import as_dict, as_int, as_list, dig
+from nerb_verify.codes import register
 from nerb_verify.context import VerifyContext
+from nerb_verify.findings import Label
+
+NOT_TRACED = register(
+    "summary.number_not_traced", "A number in the summary or a figure is not supported by any verified figure.",
+    "Every count, percentage, rate, throughput and latency printed in summary.md or an SVG must be the correct "
+    "rounding, at the printed precision, of a figure the verifier recomputed from the bundle's raw data. This "
+    "number matches none (it was edited, or the figure behind it could not be recomputed).")
+MISROUNDED = register(
+    "summary.misrounded", "A number is rounded the wrong way (unfavourably).",
+    "The printed value is one step away from the correct rounding of a verified figure, in the direction that "
+    "understates it. Print the correctly rounded value.")
+FAVOURABLE = register(
+    "summary.favourable_rounding", "A number is rounded the favourable way.",
+    "The printed value is one step away from the correct rounding of a verified figure, in the direction that "
+    "flatters it (a higher-is-better rate rounded up, a lower-is-better rate or latency rounded down). A claim may "
+    "never round the favourable way.")
+HASH_NOT_TRACED = register(
+    "summary.hash_not_traced", "A hash or commit id in the summary is not one the verified artifacts carry.",
+    "sha256 digests and 40-hex commit ids printed in the summary must be values recorded in the verified manifest, "
+    "evidence, bank card, capacity decision or publication bindings.")
+PROVENANCE = register(
+    "summary.provenance_mismatch", "The summary names a machine or operating system the evidence does not record.",
+    "CPU and OS names printed in the summary or figures must match the evidence's recorded environment.")
+VERDICT = register(
+    "summary.verdict_mismatch", "A verdict word in the summary disagrees with the verifier's decision.",
+    "PASS/FAIL, ELIGIBLE/NOT ELIGIBLE, passed/failed and per-row pass/fail must agree with the decisions the "
+    "verifier computed (known-bank contract, standalone redaction, capacity gates, performance decision grade, and "
+    "each row's count ratio against its printed threshold).")
+
+TEXT_FILES = (C.SUMMARY, "figures/bank-coverage.svg", "figures/known-bank-contract.svg",
+              "figures/performance-scale.svg", "figures/standalone-redaction.svg")
+
+COUNT, PERCENT, SECONDS, RATE = "count", "percent", "seconds", "rate"
+HIGHER, LOWER = "higher", "lower"
+
+NUMBER = re.compile(r"(?<![\w.,#/])(\d{1,3}(?:,\d{3})+|\d+)(?:\.(\d+))?(?![\w])")
+UNIT = re.compile(r"\s?(%|ms\b|µs\b|s\b|documents/s\b|docs/s\b|documents per second\b)")
+HASH = re.compile(r"sha256:[0-9a-f]{64}|(?<![0-9A-Za-z])[0-9a-f]{40}(?![0-9A-Za-z])")
+HEADING_ORDINAL = re.compile(r"^#{1,6}\s+\d+\.")
+SVG_TEXT = re.compile(r"<(title|desc|text)\b[^>]*>(.*?)</\1>", re.S)
+ENTITY = re.compile(r"&#?\w+;")
+CPU_WORDS = re.compile(r"\b(Apple M\d+(?: (?:Pro|Max|Ultra))?|Intel|AMD|Ryzen|Xeon|EPYC|Graviton\d*|Ampere|Neoverse)\b")
+OS_WORDS = {"macOS": "Darwin", "Darwin": "Darwin", "Linux": "Linux", "Windows": "Windows"}
+OS_PATTERN = re.compile(r"\b(macOS|Darwin|Linux|Windows)\b")
+ROW_VERDICT = re.compile(r"(\d{1,3}(?:,\d{3})*|\d+) of (\d{1,3}(?:,\d{3})*|\d+)[^;<]*; minimum threshold "
+                         r"(\d+(?:\.\d+)?)%; result (pass|fail)")
+UNIT_SCALE = {"%": (PERCENT, 100), "ms": (SECONDS, 1000), "µs": (SECONDS, 1_000_000), "s": (SECONDS, 1),
+              "documents/s": (RATE, 1), "docs/s": (RATE, 1), "documents per second": (RATE, 1)}
+
+
+@dataclass
+class Figures:
+    """Verified figures by kind: exact value -> 'higher' / 'lower' / None (which way is better)."""
+
+    counts: set[int] = field(default_factory=set)
+    values: dict[str, dict[Fraction, str | None]] = field(
+        default_factory=lambda: {PERCENT: {}, SECONDS: {}, RATE: {}})
+    hashes: set[str] = field(default_factory=set)
+
+    def add(self, kind: str, value: Any, better: str | None = None) -> None:
+        if isinstance(value, bool) or value is None:
+            return
+        if kind == COUNT:
+            if isinstance(value, int):
+                self.counts.add(value)
+            elif isinstance(value, Fraction) and value.denominator == 1:
+                self.counts.add(value.numerator)
+            return
+        exact = value if isinstance(value, Fraction) else Fraction(value)
+        self.values[kind].setdefault(exact, better)
+
+
+@dataclass(frozen=True)
+class Token:
+    """One number found in a text file, with where it is and how it was printed."""
+
+    file: str
+    line: int
+    column: int
+    text: str
+    printed: Fraction  # the number as printed, in its printed unit
+    decimals: int
+    kind: str
+    scale: int  # printed unit per base unit (100 for %, 1000 for ms, 1 for a count)
+
+
+def _fraction(text: Any) -> Fraction | None:
+    if isinstance(text, dict):
+        text = text.get("exact")
+    if isinstance(text, str):
+        try:
+            return Fraction(text)
+        except (ValueError, ZeroDivisionError):
+            return None
+    if isinstance(text, Fraction):
+        return text
+    return None
+
+
+def _better_by_metric(evidence: Any) -> dict[str, str]:
+    better: dict[str, str] = {}
+    for check in as_list(dig(evidence, "promotion", "checks")) or []:
+        if isinstance(check, dict) and check.get("category") == "quality" and isinstance(check.get("id"), str):
+            better[check["id"]] = {"gte": HIGHER, "lte": LOWER}.get(str(check.get("operator")), "")
+    return better
+
+
+def supported_figures(ctx: VerifyContext) -> Figures:
+    """The verified figures a summary may cite (see docs/findings/summary.md for the list and where each is from)."""
+    out = Figures()
+    evidence, manifest = ctx.evidence, ctx.manifest
+    figures = ctx.figures
+    better = _better_by_metric(evidence)
+    for pointer, value in figures.items():
+        parts = pointer.split("/")
+        if pointer.startswith("/quality/slices/") and len(parts) == 5 and isinstance(value, int):
+            out.add(COUNT, value)
+        elif pointer.startswith("/quality/slices/") and len(parts) == 6 and parts[4] == "metrics":
+            out.add(PERCENT, value, better.get(parts[5]) or HIGHER)
+        elif pointer.startswith("/catalog_conformance/") and isinstance(value, int) and not isinstance(value, bool):
+            out.add(COUNT, value)
+    # Derived counts and ratios the summary tables use: outside-bank spans, documents without a miss, row ratios.
+    slices = as_list(dig(evidence, "quality", "slices")) or []
+    for index in range(len(slices)):
+        base = f"/quality/slices/{index}/"
+        gold, cataloged = figures.get(base + "gold_spans"), figures.get(base + "cataloged_gold_spans")
+        if isinstance(gold, int) and isinstance(cataloged, int):
+            out.add(COUNT, gold - cataloged)
+        sensitive, missed = figures.get(base + "documents_with_sensitive_gold"), figures.get(base + "documents_with_any_miss")
+        if isinstance(sensitive, int) and isinstance(missed, int):
+            out.add(COUNT, sensitive - missed)
+    conformance = [(figures.get("/catalog_conformance/patterns_with_positive_cases"),
+                    figures.get("/catalog_conformance/active_patterns")),
+                   (figures.get("/catalog_conformance/correctly_mapped"),
+                    figures.get("/catalog_conformance/approved_positive_cases"))]
+    negatives = figures.get("/catalog_conformance/negative_cases")
+    unexpected = figures.get("/catalog_conformance/unexpected_negative_matches")
+    if isinstance(negatives, int) and isinstance(unexpected, int):
+        out.add(COUNT, negatives - unexpected)
+        conformance.append((negatives - unexpected, negatives))
+    for num, den in conformance:
+        if isinstance(num, int) and isinstance(den, int) and den > 0:
+            out.add(PERCENT, Fraction(num, den), HIGHER)
+    # Frozen thresholds: quality gates as written (decimal); conformance requires completeness (100%).
+    for check in as_list(dig(evidence, "promotion", "checks")) or []:
+        threshold = dig(check, "threshold")
+        if dig(check, "category") == "quality" and isinstance(threshold, (int, float)) and not isinstance(threshold,
+                                                                                                         bool):
+            out.add(PERCENT, Fraction(repr(threshold)), None)
+    if dig(evidence, "catalog_conformance", "evaluated") is True:
+        out.add(PERCENT, Fraction(1), None)
+    # Scope counts (bound to each other by the binding, card and publication families).
+    for value in (dig(manifest, "source", "input_records"), dig(manifest, "preparation", "output_records"),
+                  dig(manifest, "splits", "roles", "test", "records"), dig(evidence, "bank", "active_patterns"),
+                  dig(ctx.artifact(C.BANK_CARD), "candidate_funnel", "total_candidates")):
+        if as_int(value) is not None:
+            out.add(COUNT, value)
+    _performance_figures(ctx, out)
+    _hashes(ctx, out)
+    return out
+
+
+def _performance_figures(ctx: VerifyContext, out: Figures) -> None:
+    perf = as_dict(ctx.collector.decisions.get("performance")) or {}
+    rates: list[Fraction] = []
+    for cell in as_list(perf.get("bank_sizes")) or []:
+        out.add(COUNT, as_int(dig(cell, "active_patterns")))
+        rate = _fraction(dig(cell, "documents_per_second"))
+        if rate is not None:
+            out.add(RATE, rate, HIGHER)
+            rates.append(rate)
+            out.add(SECONDS, _fraction(dig(cell, "median_seconds")), LOWER)
+    if rates and max(rates) > 0:
+        top = max(rates)
+        for rate in rates:
+            out.add(PERCENT, rate / top, HIGHER)
+    headline = as_dict(perf.get("headline")) or {}
+    throughput = as_dict(headline.get("whole_input_throughput")) or {}
+    out.add(RATE, _fraction(throughput.get("documents_per_second")), HIGHER)
+    out.add(SECONDS, _fraction(throughput.get("median_seconds")), LOWER)
+    latency = as_dict(headline.get("document_latency")) or {}
+    for key in ("median_seconds", "p95_seconds", "p99_seconds"):
+        out.add(SECONDS, _fraction(latency.get(key)), LOWER)
+    out.add(SECONDS, _fraction(headline.get("cold_compile_median_seconds")), LOWER)
+    # The throughput input's document count (the workload behind the headline figure).
+    evidence = ctx.evidence
+    pointer = throughput.get("pointer")
+    if isinstance(pointer, str) and pointer.startswith("/performance/workloads/"):
+        workload = dig(evidence, "performance", "workloads", int(pointer.rsplit("/", 1)[-1]))
+        for item in as_list(dig(evidence, "performance", "inputs")) or []:
+            if isinstance(item, dict) and item.get("id") == dig(workload, "input_id"):
+                out.add(COUNT, as_int(item.get("documents")))
+
+
+def _hashes(ctx: VerifyContext, out: Figures) -> None:
+    evidence = ctx.evidence
+    candidates = [dig(evidence, "bank", "canonical_hash"), dig(evidence, "bank", "artifact_sha256"),
+                  dig(evidence, "software", "git_commit"), dig(evidence, "manifest_sha256"),
+                  dig(ctx.artifact(C.BANK_CARD), "card_sha256"),
+                  dig(ctx.artifact(C.CAPACITY_DECISION), "decision_sha256")]
+    bindings = as_dict(dig(ctx.artifact(C.PUBLICATION), "bindings")) or {}
+    candidates.extend(bindings.values())
+    out.hashes.update(h for h in candidates if isinstance(h, str))
+
+
+def _blank(match: re.Match[str]) -> str:
+    return " " * len(match.group(0))
+
+
+def _segments(rel: str, text: str) -> list[tuple[int, int, str]]:
+    """(line, column offset, text) pieces of ``text`` whose numbers count (SVG: element text only)."""
+    pieces: list[tuple[int, int, str]] = []
+    lines = text.split("\n")
+    if rel.endswith(".svg"):
+        starts = [0]
+        for line in lines[:-1]:
+            starts.append(starts[-1] + len(line) + 1)
+        for match in SVG_TEXT.finditer(text):
+            start = match.start(2)
+            line_index = max(i for i, s in enumerate(starts) if s <= start)
+            inner = ENTITY.sub(_blank, match.group(2))
+            # Multi-line inner text keeps its own line numbering.
+            for k, part in enumerate(inner.split("\n")):
+                column = start - starts[line_index] if k == 0 else 0
+                pieces.append((line_index + 1 + k, column, part))
+        return pieces
+    in_fence = False
+    for index, line in enumerate(lines):
+        if line.startswith("```"):
+            in_fence = not in_fence
+        if HEADING_ORDINAL.match(line):
+            line = HEADING_ORDINAL.sub(lambda m: " " * len(m.group(0)), line)
+        if re.fullmatch(r"\|?(\s*:?-+:?\s*\|)+\s*:?-*:?\s*\|?", line.strip()):
+            continue  # table alignment row
+        pieces.append((index + 1, 0, line))
+    return pieces
+
+
+def tokens(rel: str, text: str) -> tuple[list[Token], list[tuple[int, int, str]]]:
+    """Numbers (with unit and precision) and hashes in one file; hashes are blanked before numbers are read."""
+    found: list[Token] = []
+    hashes: list[tuple[int, int, str]] = []
+    for line, offset, piece in _segments(rel, text):
+        for match in HASH.finditer(piece):
+            hashes.append((line, offset + match.start() + 1, match.group(0)))
+        clean = HASH.sub(_blank, piece)
+        for match in NUMBER.finditer(clean):
+            whole, decimals = match.group(1), match.group(2) or ""
+            unit_match = UNIT.match(clean, match.end())
+            kind, scale = (COUNT, 1)
+            if unit_match:
+                kind, scale = UNIT_SCALE[unit_match.group(1)]
+            elif decimals:
+                kind = "plain_decimal"
+            printed = Fraction(whole.replace(",", "") + ("." + decimals if decimals else ""))
+            found.append(Token(rel, line, offset + match.start() + 1, match.group(0), printed, len(decimals), kind,
+                               scale))
+    return found, hashes
+
+
+def classify(token: Token, figures: Figures) -> str:
+    """'traced', 'favourable', 'misrounded' or 'untraced' for one number (see module docstring)."""
+    if token.kind == COUNT:
+        traced = token.decimals == 0 and token.printed.denominator == 1 and token.printed.numerator in figures.counts
+        return "traced" if traced else "untraced"
+    if token.kind not in figures.values:
+        return "untraced"
+    step = Fraction(1, 10 ** token.decimals)
+    wrong: str | None = None
+    for exact, better in figures.values[token.kind].items():
+        diff = token.printed - exact * token.scale
+        if abs(diff) <= step / 2:
+            return "traced"
+        if abs(diff) < step and wrong is None:
+            flatters = (better == HIGHER and diff > 0) or (better == LOWER and diff < 0)
+            wrong = "favourable" if flatters else "misrounded"
+    return wrong or "untraced"
 
 
 def run(ctx: VerifyContext) -> None:
-    """Not implemented yet: recorded in checks_run so a report never implies this family passed."""
-    ctx.collector.ran("summary", "not_implemented")
+    """Trace every number, hash, provenance name and verdict word in summary.md and the figures."""
+    col = ctx.collector
+    available = {rel: ctx.files[rel].text for rel in TEXT_FILES
+                 if rel in ctx.files and isinstance(getattr(ctx.files[rel], "text", None), str)}
+    if not available:
+        col.ran("summary", "not_evaluated", reason=Label("summary.md and figures missing or unreadable"))
+        return
+    figures = supported_figures(ctx)
+    traced = 0
+    untraced: list[tuple[str, int, int]] = []
+    for rel, text in available.items():
+        found, hashes = tokens(rel, text)
+        for token in found:
+            status = classify(token, figures)
+            if status == "traced":
+                traced += 1
+                continue
+            untraced.append((rel, token.line, token.column))
+            code = {"favourable": FAVOURABLE, "misrounded": MISROUNDED}.get(status, NOT_TRACED)
+            col.add(code, rel, "", line=token.line, column=token.column)
+        for line, column, value in hashes:
+            if value in figures.hashes or value.removeprefix("sha256:") in figures.hashes:
+                traced += 1
+            else:
+                untraced.append((rel, line, column))
+                col.add(HASH_NOT_TRACED, rel, "", line=line, column=column)
+        _provenance(ctx, rel, text)
+        _verdicts(ctx, rel, text)
+    ctx.shared["summary.untraced"] = untraced
+    col.ran("summary", traced=traced, untraced=len(untraced), files=len(available))
+
+
+def _line_col(text: str, index: int) -> tuple[int, int]:
+    line = text.count("\n", 0, index) + 1
+    column = index - (text.rfind("\n", 0, index) + 1) + 1
+    return line, column
+
+
+def _provenance(ctx: VerifyContext, rel: str, text: str) -> None:
+    environment = as_dict(dig(ctx.evidence, "environment")) or {}
+    cpu = environment.get("cpu_model") if isinstance(environment.get("cpu_model"), str) else ""
+    system = environment.get("os") if isinstance(environment.get("os"), str) else ""
+    for match in CPU_WORDS.finditer(text):
+        if match.group(1) not in cpu:
+            line, column = _line_col(text, match.start())
+            ctx.collector.add(PROVENANCE, rel, "", "The CPU named here is not the evidence's recorded CPU.",
+                              line=line, column=column)
+    for match in OS_PATTERN.finditer(text):
+        if OS_WORDS[match.group(1)] != system:
+            line, column = _line_col(text, match.start())
+            ctx.collector.add(PROVENANCE, rel, "", "The OS named here is not the evidence's recorded OS.",
+                              line=line, column=column)
+
+
+def _verdicts(ctx: VerifyContext, rel: str, text: str) -> None:
+    decisions = ctx.collector.decisions
+    checks: list[tuple[re.Pattern[str], Any]] = [
+        (re.compile(r"Known-bank contract[^.\n]*?:\s*\**\s*(PASS|FAIL)\b"),
+         lambda word: dig(decisions.get("known_bank_contract"), "verdict") == word),
+        (re.compile(r"\b(NOT ELIGIBLE|ELIGIBLE)\b"),
+         lambda word: dig(decisions.get("standalone_redaction"), "eligible") is (word == "ELIGIBLE")),
+        (re.compile(r"capacity gates:\s*(passed|failed)\b"),
+         lambda word: dig(ctx.artifact(C.CAPACITY_DECISION), "report", "gates", "passed") is (word == "passed")),
+        (re.compile(r"performance decision-grade gates:\s*(passed|failed)\b"),
+         lambda word: dig(decisions.get("performance"), "decision_grade") == word),
+    ]
+    for pattern, holds in checks:
+        for match in pattern.finditer(text):
+            if not holds(match.group(1)):
+                line, column = _line_col(text, match.start(1))
+                ctx.collector.add(VERDICT, rel, "", line=line, column=column)
+    for match in ROW_VERDICT.finditer(text):
+        num, den = int(match.group(1).replace(",", "")), int(match.group(2).replace(",", ""))
+        threshold = Fraction(match.group(3)) / 100
+        passes = den > 0 and Fraction(num, den) >= threshold
+        if passes is not (match.group(4) == "pass"):
+            line, column = _line_col(text, match.start(4))
+            ctx.collector.add(VERDICT, rel, "", line=line, column=column)
