@@ -1,4 +1,4 @@
-"""``nerb-verify scan [--profile contract|repository] [--format text|json] PATHS...``: privacy-scan files and folders.
+"""``nerb-verify scan [--profile contract|repository] [--format text|json|sarif|github] PATHS...``: privacy-scan.
 
 Exit codes: 0 clean, 1 privacy findings (or an invalid allowlist), 2 could not scan (a path missing or unreadable,
 nothing else found). The output never contains a matched value, a raw key, or a hash of either: findings carry the
@@ -17,11 +17,13 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from nerb_verify.findings import Collector, Finding
+from nerb_verify.outputs.exit_policy import apply_exit_policy, severities_of
+from nerb_verify.outputs.render import add_output_arguments, render_findings
 from nerb_verify.privacy import allowlist as allowlist_file
 from nerb_verify.privacy.profiles import PROFILES
 from nerb_verify.privacy.runner import ScanSummary, scan_paths
 
-FORMATS = ("text", "json")
+FORMATS = ("text", "json", "sarif", "github")
 EXIT_COULD_NOT_SCAN = 2
 
 
@@ -35,6 +37,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help=f"allowlist file (default: {allowlist_file.DEFAULT_NAME} in the current folder, if any)")
     parser.add_argument("--no-allowlist", action="store_true", help="ignore any allowlist")
     parser.add_argument("--verbose", action="store_true", help="print the counts even when nothing was found")
+    add_output_arguments(parser)  # --exit-zero, --fail-on, --sarif-output, --report-output, --source-root, --doc-base
 
 
 def _text(findings: Sequence[Finding], summary: ScanSummary, verbose: bool) -> str:
@@ -57,8 +60,12 @@ def _text(findings: Sequence[Finding], summary: ScanSummary, verbose: bool) -> s
 
 
 def render(findings: Sequence[Finding], fmt: str, *, summary: ScanSummary, exit_code: int,
-           verbose: bool = False) -> str:
+           verbose: bool = False, source_root: str | None = None, doc_base: str | None = None) -> str:
     """The one place the output format is chosen: render ``findings`` (already allowlist-filtered) as ``fmt``."""
+    if fmt in ("sarif", "github"):
+        # Finding paths are as given on the command line, i.e. relative to the current directory (".").
+        return render_findings(findings, fmt, command="scan", target=".", source_root=source_root,
+                               exit_code=exit_code, doc_base=doc_base, extra={"profile": summary.profile})
     if fmt == "json":
         document = {"profile": summary.profile, "exit_code": exit_code, "summary": summary.to_json(),
                     "findings": [finding.to_json() for finding in findings]}
@@ -77,6 +84,22 @@ def run(args: argparse.Namespace) -> int:
     exit_code = result.exit_code
     if exit_code == 0 and any(f.code.startswith("allowlist.") and f.severity == "error" for f in result.findings):
         exit_code = 1
-    sys.stdout.write(render(result.findings, args.format, summary=result.summary, exit_code=exit_code,
-                            verbose=args.verbose))
-    return exit_code
+    def output(fmt: str) -> str:
+        return render(result.findings, fmt, summary=result.summary, exit_code=exit_code, verbose=args.verbose,
+                      source_root=args.source_root, doc_base=args.doc_base)
+
+    for option, name, fmt in (("--sarif-output", args.sarif_output, "sarif"),
+                              ("--report-output", args.report_output, "json")):
+        if name:
+            try:
+                Path(name).write_text(output(fmt), encoding="utf-8")
+            except OSError:
+                sys.stderr.write(f"nerb-verify: the {option} file could not be written.\n")
+                return EXIT_COULD_NOT_SCAN
+    sys.stdout.write(output(args.format))
+    final = apply_exit_policy(exit_code, severities_of(result.findings), fail_on=args.fail_on,
+                              exit_zero=args.exit_zero)
+    if final != exit_code:
+        sys.stderr.write(f"nerb-verify: exit {final} (scan exit {exit_code}; --fail-on {args.fail_on}"
+                         f"{', --exit-zero' if args.exit_zero else ''}).\n")
+    return final

@@ -36,7 +36,7 @@ MAX_REPORT_BYTES = 256 * 1024 * 1024
 # Headline figures: the quality metrics a reader looks at first, per slice, in this order.
 HEADLINE_METRICS = ("precision", "open_world_recall", "sensitive_character_recall", "f1", "cataloged_recall",
                     "catalog_coverage", "document_leak_rate", "over_redaction_rate")
-_HEADLINE = re.compile(r"^/quality/slices/(\d+)/metrics/([a-z_]+)$")
+_HEADLINE = re.compile(r"^/quality/slices/(\d+)/metrics/([a-z0-9_]+)$")
 MAX_FIGURE_ROWS = 40
 
 VERDICT_LABELS = {
