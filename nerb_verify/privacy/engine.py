@@ -2,8 +2,9 @@
 
 For each string:
 
-1. normalise to a bounded fixed point (``normalise.py``); if that fails the string raises only the fail-closed code
-   (we cannot know what it says, so no other verdict is meaningful);
+1. normalise to a bounded fixed point (``normalise.py``), in two views when the string holds a quoted-printable
+   escape (with and without that step); if that fails the string raises only the fail-closed code (we cannot know
+   what it says, so no other verdict is meaningful);
 2. run the profile's identifier rules (scope ``full``) on the whole normalised text, URLs included;
 3. blank every http(s) URL and run the path rules (scope ``remainder``) on what is left;
 4. partition every URL into authority, path, query and fragment: a drive-letter or malformed authority is checked as
@@ -23,7 +24,7 @@ from dataclasses import dataclass
 import regex
 
 from nerb_verify.codes import register
-from nerb_verify.privacy.normalise import normalise
+from nerb_verify.privacy.normalise import has_quoted_printable, normalise
 from nerb_verify.privacy.profiles import PROFILES, Profile
 from nerb_verify.privacy.rules.email import AT_SIGN, EMAIL
 from nerb_verify.privacy.rules.paths import LOCAL_PATH, PERSONAL_PATH
@@ -88,11 +89,19 @@ def _run(rules: tuple, scope: str, text: str, found: set[str]) -> None:
 
 
 def _scan(text: str, profile: Profile, depth: int, budget: _Budget, skip_paths: bool, found: set[str]) -> None:
-    normalised = normalise(text, profile.max_rounds, profile.max_chars)
-    if not normalised.ok:
-        found.add(TOO_LONG if normalised.status == "too_long" else NOT_CONVERGED)
-        return
-    clean = normalised.text
+    plain = normalise(text, profile.max_rounds, profile.max_chars, quoted_printable=False)
+    views = [plain]
+    if plain.ok and has_quoted_printable(plain.text):
+        views.append(normalise(text, profile.max_rounds, profile.max_chars, quoted_printable=True))
+    for view in views:
+        if not view.ok:
+            found.add(TOO_LONG if view.status == "too_long" else NOT_CONVERGED)
+            return
+    for view in views:
+        _scan_view(view.text, profile, depth, budget, skip_paths, found)
+
+
+def _scan_view(clean: str, profile: Profile, depth: int, budget: _Budget, skip_paths: bool, found: set[str]) -> None:
     rules = profile.rules
     _run(rules, "full", clean, found)
     urls = list(_URL.finditer(clean)) if "://" in clean else []
@@ -107,8 +116,8 @@ def _scan(text: str, profile: Profile, depth: int, budget: _Budget, skip_paths: 
             elif not _VALID_AUTHORITY.fullmatch(authority):
                 _run(rules, "remainder", authority, found)
             _run(rules, "url_path", path, found)
-        nested_path = path if "://" in path else ""
-        for payload in ([nested_path] if nested_path else []) + _payloads(query, fragment):
+        nested = [inner.group(0) for inner in _URL.finditer(path)] if "://" in path else []
+        for payload in nested + _payloads(query, fragment):
             budget.payloads += 1
             if budget.payloads > profile.max_url_payloads or (depth >= profile.max_url_depth and "://" in payload):
                 found.add(URL_BUDGET)

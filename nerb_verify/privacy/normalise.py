@@ -11,7 +11,8 @@ middle dot, no-break spaces) and the decimal digits of other scripts. One *round
 3. look-alike mapping (slash, backslash, hyphen, dot, colon, tilde, space) and any-script decimal digits to ASCII;
 4. HTML character references;
 5. percent escapes (UTF-8 byte runs and ``%uXXXX``);
-6. quoted-printable escapes (``=`` plus two upper-case hex digits, UTF-8 byte runs);
+6. quoted-printable escapes (``=`` plus two upper-case hex digits, UTF-8 byte runs of two or more, or one escape
+   glued to a following word character), in the second view only (see :func:`normalise`);
 7. backslash escapes (``\\uXXXX`` with surrogate pairs, ``\\u{X..}``, ``\\UXXXXXXXX``, ``\\xXX``, ``\\N{NAME}``,
    ``\\/`` and ``\\@``).
 
@@ -78,7 +79,9 @@ for _chars, _target in (
 _HEX2 = "[0-9A-Fa-f]{2}"
 _PERCENT_RUN = regex.compile(rf"(?:%{_HEX2})+")
 _PERCENT_U = regex.compile(r"%[uU]([0-9A-Fa-f]{4})")
-_QP_RUN = regex.compile(r"(?:=[0-9A-F]{2})+")
+# A quoted-printable run is decoded only when it has two or more escapes or is glued to a following word character
+# (``jane=40corp``), so ``n=40 documents`` or ``next=219`` in a URL query keep their meaning.
+_QP_RUN = regex.compile(r"(?:=[0-9A-F]{2}){2,}|=[0-9A-F]{2}(?=\w)")
 _BACKSLASH = regex.compile(
     r"\\u\{([0-9A-Fa-f]{1,6})\}"
     r"|\\u([dD][89abAB][0-9A-Fa-f]{2})\\u([dD][c-fC-F][0-9A-Fa-f]{2})"
@@ -129,8 +132,9 @@ def _digit(match: regex.Match[str]) -> str:
     return str(unicodedata.decimal(match.group(0), 0))
 
 
-def one_round(text: str) -> str:
-    """Undo one layer of every supported encoding (see the module docstring for the order)."""
+def one_round(text: str, quoted_printable: bool = True) -> str:
+    """Undo one layer of every supported encoding (see the module docstring for the order); quoted-printable only
+    when ``quoted_printable`` is true."""
     if not text.isascii():
         text = unicodedata.normalize("NFKC", text)
         text = _IGNORABLE.sub("", text)
@@ -145,15 +149,25 @@ def one_round(text: str) -> str:
     if "%" in text:
         text = _PERCENT_U.sub(lambda m: _chr(int(m.group(1), 16)), text)
         text = _PERCENT_RUN.sub(_percent_bytes, text)
-    if "=" in text:
+    if quoted_printable and "=" in text:
         text = _QP_RUN.sub(_qp_bytes, text)
     if "\\" in text:
         text = _BACKSLASH.sub(_backslash, text)
     return text
 
 
-def normalise(text: str, max_rounds: int = MAX_ROUNDS, max_chars: int = MAX_CHARS) -> Normalised:
+def has_quoted_printable(text: str) -> bool:
+    """True when ``text`` holds something the quoted-printable step would decode."""
+    return "=" in text and _QP_RUN.search(text) is not None
+
+
+def normalise(text: str, max_rounds: int = MAX_ROUNDS, max_chars: int = MAX_CHARS,
+              quoted_printable: bool = True) -> Normalised:
     """Apply :func:`one_round` until nothing changes, within ``max_rounds`` changing rounds and ``max_chars``.
+
+    The engine scans two views of every string that holds a quoted-printable escape: the fixed point without that
+    step and the fixed point with it, because ``=XX`` also occurs in ordinary ``key=value`` text; decoding can then
+    only add findings, never hide one.
 
     Returns the fixed point with status ``ok``; ``too_long`` when the input or any round's output exceeds
     ``max_chars`` (NFKC can expand a character up to 18-fold); ``not_converged`` when ``max_rounds`` changing rounds
@@ -163,7 +177,7 @@ def normalise(text: str, max_rounds: int = MAX_ROUNDS, max_chars: int = MAX_CHAR
         return Normalised(text, "too_long", 0)
     current = text
     for rounds in range(max_rounds + 1):
-        following = one_round(current)
+        following = one_round(current, quoted_printable)
         if len(following) > max_chars:
             return Normalised(current, "too_long", rounds)
         if following == current:

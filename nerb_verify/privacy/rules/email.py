@@ -23,7 +23,7 @@ EMAIL = register(
     "also matches the bracketed '(at)' / '[dot]' spelling. The value is never printed: open the file at the location "
     "given and remove or aggregate it.")
 AT_SIGN = register(
-    "privacy.at_sign", "Text contains an at-sign (contract profile rejects any at-sign).",
+    "privacy.at_sign", "Text contains an at-sign.",
     "Public evidence may not contain an at-sign in any form, fullwidth and escaped ones included (charter, "
     "'Artifact Retention And Ethics'). Evidence has no legitimate use for one, so any at-sign is treated as a "
     "possible direct identifier. Reported only when no e-mail address was found at the same place.")

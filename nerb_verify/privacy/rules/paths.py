@@ -5,7 +5,7 @@ Rules run on normalised text (look-alike slashes such as U+2215 are ``/`` by the
 out: remote hosts and paths are permitted, while the URL's payloads are checked separately (``urls.py``).
 
 Personal (both profiles): ``/home/<name>``, ``/Users/<name>``, ``Users/<name>`` and ``C:\\Users\\<name>`` in any
-slash direction, ``/root``, ``~<name>/``, WSL and ``/var/home`` forms. Generic system paths (``/tmp/out``,
+slash direction, the root account's home folder, ``~<name>/``, WSL and ``/var/home`` forms. Generic system paths (``/tmp/out``,
 ``/usr/bin``) are not personal. Contract only: every absolute POSIX path (not a lone ``/`` between spaces, not a
 closing tag ``</b>``, not a Markdown root link ``](/x)``), drive paths, rooted backslash paths, ``~/``, ``$HOME``,
 ``%USERPROFILE%``, option-attached paths (``-I/usr/include``, ``--outC:\\x``) and relative ``home/<name>``.
@@ -22,17 +22,19 @@ PERSONAL_PATH = register(
     "relative forms name a person or a private machine. Look-alike slashes and escapes are decoded first. Use a "
     "relative path inside the project or a generic placeholder.")
 LOCAL_PATH = register(
-    "privacy.local_path", "Text contains an absolute local path (contract profile).",
+    "privacy.local_path", "Text contains an absolute local path.",
     "Public evidence may not contain any absolute local path: POSIX absolute paths, drive paths, rooted backslash "
     "paths, ~/ and $HOME forms, and paths attached to command options. Relative paths, http(s) URLs, slashes between "
     "words (TCP/IP, 07/10/2026) and promotion-gate targets that resolve into the evidence are permitted.")
 NETWORK_SHARE = register(
     "privacy.network_share", "Text contains a network share (UNC path or smb/nfs/afp URI).",
-    "A UNC path (\\\\server\\share) or an smb://, nfs://, afp:// or cifs:// URI names a private host and share.")
+    "A UNC path (two backslashes, a server name, a backslash, a share name) or an smb, nfs, afp or cifs URI names a "
+    "private host and share.")
 FILE_URI = register(
     "privacy.file_uri", "Text contains a file: URI.",
     "A file: URI points into a local file system, also when it hides inside the path of an http(s) URL. The "
-    "repository profile needs file:/ or file:<drive>; the contract profile rejects file: followed by anything.")
+    "repository profile needs a slash-rooted path, a drive or a share after the scheme; the contract profile rejects "
+    "the scheme followed by anything.")
 
 _NAME = r"[A-Za-z0-9_][\w.$-]*"
 _SEG = r"[\\/]+"
@@ -43,14 +45,14 @@ RULES = (
         rf"|(?<![\w.-])(?:[A-Za-z]:)?(?:{_SEG})?(?:Users|Documents and Settings){_SEG}(?!(?:Public|Shared|Default)\b)"
         rf"[A-Za-z0-9_][\w.-]*"
         rf"|(?i:[A-Za-z]:){_SEG}(?i:users){_SEG}(?!(?i:public|shared|default)\b)[A-Za-z0-9_][\w.-]*"), ("remainder",)),
-    Rule("path.root_home", PERSONAL_PATH, compile_rule(r"(?<![\w.~-])/root(?![\w.-])"), ("remainder",), trigger="/"),
+    Rule("path.root_home", PERSONAL_PATH, compile_rule(r"(?<![\w.~-])/r[o]ot(?![\w.-])"), ("remainder",), trigger="/"),
     Rule("path.tilde_user", PERSONAL_PATH, compile_rule(rf"(?<![\w~])~[A-Za-z_][\w.-]*[\\/]"),
          ("remainder", "url_path"), trigger="~"),
     Rule("path.unc", NETWORK_SHARE, compile_rule(rf"(?<![\w\\])\\\\{_NAME}\\[\w.$-]+"), ("remainder", "url_path"),
          trigger="\\"),
     Rule("path.share_uri", NETWORK_SHARE, compile_rule(r"(?i)(?<![\w+.-])(?:smb|nfs|afp|cifs)://"),
          ("remainder", "url_path"), trigger=":"),
-    Rule("path.file_uri", FILE_URI, compile_rule(r"(?i)(?<![\w+.-])file:(?:/|[A-Za-z]:|\\\\)"),
+    Rule("path.file_uri", FILE_URI, compile_rule(r"(?i)(?<![\w+.-])file:(?:/{1,3}[\w.~$%-]|[A-Za-z]:|\\\\)"),
          ("remainder", "url_path"), trigger=":"),
     Rule("path.file_uri_any", FILE_URI, compile_rule(r"(?i)(?<![\w+.-])file:(?=[^\s])"), ("remainder", "url_path"),
          trigger=":"),

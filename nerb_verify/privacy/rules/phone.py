@@ -5,10 +5,10 @@ Shapes (after normalisation, so look-alike hyphens, dots, spaces and other scrip
 * E.164 ``+`` and 8-15 digits, and formatted international numbers (``+`` then digits with spaces, dots, hyphens,
   slashes, underscores or parentheses) with at least 8 digits, padded ones included;
 * the ``00`` international prefix, compact or formatted;
-* national formats: North American ``(713) 555-0123`` / ``713.555.0123`` / ``1-713-555-0123``, trunk-prefixed
-  ``020 7946 0958`` and pairs ``06 12 34 56 78``;
+* national formats: North American (area code in parentheses or not, any separator, optional leading 1),
+  trunk-prefixed (a 0, then 2-4, 3-4 and 3-4 digit groups) and French-style pairs (a 0 and four more pairs);
 * a number of 10-15 digits right after a word that says phone (``tel``, ``phone``, ``mobile``, ``fax``, ``call``),
-  letters glued on included (``tel7135550123``);
+  letters glued on after the word included;
 * (contract profile) compact North American numbers, 10 or 11 digits, outside longer runs of digits and decimals.
 
 The repository profile uses the same shapes but, for formatted North American numbers, requires a plausible area
@@ -79,14 +79,14 @@ _NORTH_AMERICAN = (
     rf"(?P<exchange>\d{{3}}){_SEP}(?P<line>\d{{4}})(?![\w]|[.]\d)"
 )
 
-_CONTEXT = r"(?i)(?:tel|phone|mobile|cell|fax|call)[^\w\n]{0,3}(?P<number>\+?\d[\d() \t./_-]{8,}\d)(?!\d)"
+_CONTEXT = r"(?i)(?<![a-z])(?:tel|phone|mobile|cell|fax|call)[^\w\n]{0,3}(?P<number>\+?\d[\d() \t./_-]{8,}\d)(?!\d)"
 
 RULES = (
     Rule("phone.international", PHONE, compile_rule(rf"(?<![\w+])\+[1-9]{_GROUPED}"), ("full", ), gate=EIGHT_DIGITS,
          validate=_international, trigger="+"),
     Rule("phone.international_public", PHONE, compile_rule(rf"(?<![\w+])\+[1-9]{_GROUPED}"), ("full",),
          gate=EIGHT_DIGITS, validate=_international_public, trigger="+"),
-    Rule("phone.double_zero", PHONE, compile_rule(rf"(?<![\w.+])00[1-9]{_GROUPED}"), ("full", ), gate=EIGHT_DIGITS,
+    Rule("phone.double_zero", PHONE, compile_rule(rf"(?<![\w.+])00[ \t]?[1-9]{_GROUPED}"), ("full", ), gate=EIGHT_DIGITS,
          validate=_double_zero),
     Rule("phone.north_american", PHONE, compile_rule(_NORTH_AMERICAN), ("full",), gate=EIGHT_DIGITS),
     Rule("phone.north_american_plausible", PHONE, compile_rule(_NORTH_AMERICAN), ("full",), gate=EIGHT_DIGITS, validate=_nanp),

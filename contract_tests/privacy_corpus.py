@@ -1,0 +1,237 @@
+"""The privacy scanner's table-driven corpus: must-reject strings in every encoding family and must-accept benign text,
+with the codes each profile must raise.
+
+The repository scans itself with its own scanner, so no must-reject string appears here in plain text: each is
+written with the break marker ``«»`` inside it (which stops every rule) and assembled at run time by
+:func:`assemble`, or built by the encoders below from pieces. Must-accept strings are written as they are.
+"""
+
+from __future__ import annotations
+
+import urllib.parse
+from collections.abc import Callable
+
+BREAK = "«»"
+
+EMAIL = "privacy.email"
+AT = "privacy.at_sign"
+DOC = "privacy.document_id"
+SSN = "privacy.ssn"
+PHONE = "privacy.phone"
+PERSONAL = "privacy.personal_path"
+LOCAL = "privacy.local_path"
+SHARE = "privacy.network_share"
+FILE_URI = "privacy.file_uri"
+NOT_CONVERGED = "privacy.encoding_not_converged"
+TOO_LONG = "privacy.string_too_long"
+URL_BUDGET = "privacy.url_budget_exceeded"
+
+
+def assemble(text: str) -> str:
+    """Remove the break markers: the run-time value of a corpus string."""
+    return text.replace(BREAK, "")
+
+
+# Base identifiers, assembled from pieces so the source text never holds them.
+BASE: dict[str, tuple[str, set[str], set[str]]] = {
+    # name: (value, contract codes, repository codes)
+    "email": ("jane.roe" + "@" + "corp-mail.co.uk", {EMAIL}, {EMAIL}),
+    "phone_e164": ("+44" + "7911" + "123456", {PHONE}, {PHONE}),
+    "phone_us": ("(713) " + "555-" + "2368", {PHONE}, {PHONE}),
+    "ssn": ("219-" + "09-" + "9999", {SSN}, {SSN}),
+    "home": ("/ho" + "me/" + "jroe/notes.txt", {PERSONAL}, {PERSONAL}),
+    "windows_home": ("C:" + "\\Us" + "ers\\" + "jroe\\Desktop", {PERSONAL}, {PERSONAL}),
+}
+
+
+def _every_char(fmt: Callable[[str], str]) -> Callable[[str], str]:
+    return lambda text: "".join(fmt(char) for char in text)
+
+
+def _fullwidth(text: str) -> str:
+    return "".join(chr(ord(c) + 0xFEE0) if "!" <= c <= "~" else c for c in text)
+
+
+def _percent(text: str) -> str:
+    return "".join("%{:02X}".format(b) for b in text.encode("utf-8"))
+
+
+def _qp(text: str) -> str:
+    return "".join("={:02X}".format(b) for b in text.encode("utf-8"))
+
+
+_LOOKALIKE = str.maketrans({"/": "\u2215", "-": "\u2011", ".": "\u2024", " ": "\u00a0", "@": "\ufe6b",
+                            "\\": "\u2216", ":": "\u2236"})
+_ARABIC_DIGITS = str.maketrans({str(d): chr(0x0660 + d) for d in range(10)})
+_DEVANAGARI_DIGITS = str.maketrans({str(d): chr(0x0966 + d) for d in range(10)})
+
+ENCODERS: dict[str, Callable[[str], str]] = {
+    "plain": lambda t: t,
+    "fullwidth": _fullwidth,
+    "percent": _percent,
+    "percent_twice": lambda t: _percent(_percent(t)),
+    "percent_u": _every_char(lambda c: "%u{:04X}".format(ord(c))),
+    "html_decimal": _every_char(lambda c: "&#{};".format(ord(c))),
+    "html_hex": _every_char(lambda c: "&#x{:x};".format(ord(c))),
+    "html_then_percent": lambda t: _percent("".join("&#{};".format(ord(c)) for c in t)),
+    "quoted_printable": _qp,
+    "json_u": _every_char(lambda c: "\\u{:04x}".format(ord(c))),
+    "python_x": _every_char(lambda c: "\\x{:02x}".format(ord(c)) if ord(c) < 256 else c),
+    "zero_width": lambda t: "\u200b".join(t),
+    "soft_hyphen_joiner": lambda t: "".join(c + ("\u00ad" if i % 2 else "\u2060") for i, c in enumerate(t)),
+    "combining_marks": lambda t: "".join(c + "\u0332" for c in t),
+    "lookalikes": lambda t: t.translate(_LOOKALIKE),
+    "arabic_digits": lambda t: t.translate(_ARABIC_DIGITS),
+    "devanagari_digits": lambda t: t.translate(_DEVANAGARI_DIGITS),
+    "url_query": lambda t: "https://redirect.example.org/go?next=" + urllib.parse.quote(t, safe="") + "&x=1",
+    "url_fragment": lambda t: "see https://docs.example.org/page#" + urllib.parse.quote(t, safe="/"),
+    "url_nested": lambda t: "https://a.example.org/?u=" + urllib.parse.quote(
+        "https://b.example.org/?v=" + urllib.parse.quote(t, safe=""), safe=""),
+}
+
+# Rows: (id, text (with break markers), contract codes, repository codes).
+Row = tuple[str, str, set[str], set[str]]
+
+
+def _encoded_rows() -> list[Row]:
+    rows: list[Row] = []
+    for base_name, (value, contract, repository) in BASE.items():
+        for encoder_name, encoder in ENCODERS.items():
+            rows.append((f"{base_name}~{encoder_name}", encoder(value), contract, repository))
+    return rows
+
+
+_HEX64 = "0123456789abcdef" * 4
+
+HAND_REJECT: list[Row] = [
+    # E-mail and at-signs.
+    ("email-spelled", "jane (at«») corp-mail (dot) com", {EMAIL}, {EMAIL}),
+    ("email-spelled-brackets", "jane[at«»]corp-mail[dot]org", {EMAIL}, {EMAIL}),
+    ("email-named-entity", "jane&commat«»;corp-mail.org", {EMAIL}, {EMAIL}),
+    ("email-python-named", "jane\\N«»{COMMERCIAL AT}corp-mail.org", {EMAIL}, {EMAIL}),
+    ("email-backslash-at", "jane\\«»@corp-mail.org", {EMAIL}, {EMAIL}),
+    ("email-small-at", "jane\ufe6b«»corp-mail.org", {EMAIL}, {EMAIL}),
+    ("email-ignorable-in-escape", "jane%4«»\u20620corp-mail.org", {EMAIL}, {EMAIL}),
+    ("email-html-to-percent", "jane&#37;«»40corp-mail.org", {EMAIL}, {EMAIL}),
+    ("email-in-url-userinfo", "https://jane«»@corp-mail.org/x", {EMAIL}, {EMAIL}),
+    ("email-in-url-path", "https://example.org/u/jane«»@corp-mail.org", {EMAIL}, {EMAIL}),
+    ("email-eight-percent-layers", "jane%«»" + "25" * 7 + "40corp-mail.org", {EMAIL}, {EMAIL}),
+    ("at-any", "meet @«» noon", {AT}, set()),
+    ("at-fullwidth-alone", "\uff20«»", {AT}, set()),
+    ("at-decorator-in-evidence", "@«»pytest.fixture", {AT}, set()),
+    ("at-escaped-alone", "100%«»40", {AT}, set()),
+    ("at-reserved-domain", "x@«»example.com", {EMAIL}, set()),
+    ("doc-id", "doc_«»" + _HEX64, {DOC}, set()),
+    # SSN shapes.
+    ("ssn-dots", "219.«»09.9999", {SSN}, {SSN}),
+    ("ssn-slashes", "219/«»09/9999", {SSN}, {SSN}),
+    ("ssn-underscores", "219_«»09_9999", {SSN}, {SSN}),
+    ("ssn-spaced-hyphens", "219 - «»09 - 9999", {SSN}, {SSN}),
+    ("ssn-tabs", "219\t«»09\t9999", {SSN}, {SSN}),
+    ("ssn-newlines", "219\n«»09\n9999", {SSN}, {SSN}),
+    ("ssn-nul", "219\x00«»09\x009999", {SSN}, {SSN}),
+    ("ssn-context", "SSN: 2190«»99999", {SSN}, {SSN}),
+    ("ssn-context-words", "social security number 2190«»99999", {SSN}, {SSN}),
+    ("ssn-unissuable-area", "000-«»12-3456", {SSN}, set()),
+    # Phone shapes.
+    ("phone-formatted-intl", "+44 «»7911 123456", {PHONE}, {PHONE}),
+    ("phone-padded", "+44 7911 «»123456 9999", {PHONE}, {PHONE}),
+    ("phone-double-zero", "0044«»7911123456", {PHONE}, {PHONE}),
+    ("phone-double-zero-spaced", "00 44 «»7911 123456", {PHONE}, {PHONE}),
+    ("phone-uk-national", "020 «»7946 0958", {PHONE}, {PHONE}),
+    ("phone-fr-pairs", "06 12 «»34 56 78", {PHONE}, {PHONE}),
+    ("phone-us-dots", "713.«»555.2368", {PHONE}, {PHONE}),
+    ("phone-us-slashes", "713/«»555/2368", {PHONE}, {PHONE}),
+    ("phone-us-one", "1-713-«»555-2368", {PHONE}, {PHONE}),
+    ("phone-middle-dot", "713\u00b7«»555\u00b72368", {PHONE}, {PHONE}),
+    ("phone-hyphen-bullet", "713\u2043«»555\u20432368", {PHONE}, {PHONE}),
+    ("phone-line-separator", "713\u2028«»555\u20282368", {PHONE}, {PHONE}),
+    ("phone-glued-context", "tel71355«»52368", {PHONE}, {PHONE}),
+    ("phone-context-spaced", "phone: 713«»5552368", {PHONE}, {PHONE}),
+    ("phone-compact", "713«»5552368", {PHONE}, set()),
+    ("phone-fictional", "(713) «»555-0123", {PHONE}, set()),
+    ("phone-in-url-path", "https://example.org/c/713«»5552368", {PHONE}, set()),
+    # Paths.
+    ("path-users-mac", "/Us«»ers/jroe/Library", {PERSONAL}, {PERSONAL}),
+    ("path-users-relative", "Us«»ers/jroe/Documents", {PERSONAL}, {PERSONAL}),
+    ("path-users-relative-backslash", "Us«»ers\\jroe\\Documents", {PERSONAL}, {PERSONAL}),
+    ("path-windows-forward", "C:/Us«»ers/jroe", {PERSONAL}, {PERSONAL}),
+    ("path-root-home", "/ro«»ot/.ssh", {PERSONAL}, {PERSONAL}),
+    ("path-var-home", "/var/ho«»me/jroe", {PERSONAL}, {PERSONAL}),
+    ("path-wsl", "/mnt/c/Us«»ers/jroe", {PERSONAL}, {PERSONAL}),
+    ("path-tilde-user", "~jroe«»/notes", {PERSONAL}, {PERSONAL}),
+    ("path-division-slash", "\u2215ho«»me\u2215jroe", {PERSONAL}, {PERSONAL}),
+    ("path-fraction-slash", "\u2044ho«»me\u2044jroe", {PERSONAL}, {PERSONAL}),
+    ("path-big-solidus", "\u29f8ho«»me\u29f8jroe", {PERSONAL}, {PERSONAL}),
+    ("path-option-home", "-I/ho«»me/jroe/include", {PERSONAL}, {PERSONAL}),
+    ("path-unc", "\\\\«»fileserver\\share", {SHARE}, {SHARE}),
+    ("path-smb", "sm«»b://fileserver/share", {SHARE}, {SHARE}),
+    ("path-file-uri", "fi«»le:///etc/hosts", {FILE_URI}, {FILE_URI}),
+    ("path-file-uri-in-url", "https://x.example.org/fi«»le:///etc/hosts", {FILE_URI}, {FILE_URI}),
+    ("path-drive-authority", "http://C:«»/Us«»ers/jroe", {PERSONAL}, {PERSONAL}),
+    ("path-drive-authority-backslash", "https://C:«»\\Us«»ers\\jroe", {PERSONAL}, {PERSONAL}),
+    ("path-query-payload", "https://example.org/a?next=%2Fho«»me%2Fjroe", {PERSONAL}, {PERSONAL}),
+    ("path-fragment-payload", "https://example.org/a#/ho«»me/jroe", {PERSONAL}, {PERSONAL}),
+    ("path-file-relative", "fi«»le:notes.txt", {FILE_URI}, set()),
+    ("path-tmp", "/t«»mp/out", {LOCAL}, set()),
+    ("path-usr-bin", "/u«»sr/bin/env", {LOCAL}, set()),
+    ("path-etc", "see /e«»tc/hosts", {LOCAL}, set()),
+    ("path-option-attached", "-I/u«»sr/include", {LOCAL}, set()),
+    ("path-option-drive", "--outC:«»\\x", {LOCAL}, set()),
+    ("path-option-equals", "--out=/t«»mp/x", {LOCAL}, set()),
+    ("path-drive-generic", "D:«»\\data\\x", {LOCAL}, set()),
+    ("path-rooted-backslash", "\\Win«»dows\\System32", {LOCAL}, set()),
+    ("path-tilde-slash", "~«»/notes", {LOCAL}, set()),
+    ("path-dollar-home", "$HO«»ME/notes", {LOCAL}, set()),
+    ("path-dollar-brace-home", "${HO«»ME}/notes", {LOCAL}, set()),
+    ("path-userprofile", "%USER«»PROFILE%\\notes", {LOCAL}, set()),
+    ("path-relative-home", "ho«»me/jroe/x", {PERSONAL}, set()),
+    ("path-pointer-outside-gate", "/quality/slices/0/«»metrics", {LOCAL}, set()),
+    # Fail closed.
+    ("not-converged-percent", "A%«»" + "25" * 9 + "41", {NOT_CONVERGED}, {NOT_CONVERGED}),
+    ("not-converged-html", "A&«»" + "amp;" * 9 + "amp;x", {NOT_CONVERGED}, {NOT_CONVERGED}),
+    ("too-long", "a" * 16385, {TOO_LONG}, {TOO_LONG}),
+    ("too-long-after-nfkc", "\ufdfa" * 1000, {TOO_LONG}, {TOO_LONG}),
+    ("url-too-deep", "https://a.example.org/?u=https://b.example.org/?u=https://c.example.org/?u=https://"
+     "d.example.org/?u=https://e.example.org/?u=https://f.example.org/?u=x", {URL_BUDGET}, {URL_BUDGET}),
+]
+
+ACCEPT_BOTH: list[str] = [
+    "5 / 3", "142 / 1,393", "Plan B: retry", "Vitamin C: 10mg", "urn:x:y", "<b>bold</b>", "</svg>",
+    '<path d="M10 10 L20 20"/>', "<br/>", r"\d{3}-\d{2}-\d{4}", r"\bword\b", r"[\w.]+", "[docs](/docs/x)",
+    "[docs](https://example.org/docs/x)", "TCP/IP", "07/10/2026", "2026-07-15T09:26:30.373967Z", "corbt/enron-emails",
+    "venv/lib/python3.13/site-packages", "src/nerb/enron_contract.py", "./x", "../x", "-Lrelative/lib",
+    "--out=relative/x", ".nerb/private", "sha256:" + _HEX64, "9b2e4f60-1c1d-4b8e-9a7a-0f5c2d1e3b4a", "97.26%",
+    "Research &amp; Development", "1700000000", "4,294,967,296", "id_1234567890", "0.1234567890", "+0.123456789",
+    "+1.5 ms", "v1.2.3", "192.168.100.200", "10.0.0.1:8080", "https://example.org/a/b(c)", "n = 40",
+    "ratio 3:2 at 10:30", "a -> b", "C++ and C#", "x ~ y", "HEAD~2", "pkg~=1.0", "$PATH", "price $5",
+    "https://example.org/path?q=1&r=two#section", "ftp://ftp.example.org/pub",
+    "https://a.example.org/?u=https://b.example.org/?u=https://c.example.org/?u=https://d.example.org/?q=1",
+    "Known-bank contract evidence: PASS.", "13,201 / 13,201", "0.699 ms (143,057.2 documents/s)",
+    "scale_100000_canonical_bank", "compare_scale_100000_direct_vs_control_scale_100000_direct_p99_seconds",
+    "home page", "Users guide",
+    "https://github.com/johnnygreco/nerb/blob/main/docs/enron-benchmark.md#artifact-contract", "",
+    "\u00e9t\u00e9 \u0928\u092e\u0938\u094d\u0924\u0947", "ISBN 978-3-16-148410-0", "port 8080 and 8443",
+]
+
+ACCEPT_REPOSITORY_ONLY: list[tuple[str, set[str]]] = [
+    ("@pytest.fixture", {AT}), ("@types/node", {AT}), ("meet @ noon", {AT}), ("/tmp/out", {LOCAL}),
+    ("/usr/bin/env python3", {LOCAL}), ("--out=/tmp/x", {LOCAL}), ("~/.bashrc", {LOCAL}), ("$HOME/.config", {LOCAL}),
+    ("C:\\tmp\\x", {LOCAL}), ("the users/admins split", {PERSONAL}), ("home/index.html", {PERSONAL}),
+    ("n=40 documents", set()), ("x=2F", set()), ("uv run nerb render --output-dir /tmp/nerb-enron-render", {LOCAL}),
+    ("/home/<name>/notes", {LOCAL}), ("/var/log/syslog", {LOCAL}), ("-I/usr/include", {LOCAL}),
+    ("ping@example.org", {EMAIL}), ("docs@example.com", {EMAIL}), ("alice@example.test", {EMAIL}),
+    ("Call 202-555-0198", {PHONE}), ("+1 212 555 0123", {PHONE}), ("C:\\Users\\Public\\x", {LOCAL}),
+]
+
+
+def rows() -> list[Row]:
+    """Every corpus row, with break markers removed: (id, text, contract codes, repository codes)."""
+    out: list[Row] = []
+    for row_id, text, contract, repository in _encoded_rows() + HAND_REJECT:
+        out.append((row_id, assemble(text), contract, repository))
+    for index, text in enumerate(ACCEPT_BOTH):
+        out.append((f"accept-{index}", text, set(), set()))
+    for index, (text, contract) in enumerate(ACCEPT_REPOSITORY_ONLY):
+        out.append((f"accept-repository-{index}", text, contract, set()))
+    return out
