@@ -2,9 +2,10 @@
 
 For each string:
 
-1. normalise to a bounded fixed point (``normalise.py``), in two views when the string holds a quoted-printable
-   escape (with and without that step); if that fails the string raises only the fail-closed code (we cannot know
-   what it says, so no other verdict is meaningful);
+1. normalise to a bounded fixed point (``normalise.py``); when the result holds quoted-printable escapes, peel one
+   layer and normalise again, up to 3 layers, scanning every such *view* (``=XX`` also occurs in ordinary
+   ``key=value`` text, so the undecoded view is always scanned too); if normalisation fails the string raises only
+   the fail-closed code (we cannot know what it says, so no other verdict is meaningful);
 2. run the profile's identifier rules (scope ``full``) on the whole normalised text, URLs included;
 3. blank every http(s) URL and run the path rules (scope ``remainder``) on what is left;
 4. partition every URL into authority, path, query and fragment: a drive-letter or malformed authority is checked as
@@ -24,7 +25,7 @@ from dataclasses import dataclass
 import regex
 
 from nerb_verify.codes import register
-from nerb_verify.privacy.normalise import has_quoted_printable, normalise
+from nerb_verify.privacy.normalise import decode_quoted_printable, has_quoted_printable, normalise
 from nerb_verify.privacy.profiles import PROFILES, Profile
 from nerb_verify.privacy.rules.email import AT_SIGN, EMAIL
 from nerb_verify.privacy.rules.paths import LOCAL_PATH, PERSONAL_PATH
@@ -43,6 +44,9 @@ URL_BUDGET = register(
     "privacy.url_budget_exceeded", "URLs are nested deeper, or carry more payloads, than the scan budget.",
     "Query and fragment payloads of http(s) URLs are decoded and scanned recursively, at most 4 URLs deep and 256 "
     "payloads per string. Text that goes beyond that fails closed, because what is hidden deeper was not scanned.")
+
+# Quoted-printable layers peeled into extra views (each view is the fixed point of the other encodings).
+MAX_QP_LAYERS = 3
 
 # An http(s) URL in normalised text: authority up to the first slash, question mark or hash (backslashes and colons
 # kept, so C:\... authorities are seen), then RFC 3986 path/query/fragment characters plus backslash.
@@ -89,16 +93,21 @@ def _run(rules: tuple, scope: str, text: str, found: set[str]) -> None:
 
 
 def _scan(text: str, profile: Profile, depth: int, budget: _Budget, skip_paths: bool, found: set[str]) -> None:
-    plain = normalise(text, profile.max_rounds, profile.max_chars, quoted_printable=False)
-    views = [plain]
-    if plain.ok and has_quoted_printable(plain.text):
-        views.append(normalise(text, profile.max_rounds, profile.max_chars, quoted_printable=True))
-    for view in views:
-        if not view.ok:
-            found.add(TOO_LONG if view.status == "too_long" else NOT_CONVERGED)
+    views: list[str] = []
+    current = text
+    for _layer in range(MAX_QP_LAYERS + 1):
+        normalised = normalise(current, profile.max_rounds, profile.max_chars, quoted_printable=False)
+        if not normalised.ok:
+            found.add(TOO_LONG if normalised.status == "too_long" else NOT_CONVERGED)
             return
+        if views and normalised.text == views[-1]:
+            break
+        views.append(normalised.text)
+        if not has_quoted_printable(normalised.text):
+            break
+        current = decode_quoted_printable(normalised.text)
     for view in views:
-        _scan_view(view.text, profile, depth, budget, skip_paths, found)
+        _scan_view(view, profile, depth, budget, skip_paths, found)
 
 
 def _scan_view(clean: str, profile: Profile, depth: int, budget: _Budget, skip_paths: bool, found: set[str]) -> None:

@@ -12,7 +12,7 @@ middle dot, no-break spaces) and the decimal digits of other scripts. One *round
 4. HTML character references;
 5. percent escapes (UTF-8 byte runs and ``%uXXXX``);
 6. quoted-printable escapes (``=`` plus two upper-case hex digits, UTF-8 byte runs of two or more, or one escape
-   glued to a following word character), in the second view only (see :func:`normalise`);
+   glued to a following word character); the engine peels these one layer per view instead (see :func:`normalise`);
 7. backslash escapes (``\\uXXXX`` with surrogate pairs, ``\\u{X..}``, ``\\UXXXXXXXX``, ``\\xXX``, ``\\N{NAME}``,
    ``\\/`` and ``\\@``).
 
@@ -161,13 +161,18 @@ def has_quoted_printable(text: str) -> bool:
     return "=" in text and _QP_RUN.search(text) is not None
 
 
+def decode_quoted_printable(text: str) -> str:
+    """Peel exactly one quoted-printable layer (the engine's per-view step, see ``engine.py``)."""
+    return _QP_RUN.sub(_qp_bytes, text)
+
+
 def normalise(text: str, max_rounds: int = MAX_ROUNDS, max_chars: int = MAX_CHARS,
               quoted_printable: bool = True) -> Normalised:
     """Apply :func:`one_round` until nothing changes, within ``max_rounds`` changing rounds and ``max_chars``.
 
-    The engine scans two views of every string that holds a quoted-printable escape: the fixed point without that
-    step and the fixed point with it, because ``=XX`` also occurs in ordinary ``key=value`` text; decoding can then
-    only add findings, never hide one.
+    The engine normalises with ``quoted_printable=False`` and peels quoted-printable layers one at a time into extra
+    *views* (``=XX`` also occurs in ordinary ``key=value`` text, so decoding it to a fixed point could destroy what
+    an earlier layer revealed); every view is scanned, so decoding can only add findings, never hide one.
 
     Returns the fixed point with status ``ok``; ``too_long`` when the input or any round's output exceeds
     ``max_chars`` (NFKC can expand a character up to 18-fold); ``not_converged`` when ``max_rounds`` changing rounds
