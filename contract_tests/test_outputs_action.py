@@ -83,6 +83,12 @@ def test_action_scripts_take_inputs_only_through_env():
     assert required <= set(action["inputs"])
 
 
+def test_tool_steps_run_the_installed_package():
+    for step in load_yaml(REPO / "action.yml")["runs"]["steps"]:
+        if "NERB_PY" in step.get("env", {}):
+            assert step["env"]["PYTHONSAFEPATH"] == "1"
+
+
 def test_install_step_installs_the_action_itself():
     install = load_yaml(REPO / "action.yml")["runs"]["steps"][0]
     assert install["id"] == "install"

@@ -2,11 +2,8 @@
 
 Every renderer here works from :class:`nerb_verify.findings.Finding` objects (code, artifact path, JSON Pointer or
 line/column, templated message) and the code registry, so no output can carry an input value that a finding does not.
+
+Modules: ``render`` (``render_findings``, the entry point for ``verify`` and ``scan``), ``sarif``, ``github``,
+``locations`` (repository-relative paths), ``exit_policy`` (``--fail-on``, ``--exit-zero``) and ``job_summary`` (the
+GitHub Action's summary). Nothing is imported here, so ``python -m nerb_verify.outputs.<module>`` runs cleanly.
 """
-
-from __future__ import annotations
-
-from nerb_verify.outputs.exit_policy import FAIL_ON_LEVELS, apply_exit_policy
-from nerb_verify.outputs.render import FORMATS, render_findings
-
-__all__ = ["FAIL_ON_LEVELS", "FORMATS", "apply_exit_policy", "render_findings"]
