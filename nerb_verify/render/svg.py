@@ -13,7 +13,7 @@ from fractions import Fraction
 from nerb_verify.render.model import RenderModel
 from nerb_verify.render.numbers import count, fixed, percent
 
-WIDTH = 720
+WIDTH = 800
 LEFT = 24
 TRACK_X = 300
 TRACK_W = 280
