@@ -33,6 +33,13 @@ from nerb_verify.context import PERFORMANCE_REPORT, VerifyContext
 from nerb_verify.findings import Label
 
 FAMILY = "performance"
+# Findings that make the recomputed decision grade fail (policy and fail-closed codes).
+POLICY_CODES = frozenset({
+    C.SECTION_EMPTY, C.SECTION_MALFORMED, C.INVENTORY_MISSING, C.INVENTORY_SHAPE, C.INVALID_SAMPLE, C.RSS_SAMPLES,
+    C.PHASE_CONTRACT, C.SAMPLE_SUPPORT, C.COMPARISON_INVALID, C.COMPARISON_FAILED, C.VALUE_MODEL_POLICY,
+    C.DECISION_MATRIX, C.SWEEP_UNCONTROLLED, C.CPU_CAPACITY, C.MEMORY_CAPACITY, C.ABSOLUTE_POLICY,
+    C.BREAKEVEN_COMPONENT,
+})
 MALFORMED = (KeyError, TypeError, ValueError, AttributeError, IndexError, ZeroDivisionError, AssertionError)
 
 
@@ -43,7 +50,7 @@ def _guard(state: PerfState, stage: str, step: Callable[[], Any]) -> Any:
     except MALFORMED:
         state.add(C.SECTION_MALFORMED, (), "Stage {stage} met malformed input and did not complete.",
                   stage=label(stage))
-        state.failures.add("malformed_performance_section")
+        state.blockers.add("malformed_performance_section")
         return None
 
 
@@ -103,7 +110,7 @@ def run(ctx: VerifyContext) -> None:
     state = PerfState(ctx=ctx, performance=performance)
     if performance.get("evaluated") is not True or not state.items("workloads"):
         state.add(C.SECTION_EMPTY, ("evaluated",))
-        state.failures.add("performance_not_evaluated")
+        state.blockers.add("performance_not_evaluated")
     usable = structure.check_collections(state)
     if usable:
         _guard(state, "descriptor_hashes", lambda: structure.check_descriptor_hashes(state))
@@ -122,7 +129,7 @@ def run(ctx: VerifyContext) -> None:
         _guard(state, "absolute", lambda: policy.check_absolute(state))
         _guard(state, "value_model", lambda: policy.check_value_model(state))
     else:
-        state.failures.add("malformed_performance_section")
+        state.blockers.add("malformed_performance_section")
         manifest_hash, report = None, ctx.artifact(PERFORMANCE_REPORT)
     if isinstance(report, dict):
         software = report.get("software")
@@ -132,11 +139,16 @@ def run(ctx: VerifyContext) -> None:
         _guard(state, "report", lambda: report_binding.check_report(state, report, manifest_hash))
         _guard(state, "decision_grade", lambda: report_binding.check_decision_grade(state, report, report_failures))
     else:
-        state.failures.add("performance_report_unavailable")
+        state.blockers.add("performance_report_unavailable")
     failures = sorted(state.failures)
     finding_codes = sorted({f.code for f in ctx.collector.findings
                             if f.code.startswith(FAMILY + ".") and f.severity == "error"})
-    record = decision.build_decision(state, failures + [c for c in finding_codes if c not in failures])
+    # The decision fails on NERB's report-level failure codes (recomputed), on our own fail-closed reasons, and on
+    # every promotion-level policy finding (always run). Authenticity findings (a stale hash, a stored figure the
+    # samples do not support) reject the bundle through the verdict; the grade itself is computed from recomputed
+    # values only, so it does not depend on what the artifact claims.
+    blocking = [code for code in finding_codes if code in POLICY_CODES]
+    record = decision.build_decision(state, failures + sorted(state.blockers) + blocking)
     record["report_failure_codes"] = failures
     ctx.collector.decisions[FAMILY] = record
     ctx.shared.setdefault("text.tables", []).append(decision.table_lines(state, record))

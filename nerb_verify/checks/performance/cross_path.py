@@ -104,7 +104,11 @@ def check_cross_path(state: PerfState, position: int, comparison: dict[str, Any]
     f_c, f_b = a_stats.float_step.get(metric), b_stats.float_step.get(metric)  # type: ignore[arg-type]
     exact_multiplier = Fraction(repr(float(multiplier)))
     exact_tolerance = Fraction(repr(float(tolerance)))
-    floor, f_floor = noise_floor(a_ns, b_ns, exact_multiplier, float(multiplier))
+    cache = state.noise_cache
+    key = (cand[0], ref[0], exact_multiplier)
+    if key not in cache:
+        cache[key] = noise_floor(a_ns, b_ns, exact_multiplier, float(multiplier))
+    floor, f_floor = cache[key]
     state.noise_floors[position] = floor
     if direction == "lower_is_better":
         degradation = (c_value - b_value) / b_value

@@ -94,13 +94,12 @@ def permutation_count(cand_blocks: list[list[int]], ctrl_blocks: list[list[int]]
             return 2 * merged[indices[0] - shift]
         return sum(merged[i - shift] for i in indices)
 
-    observed_a = statistic(0)
-    observed_b = statistic(full)
+    values = [statistic(mask) for mask in range(1 << count_blocks)]
+    observed_a, observed_b = values[0], values[full]
     obs_hi, obs_lo = max(observed_a, observed_b), min(observed_a, observed_b)
     hits = 0
-    for mask in range(1 << count_blocks):
-        a = statistic(mask)
-        b = statistic(full ^ mask)
+    for mask, a in enumerate(values):
+        b = values[full ^ mask]
         if a >= b:
             hits += a * obs_lo >= obs_hi * b
         else:

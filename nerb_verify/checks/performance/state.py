@@ -30,10 +30,12 @@ class PerfState:
     same_path_results: dict[int, str] = field(default_factory=dict)  # comparison position -> recomputed result
     cross_path_results: dict[int, str] = field(default_factory=dict)
     noise_floors: dict[int, Fraction] = field(default_factory=dict)
+    noise_cache: dict[Any, tuple[Fraction, float]] = field(default_factory=dict)  # per workload pair
     max_gap: Fraction | None = None
     breakeven: dict[int, dict[str, Any]] = field(default_factory=dict)
     tracker: DeviationTracker = field(default_factory=DeviationTracker)
-    failures: set[str] = field(default_factory=set)  # recomputed report-level failure codes
+    failures: set[str] = field(default_factory=set)  # recomputed report-level failure codes (NERB's vocabulary)
+    blockers: set[str] = field(default_factory=set)  # our own fail-closed reasons (not part of the report's grade)
 
     def items(self, name: str) -> list[Any]:
         value = self.performance.get(name)
