@@ -70,6 +70,9 @@ def quality_figures(evidence: dict[str, Any]) -> dict[str, Any]:
     cc = evidence["catalog_conformance"]
     figures["/catalog_conformance/recall"] = (Fraction(cc["correctly_mapped"], cc["approved_positive_cases"])
                                               if cc["approved_positive_cases"] else None)
+    figures["/catalog_conformance/passed"] = (cc["approved_positive_cases"] > 0
+                                              and cc["correctly_mapped"] == cc["approved_positive_cases"]
+                                              and cc["wrong_canonical"] == 0 and cc["unexpected_negative_matches"] == 0)
     return figures
 
 

@@ -383,7 +383,7 @@ class _Lineage:
         claims = _dig(self.ev, ("promotion", "claims"))
         test_results = any(isinstance(s, dict) and s.get("split_role") == "test" for s in slices or []) or any(
             isinstance(c, dict) and _dig(c, ("scope", "split_role")) == "test" for c in claims or [])
-        if test_results and count != 1:
+        if test_results and count is not None and count != 1:
             self.add(AGGREGATE_WITHOUT_ACCESS, EV, "/test_access/current_version_access_count")
         if count != 1 or len(current) != 1:
             return
