@@ -70,8 +70,14 @@ class ScanInputError(ValueError):
     """The scan input is not valid UTF-8 or exceeds the 10 MiB limit (never decoded lossily)."""
 
 
+_RE2_LOW_LEVEL: Any = None
+
+
 def _re2_module() -> Any:
-    """Import google-re2's low-level binding; a clear error if the ``producers`` extra is not installed."""
+    """Import google-re2's low-level binding once; a clear error if the ``producers`` extra is not installed."""
+    global _RE2_LOW_LEVEL
+    if _RE2_LOW_LEVEL is not None:
+        return _RE2_LOW_LEVEL
     try:
         import re2  # noqa: F401
         from re2 import _re2
@@ -79,6 +85,7 @@ def _re2_module() -> Any:
         raise EngineCompileError("the RE2 engine needs google-re2: pip install 'nerb-verify[producers]'") from exc
     if not hasattr(_re2, "Set"):
         raise EngineCompileError("the installed 're2' module is not google-re2 (no RE2::Set); install google-re2")
+    _RE2_LOW_LEVEL = _re2
     return _re2
 
 
