@@ -12,6 +12,7 @@ The card describes the bank the evidence evaluated. We check:
   evidence), active counts (evidence), source identity (evidence source, split manifest, split roles of the manifest),
   ``dataset_split`` and builder hashes to the capacity report's build commitments, catalog conformance (evidence,
   deep equality, int/float kept apart);
+* the privacy block is a schema constant (``schema.const``), so it is not re-checked here;
 * ``bank.version`` has no counterpart anywhere in the bundle, so it is held to a conservative version-token shape.
 """
 
@@ -72,20 +73,8 @@ CONFORMANCE = register(
 VERSION = register(
     "card.benchmark_version_mismatch", "The card's benchmark version differs from the manifest's.",
     "benchmark_version names the benchmark the bank was built for and must equal the manifest's.")
-PRIVACY = register(
-    "card.privacy_mismatch", "The card's privacy block is not the aggregate-only constant.",
-    "privacy must declare aggregate-only content with no raw text, identifiers, bank values or private paths and "
-    "zero violations.")
 
 VERSION_TOKEN = re.compile(r"[A-Za-z0-9][A-Za-z0-9._+-]{0,63}")
-PRIVACY_CONST = {
-    "aggregate_only": True,
-    "raw_text_included": False,
-    "direct_identifiers_included": False,
-    "bank_values_included": False,
-    "private_paths_included": False,
-    "violation_count": 0,
-}
 FIELDS = ("entities", "names", "patterns")
 STATUSES = ("active", "deprecated", "draft", "inactive")
 
@@ -112,8 +101,6 @@ def run(ctx: VerifyContext) -> None:
     col.record(A, "/card_sha256", "card_sha256", card.get("card_sha256"), recomputed, ok)
     if not ok:
         col.add(HASH, A, "/card_sha256")
-    if card.get("privacy") != PRIVACY_CONST or not same(card.get("privacy"), PRIVACY_CONST):
-        col.add(PRIVACY, A, "/privacy")
     _funnel(ctx, card)
     _stats(ctx, card)
     _iterations(ctx, card)

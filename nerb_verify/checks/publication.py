@@ -9,7 +9,7 @@ The publication is a seal over the bundle. Its raw-byte artifact hashes and the 
 * the ``scope`` counts from the manifest, evidence and bank card;
 * the 12 ``bindings`` recomputed (the manifest and performance-report hashes are recomputed from the objects,
   not copied from a field), each recorded as a recomputed figure;
-* the ``privacy`` constant;
+* (the ``privacy`` block is a constant of the schema, reported as ``schema.const``);
 * the artifact list is in ascending path order (its raw-byte hashes, sizes, duplicates and the closed file set are
   the ``binding`` and ``bundle`` families' codes, so each problem raises one code);
 * ``publication_sha256`` is the canonical hash of the publication without it.
@@ -50,23 +50,9 @@ BINDING = register(
     "publication.binding_mismatch", "A publication binding hash differs from the recomputed one.",
     "The twelve bindings (manifest, evidence, bank, performance, capacity, audit chain, gold, catalog, score, "
     "prediction audit and measurement commit) are recomputed from the artifacts; the published value differs.")
-PRIVACY = register(
-    "publication.privacy_mismatch", "The publication privacy block is not the aggregate-only constant.",
-    "privacy must declare aggregate-only content with no raw text, identifiers, bank values, document ids, span "
-    "surfaces or private paths, and zero violations.")
 UNSORTED = register(
     "publication.artifacts_unsorted", "The artifact list is not sorted by path.",
     "Artifacts are listed in ascending path order, one entry per path.")
-PRIVACY_CONST = {
-    "aggregate_only": True,
-    "raw_text_included": False,
-    "direct_identifiers_included": False,
-    "bank_values_included": False,
-    "document_ids_included": False,
-    "span_surfaces_included": False,
-    "private_paths_included": False,
-    "violation_count": 0,
-}
 # Published True where the recomputation says False: reported by the decision family (decision.bundle_overstates_*).
 OVERSTATEMENT_FIELDS = frozenset({"standalone_privacy_redaction_allowed", "standalone_privacy_redaction_quality_passed",
                                   "catalog_conformance_passed"})
@@ -136,9 +122,6 @@ def run(ctx: VerifyContext) -> None:
     col.record(A, "/publication_sha256", "publication_sha256", pub.get("publication_sha256"), recomputed, ok)
     if not ok:
         col.add(HASH, A, "/publication_sha256")
-    privacy = pub.get("privacy")
-    if not same(privacy, PRIVACY_CONST):
-        col.add(PRIVACY, A, "/privacy")
     _artifacts(ctx, pub)
     parts = {
         "decision": _expected_decision(ctx),
