@@ -34,6 +34,7 @@ as are the ASCII and VERBOSE flags on regexes and the ASCII flag on literals.
 
 from __future__ import annotations
 
+import sys
 from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any, Iterable
@@ -106,22 +107,17 @@ def is_word_char(ch: str) -> bool:
 @lru_cache(maxsize=1)
 def re2_word_class() -> str:
     """The Unicode word class as an explicit RE2 character class of code-point ranges (surrogates excluded)."""
-    pattern = _word_regex()
-    ranges: list[tuple[int, int]] = []
-    start = None
-    for cp in range(0x110000):
-        inside = 0xD800 <= cp <= 0xDFFF or pattern.match(chr(cp)) is not None
-        if 0xD800 <= cp <= 0xDFFF:
-            inside = start is not None  # bridge surrogates without starting a range there
-        if inside and start is None:
-            start = cp
-        elif not inside and start is not None:
-            ranges.append((start, cp - 1))
-            start = None
-    if start is not None:
-        ranges.append((start, 0x10FFFF))
+    import regex
+
+    from array import array
+
+    points = array("I", range(0xD800))
+    points.extend(range(0xE000, 0x110000))
+    every = points.tobytes().decode("utf-32-le" if sys.byteorder == "little" else "utf-32-be")
+    runs = regex.finditer(r"[\p{Alphabetic}\p{M}\p{Nd}\p{Pc}\p{Join_Control}]+", every)
     parts = []
-    for lo, hi in ranges:
+    for run in runs:
+        lo, hi = ord(every[run.start()]), ord(every[run.end() - 1])
         parts.append(f"\\x{{{lo:X}}}" if lo == hi else f"\\x{{{lo:X}}}-\\x{{{hi:X}}}")
     return "[" + "".join(parts) + "]"
 
@@ -334,15 +330,22 @@ class EntityMatcher:
             self.verifiers[index] = compiled
         return compiled
 
-    def end_if_matches(self, index: int, data: bytes, start: int) -> int | None:
-        """The end of detector ``index`` anchored at ``start`` with its Unicode word boundaries, or None."""
+    def end_if_matches(self, index: int, data: bytes, start: int, known_end: int | None = None) -> int | None:
+        """The end of detector ``index`` anchored at ``start`` with its Unicode word boundaries, or None.
+
+        ``known_end`` is the body's end when the caller already knows it (a literal that is the only detector
+        whose body matches at ``start``: the finder's match is then that body's match); otherwise the detector's
+        own anchored program decides."""
         detector = self.detectors[index]
         plan = self.plans[index]
-        anchor = _re2_module().RE2.Anchor.ANCHOR_START
-        spans = self.verifier(index).Match(anchor, data, start, len(data))
-        if spans[0][0] < 0:
-            return None
-        end = spans[1][1]
+        if known_end is not None and plan is None:
+            end = known_end
+        else:
+            anchor = _re2_module().RE2.Anchor.ANCHOR_START
+            spans = self.verifier(index).Match(anchor, data, start, len(data))
+            if spans[0][0] < 0:
+                return None
+            end = spans[1][1]
         if end <= start:
             return None
         if plan is not None:
@@ -362,6 +365,7 @@ class EntityMatcher:
         unanchored = _re2.RE2.Anchor.UNANCHORED
         length = len(data)
         next_start = [-1] * len(self.shards)  # -1: stale; length + 1: exhausted
+        next_end = [0] * len(self.shards)
         out: list[tuple[int, int, int]] = []
         cursor = 0
         while cursor < length:
@@ -372,21 +376,25 @@ class EntityMatcher:
                     spans = shard.finder.Match(unanchored, data, cursor, length)
                     s = spans[0][0] if spans[0][0] >= 0 else length + 1
                     next_start[k] = s
+                    next_end[k] = spans[0][1]
                 if s < best:
                     best = s
             if best > length:
                 break
             view = memoryview(data)[best:]
             candidates: list[int] = []
+            finder_end = None
             for k, shard in enumerate(self.shards):
                 if next_start[k] == best:
                     hits = shard.matcher_set.Match(view)
                     if hits:
                         candidates.extend(shard.detector_indices[h] for h in hits)
+                        finder_end = next_end[k]
+            known_end = finder_end if len(candidates) == 1 else None
             winner_end = None
             winner = -1
             for index in sorted(candidates):
-                end = self.end_if_matches(index, data, best)
+                end = self.end_if_matches(index, data, best, known_end)
                 if end is not None:
                     winner, winner_end = index, end
                     break
@@ -412,9 +420,14 @@ class CompiledBank:
     """A bank compiled once; :meth:`scan_bytes` / :meth:`scan_text` run it over any number of documents."""
 
     bank_id: str
-    bank_hash: str
+    bank: dict[str, Any] = field(repr=False)
     entities: list[EntityMatcher]
     active_patterns: int
+
+    @property
+    def bank_hash(self) -> str:
+        """The canonical hash of the compiled bank (computed on demand: compile stays compile)."""
+        return canonical_hash(self.bank)
 
     def scan_bytes(self, data: bytes, offsets: str = "byte") -> list[dict[str, Any]]:
         """Scan UTF-8 bytes (<= 10 MiB, strictly valid) and return the sorted records (spec 50 §4.4)."""
@@ -507,7 +520,7 @@ def compile_bank(bank: dict[str, Any], shard_size: int = DEFAULT_SHARD_SIZE,
         _probe_empty(matcher)
         entities.append(matcher)
         total += len(detectors)
-    return CompiledBank(bank["id"], canonical_hash(bank), entities, total)
+    return CompiledBank(bank["id"], bank, entities, total)
 
 
 def _build_shard(indices: list[int], bodies: list[str], options: Any, _re2: Any) -> Shard:
