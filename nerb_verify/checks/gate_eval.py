@@ -35,7 +35,7 @@ PERFORMANCE_STATS = ("sample_count", "median_seconds", "p95_seconds", "p99_secon
 _INDEX = r"(?:0|[1-9][0-9]*)"
 PERFORMANCE_TARGET = re.compile(
     rf"/performance/workloads/{_INDEX}/(?:peak_rss_bytes|stats/(?:{'|'.join(PERFORMANCE_STATS)}))", re.ASCII)
-QUALITY_METRIC_TARGET = re.compile(rf"/quality/slices/(?P<slice>{_INDEX})/metrics/(?P<metric>[a-z_]+)", re.ASCII)
+QUALITY_METRIC_TARGET = re.compile(rf"/quality/slices/(?P<slice>{_INDEX})/metrics/(?P<metric>[a-z0-9_]+)", re.ASCII)
 CONFORMANCE_RECALL_TARGET = "/catalog_conformance/recall"
 
 Status = Literal["ok", "malformed", "category_target", "target", "not_evaluated", "comparison"]
