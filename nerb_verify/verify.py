@@ -23,12 +23,16 @@ from nerb_verify import families
 from nerb_verify.bundle import open_bundle
 from nerb_verify.codes import register
 from nerb_verify.context import VerifyContext, VerifyOptions
-from nerb_verify.findings import Collector
+from nerb_verify.findings import Collector, Label
 
 NOT_A_DIRECTORY = register(
     "usage.bundle_not_directory", "The bundle path is not a readable directory.",
     "Pass the folder that holds publication.json and the other artifacts. Symbolic links are not followed, so the "
     "path itself must be a real directory.")
+INTERNAL_ERROR = register(
+    "usage.internal_error", "A check family failed internally; the bundle could not be verified.",
+    "A defect in nerb-verify stopped one check family. The verdict is 'could not verify' (exit 2), never a pass. "
+    "The message names the family; please report it. No input value is printed.")
 INELIGIBLE = register(
     "decision.standalone_redaction_ineligible", "Standalone redaction eligibility was required but does not hold.",
     "With --require-standalone-redaction-eligible the verifier's own standalone-redaction decision must be eligible. "
@@ -70,8 +74,17 @@ def verify_bundle(root: Path, options: VerifyOptions | None = None, display_root
         collector.add(NOT_A_DIRECTORY, ".", "")
         return VerifyResult(root, shown, ctx, "could_not_verify", EXIT_COULD_NOT_VERIFY)
     open_bundle(ctx)
-    for _family, run in families.FAMILY_ORDER:
-        run(ctx)
+    failed = False
+    for family, run in families.FAMILY_ORDER:
+        try:
+            run(ctx)
+        except Exception as exc:  # noqa: BLE001 - a defect must not become a traceback or a pass
+            failed = True
+            collector.add(INTERNAL_ERROR, ".", "", "The {family} family failed internally ({kind}).",
+                          family=Label(family), kind=Label(type(exc).__name__))
+            collector.ran(family, "not_evaluated", reason="internal error")
+    if failed:
+        return VerifyResult(root, shown, ctx, "could_not_verify", EXIT_COULD_NOT_VERIFY)
     return _decide(VerifyResult(root, shown, ctx, "", 0))
 
 

@@ -74,6 +74,7 @@ def declared_paths(publication: Any) -> set[str]:
 
 def is_unusable(ctx: VerifyContext, rel: str) -> bool:
     """True when ``rel`` or a folder above it exists but was refused when opening (symlink, special file)."""
+    unusable = ctx.shared.get("bundle.unusable", set())
     parts = rel.split("/")
     return any("/".join(parts[: i + 1]) in unusable for i in range(len(parts)))
 

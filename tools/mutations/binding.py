@@ -17,7 +17,7 @@ def _case(code: str, slug: str, ops: list, description: str, *, reseal: bool = F
 CASES = [
     _case("binding.artifact_sha256", "summary-prose-edited",
           [{"op": "replace_text", "file": "summary.md", "old": "The source corpus is public.",
-            "new": "The source corpus is open."}],
+            "new": "The source corpus is publix."}],
           "A word of summary.md changed after publication; hashes left stale."),
     _case("binding.artifact_bytes", "declared-size-off-by-one", [], "The declared size of summary.md is one byte off.",
           post_ops=[{"op": "json_set", "file": "publication.json", "pointer": "/artifacts/17/bytes", "value": 6108}],
@@ -33,7 +33,8 @@ CASES = [
     _case("binding.unsafe_artifact_path", "traversal",
           [{"op": "json_insert", "file": "publication.json", "pointer": "/artifacts/18",
             "value": {"path": "../outside.md", "sha256": "sha256:" + "2" * 64, "bytes": 1}}],
-          "A declared path that climbs out of the bundle (resealed).", reseal=True),
+          "A declared path that climbs out of the bundle (resealed); the publication schema's path pattern also "
+          "refuses it.", reseal=True, codes=["binding.unsafe_artifact_path", "schema.pattern"]),
     _case("binding.manifest_sha256", "manifest-edited-after-binding", [],
           "The manifest changed after the evidence bound it; the publication list was refreshed.",
           post_ops=[{"op": "json_set", "file": "benchmark-manifest.json", "pointer": "/source/revision",
@@ -52,5 +53,6 @@ CASES = [
           "The performance report names another performance manifest; publication list refreshed.",
           post_ops=[{"op": "json_set", "file": "performance-report.json", "pointer": "/performance_manifest_sha256",
                      "value": "sha256:" + "5" * 64}],
-          post_seal=["publication"]),
+          post_seal=["run_sha256", "publication"],
+          codes=["binding.performance_manifest_sha256", "performance.manifest_hash"]),
 ]
