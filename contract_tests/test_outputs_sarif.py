@@ -25,6 +25,12 @@ def _sarif_of(bundle: str | Path, *extra: str) -> tuple[int, dict]:
     return result.code, json.loads(result.stdout)
 
 
+def _sarif_and_report(bundle: str | Path, report: Path) -> tuple[int, dict, dict]:
+    """One verification run printing SARIF and writing the JSON report beside it."""
+    code, log = _sarif_of(bundle, "--report-output", str(report))
+    return code, log, json.loads(report.read_text(encoding="utf-8"))
+
+
 def _no_private_text(text: str, *paths: Path) -> None:
     for path in (REPO, Path.home(), *paths):
         assert str(path) not in text, "an absolute path leaked into the output"
@@ -80,10 +86,9 @@ def test_doc_base_makes_help_uris_absolute():
     assert rule["helpUri"].startswith("https://example.org/r/blob/v1/docs/findings/")
 
 
-def test_real_bundle_sarif_validates_and_matches_the_report(snapshot):
-    code, log = _sarif_of(REAL_ARG)
+def test_real_bundle_sarif_validates_and_matches_the_report(snapshot, tmp_path):
+    code, log, report = _sarif_and_report(REAL_ARG, tmp_path / "report.json")
     assert not sarif_errors(log)
-    report = json.loads(run_cli("verify", REAL_ARG, "--format", "json").stdout)
     _check_shape(log, findings=len(report["findings"]))
     assert log["runs"][0]["invocations"][0]["exitCode"] == report["exit_code"] == code
     for result in log["runs"][0]["results"]:
@@ -107,10 +112,9 @@ def test_real_bundle_is_clean_in_sarif():
 @pytest.mark.parametrize("name", sorted(BROKEN))
 def test_broken_bundle_sarif_validates(name, tmp_path, snapshot):
     bundle = BROKEN[name](tmp_path / "bundle")
-    code, log = _sarif_of(bundle)
+    code, log, report = _sarif_and_report(bundle, tmp_path / "report.json")
     assert code == 1, "a broken bundle is rejected"
     assert not sarif_errors(log)
-    report = json.loads(run_cli("verify", str(bundle), "--format", "json").stdout)
     _check_shape(log, findings=len(report["findings"]))
     errors = [r for r in log["runs"][0]["results"] if r["level"] == "error"]
     where = {r["locations"][0]["physicalLocation"]["artifactLocation"]["uri"] for r in errors}
@@ -211,3 +215,24 @@ def test_merge_keeps_one_run_with_every_result_and_invocation(tmp_path):
     assert len(merged["runs"]) == 1
     assert len(merged["runs"][0]["results"]) == 2
     assert [i["properties"]["command"] for i in merged["runs"][0]["invocations"]] == ["verify", "scan"]
+
+
+def _github_slug(heading: str) -> str:
+    # GitHub's heading anchors: lower case, drop everything but letters, digits, spaces, hyphens and underscores,
+    # spaces become hyphens.
+    kept = "".join(ch for ch in heading.strip().lower() if ch.isalnum() or ch in " -_")
+    return kept.replace(" ", "-")
+
+
+def test_help_uri_anchors_match_the_docs_headings():
+    checked = 0
+    for info in codes.all_codes():
+        page = REPO / "docs" / "findings" / f"{info.family}.md"
+        if not page.is_file():
+            continue
+        headings = [line[3:] for line in page.read_text(encoding="utf-8").splitlines() if line.startswith("## ")]
+        for heading in headings:
+            if heading.strip().strip("`") == info.code:
+                assert info.doc_anchor.split("#", 1)[1] == _github_slug(heading), info.code
+                checked += 1
+    assert checked > 0, "at least one family page documents its codes with one heading per code"

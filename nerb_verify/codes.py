@@ -53,8 +53,12 @@ class CodeInfo:
 
     @property
     def doc_anchor(self) -> str:
-        """Relative documentation link for this code: the family page plus an anchor made from the code."""
-        return f"{DOCS_BASE}/{self.family}.md#{self.code.replace('.', '').replace('_', '-')}"
+        """Relative documentation link for this code: the family page plus the anchor GitHub gives its heading.
+
+        Pages use one heading per code, ``## `family.name` ``; GitHub's slug drops the backticks and the dot and keeps
+        underscores, so ``quality.metric_mismatch`` is ``#qualitymetric_mismatch``.
+        """
+        return f"{DOCS_BASE}/{self.family}.md#{self.code.replace('.', '')}"
 
 
 REGISTRY: dict[str, CodeInfo] = {}
@@ -83,7 +87,12 @@ def get(code: str) -> CodeInfo:
 
 
 def all_codes() -> list[CodeInfo]:
-    """Every registered code, sorted by family then code, after importing every check module."""
-    from nerb_verify import families  # noqa: F401  (importing registers every family's codes)
+    """Every registered code, sorted by family then code, after importing every module that registers codes."""
+    import importlib
+
+    from nerb_verify import cli, families, verify  # noqa: F401  (importing registers every family's codes)
+
+    for _name, module_name, _help in cli.COMMANDS:
+        importlib.import_module(f"nerb_verify.commands.{module_name}")
 
     return sorted(REGISTRY.values(), key=lambda info: (info.family, info.code))
