@@ -187,12 +187,21 @@ def supported_figures(ctx: VerifyContext) -> Figures:
     # Scope counts (bound to each other by the binding, card and publication families).
     for value in (dig(manifest, "source", "input_records"), dig(manifest, "preparation", "output_records"),
                   dig(manifest, "splits", "roles", "test", "records"), dig(evidence, "bank", "active_patterns"),
-                  dig(ctx.artifact(C.BANK_CARD), "candidate_funnel", "total_candidates")):
+                  dig(ctx.artifact(C.BANK_CARD), "candidate_funnel", "total_candidates"),
+                  _build_commitment(ctx, "candidate_count")):
         if as_int(value) is not None:
             out.add(COUNT, value)
     _performance_figures(ctx, out)
     _hashes(ctx, out)
     return out
+
+
+def _build_commitment(ctx: VerifyContext, key: str) -> Any:
+    """A build-phase commitment of the capacity report (sealed by the capacity decision's own hashes)."""
+    for phase in as_list(dig(ctx.artifact(C.CAPACITY_DECISION), "report", "phases")) or []:
+        if isinstance(phase, dict) and phase.get("phase") == "build":
+            return dig(phase, "commitments", key)
+    return None
 
 
 def _performance_figures(ctx: VerifyContext, out: Figures) -> None:
