@@ -4,6 +4,9 @@ Exit codes: 0 clean, 1 privacy findings (or an invalid allowlist), 2 could not s
 nothing else found). The output never contains a matched value, a raw key, or a hash of either: findings carry the
 file, line and column (text) or a JSON pointer built from key positions (JSON), the code and the profile.
 
+With ``--bundles`` the paths are files touched in evidence bundles: each touched bundle is verified in full (the
+privacy family inside ``verify`` contract-scans every JSON artifact) and its findings are printed the same way.
+
 The output format is chosen in one place, :func:`render`, which takes the list of findings; a new format plugs in
 there (and in ``FORMATS``).
 """
@@ -11,6 +14,7 @@ there (and in ``FORMATS``).
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import json
 import sys
 from collections.abc import Sequence
@@ -37,6 +41,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help=f"allowlist file (default: {allowlist_file.DEFAULT_NAME} in the current folder, if any)")
     parser.add_argument("--no-allowlist", action="store_true", help="ignore any allowlist")
     parser.add_argument("--verbose", action="store_true", help="print the counts even when nothing was found")
+    parser.add_argument("--bundles", action="store_true",
+                        help="treat PATHS as files touched in evidence bundles: verify every bundle (the nearest "
+                             "folder above a path that holds publication.json), which includes the contract-profile "
+                             "scan of all its JSON; used by the nerb-verify-bundle pre-commit hook")
     add_output_arguments(parser)  # --exit-zero, --fail-on, --sarif-output, --report-output, --source-root, --doc-base
 
 
@@ -73,7 +81,43 @@ def render(findings: Sequence[Finding], fmt: str, *, summary: ScanSummary, exit_
     return _text(findings, summary, verbose)
 
 
+def bundle_roots(paths: Sequence[str], max_levels: int = 8) -> list[Path]:
+    """The evidence bundles touched by ``paths``: for each, the nearest folder at or above it (at most
+    ``max_levels`` up) that holds a ``publication.json``. Sorted, without duplicates."""
+    roots: set[Path] = set()
+    for raw in paths:
+        folder = Path(raw)
+        if not folder.is_dir() or folder.is_symlink():
+            folder = folder.parent
+        for _level in range(max_levels):
+            if (folder / "publication.json").is_file():
+                roots.add(folder)
+                break
+            if folder.parent == folder or str(folder) in ("", "."):
+                break
+            folder = folder.parent
+    return sorted(roots)
+
+
+def _run_bundles(args: argparse.Namespace) -> int:
+    from nerb_verify.verify import verify_bundle
+
+    findings: list[Finding] = []
+    exit_code = 0
+    summary = ScanSummary(profile="contract")
+    for root in bundle_roots(args.paths):
+        result = verify_bundle(root, display_root=root.as_posix())
+        summary.files_scanned += len(result.ctx.files)
+        for finding in result.collector.sorted_findings():
+            findings.append(dataclasses.replace(finding, artifact=f"{root.as_posix()}/{finding.artifact}"))
+        exit_code = max(exit_code, result.exit_code if result.exit_code in (0, 1, 2) else 1)
+    sys.stdout.write(render(findings, args.format, summary=summary, exit_code=exit_code, verbose=args.verbose))
+    return exit_code
+
+
 def run(args: argparse.Namespace) -> int:
+    if args.bundles:
+        return _run_bundles(args)
     collector = Collector()
     allowlist = None
     if not args.no_allowlist:

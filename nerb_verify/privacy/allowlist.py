@@ -174,7 +174,7 @@ def load(path: Path, collector: Collector) -> Allowlist | None:
     source = str(path)
     try:
         raw = read_regular_file(path, MAX_BYTES)
-        data = parse_json_bytes(raw, root="object")
+        data = parse_json_bytes(raw, root="any")
     except LoadFailure:
         collector.add(UNREADABLE, source, "")
         return None

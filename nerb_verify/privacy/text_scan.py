@@ -2,8 +2,9 @@
 
 Lines longer than 4,096 characters are scanned in 4,096-character chunks that overlap by 512, so minified files are
 scanned in bounded pieces instead of failing. The column is found by searching for the shortest prefix of the
-line that still raises the code, then the shortest suffix of that prefix: bounded (a binary search, only on lines
-that raise something) and never derived from the value's content beyond its position.
+line that still raises the code, then the shortest suffix of that prefix, then back to the start of the word it
+begins in (so an address is reported at its first character): bounded (binary searches, only on lines that raise
+something) and never derived from the value's content beyond its position.
 """
 
 from __future__ import annotations
@@ -45,6 +46,8 @@ def locate(text: str, code: str, profile: Profile) -> int:
             low = middle
         else:
             high = middle - 1
+    while low > 0 and (text[low - 1].isalnum() or text[low - 1] in "._+%'-"):
+        low -= 1  # back to the start of the word the shortest span begins in (an address's local part)
     return low
 
 

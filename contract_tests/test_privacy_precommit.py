@@ -1,0 +1,143 @@
+"""The pre-commit hooks, run by the real pre-commit framework on a clean clone of this checkout.
+
+``pre-commit try-repo`` installs the hook repository at a commit (``pip install .`` into a fresh virtualenv; this
+needs PyPI for the dependencies, once per session) and runs a hook on the staged files of a scratch git repository.
+We clone this checkout first so the hooks under test are exactly the committed HEAD (try-repo would otherwise fold
+uncommitted work of the tree into a shadow commit). One more test installs the hook as a real git hook and shows that
+``git commit`` itself is stopped.
+
+Must-reject values are assembled at run time; the assertions check that no value reaches the hook's output.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from contract_tests.conftest import REAL_BUNDLE, REPO
+
+pytestmark = pytest.mark.slow
+
+AT = chr(64)
+EMAIL = "jane.roe" + AT + "corp-mail.co.uk"
+PHONE = "+44 7911 " + "123456"
+HOME = "/ho" + "me/" + "jroe/project/notes.txt"
+
+GIT_ENV = {"GIT_AUTHOR_NAME": "Hook Test", "GIT_AUTHOR_EMAIL": "hook" + AT + "example.org",
+           "GIT_COMMITTER_NAME": "Hook Test", "GIT_COMMITTER_EMAIL": "hook" + AT + "example.org"}
+
+
+def _run(args: list[str], cwd: Path, env: dict[str, str], timeout: float = 900) -> subprocess.CompletedProcess:
+    return subprocess.run(args, cwd=cwd, env=env, capture_output=True, text=True, timeout=timeout)
+
+
+@pytest.fixture(scope="session")
+def hook_env(tmp_path_factory: pytest.TempPathFactory) -> dict[str, str]:
+    if shutil.which("git") is None:
+        pytest.skip("git is not installed")
+    env = dict(os.environ)
+    env.update(GIT_ENV)
+    env["PRE_COMMIT_HOME"] = str(tmp_path_factory.mktemp("pre-commit-home"))
+    env.pop("PYTHONPATH", None)  # the hook must run from its own installed environment
+    return env
+
+
+@pytest.fixture(scope="session")
+def hook_repo(tmp_path_factory: pytest.TempPathFactory, hook_env: dict[str, str]) -> Path:
+    """A clean clone of this checkout at HEAD (what CI has)."""
+    if not (REPO / ".git").exists():
+        pytest.skip("not a git checkout")
+    clone = tmp_path_factory.mktemp("hook-repo") / "nerb-verify"
+    result = _run(["git", "clone", "--quiet", "--no-hardlinks", str(REPO), str(clone)], REPO, hook_env)
+    assert result.returncode == 0, result.stderr
+    if not (clone / ".pre-commit-hooks.yaml").exists():
+        pytest.skip("HEAD has no .pre-commit-hooks.yaml yet")
+    return clone
+
+
+def _scratch(tmp_path: Path, env: dict[str, str], files: dict[str, str]) -> Path:
+    work = tmp_path / "work"
+    work.mkdir()
+    assert _run(["git", "init", "--quiet"], work, env).returncode == 0
+    for name, text in files.items():
+        target = work / name
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_text(text, encoding="utf-8")
+    assert _run(["git", "add", "--all"], work, env).returncode == 0
+    return work
+
+
+def _try_repo(work: Path, repo: Path, hook: str, env: dict[str, str]) -> subprocess.CompletedProcess:
+    return _run([sys.executable, "-m", "pre_commit", "try-repo", str(repo), hook, "--verbose"], work, env)
+
+
+@pytest.mark.parametrize("name,text,value", [
+    ("contact.md", "# Contact\n\nWrite to " + EMAIL + " for access.\n", EMAIL),
+    ("notes/call.txt", "On call: " + PHONE + "\n", PHONE),
+    ("scripts/run.sh", "#!/bin/sh\npython tool.py --data " + HOME + "\n", HOME),
+])
+def test_staged_identifier_stops_the_hook_without_printing_it(tmp_path: Path, hook_env: dict[str, str],
+                                                              hook_repo: Path, name: str, text: str,
+                                                              value: str) -> None:
+    work = _scratch(tmp_path, hook_env, {name: text, "README.md": "# Clean\n\nNothing to see: 5 / 3.\n"})
+    result = _try_repo(work, hook_repo, "nerb-privacy-scan", hook_env)
+    output = result.stdout + result.stderr
+    assert result.returncode == 1, output
+    assert "nerb privacy scan" in output and "Failed" in output and name in output
+    assert value not in output
+    for piece in ("jroe", "corp-mail", "7911", "123456"):
+        assert piece not in output
+
+
+def test_clean_staged_files_pass(tmp_path: Path, hook_env: dict[str, str], hook_repo: Path) -> None:
+    work = _scratch(tmp_path, hook_env, {
+        "README.md": "# Project\n\nRun `pytest` from /tmp/out; see [docs](/docs/x) and @pytest.fixture.\n",
+        "src/app.py": "import re\n\nPATTERN = re.compile(r\"\\d{3}-\\d{2}\")\nRATIO = 5 / 3\n"})
+    result = _try_repo(work, hook_repo, "nerb-privacy-scan", hook_env)
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "Passed" in result.stdout
+
+
+def test_installed_hook_stops_git_commit(tmp_path: Path, hook_env: dict[str, str], hook_repo: Path) -> None:
+    head = _run(["git", "rev-parse", "HEAD"], hook_repo, hook_env).stdout.strip()
+    config = ("repos:\n  - repo: " + str(hook_repo) + "\n    rev: " + head + "\n    hooks:\n"
+              "      - id: nerb-privacy-scan\n")
+    work = _scratch(tmp_path, hook_env, {".pre-commit-config.yaml": config, "leak.md": "mail " + EMAIL + "\n"})
+    installed = _run([sys.executable, "-m", "pre_commit", "install"], work, hook_env)
+    assert installed.returncode == 0, installed.stderr
+    commit = _run(["git", "commit", "-m", "add notes"], work, hook_env)
+    output = commit.stdout + commit.stderr
+    assert commit.returncode == 1, output
+    assert EMAIL not in output and "privacy.email" in output
+    assert _run(["git", "rev-parse", "--verify", "HEAD"], work, hook_env).returncode != 0  # nothing was committed
+    (work / "leak.md").write_text("mail the team lead\n")
+    _run(["git", "add", "leak.md"], work, hook_env)
+    again = _run(["git", "commit", "-m", "add notes"], work, hook_env)
+    assert again.returncode == 0, again.stdout + again.stderr
+
+
+def test_bundle_hook_verifies_a_touched_bundle(tmp_path: Path, hook_env: dict[str, str], hook_repo: Path) -> None:
+    sys.path.insert(0, str(REPO))
+    from tools.fixturelib import materialize
+    from tools.mutations.privacy import CASES
+
+    work = _scratch(tmp_path, hook_env, {"README.md": "# Evidence\n"})
+    shutil.copytree(REAL_BUNDLE, work / "evidence" / "enron")
+    _run(["git", "add", "--all"], work, hook_env)
+    clean = _try_repo(work, hook_repo, "nerb-verify-bundle", hook_env)
+    assert clean.returncode == 0, clean.stdout + clean.stderr
+    _run(["git", "commit", "-q", "-m", "bundle", "--no-verify"], work, hook_env)
+    case = next(c for c in CASES if c["slug"] == "card-version-fullwidth-address-and-tmp-path")
+    shutil.rmtree(work / "evidence" / "enron")
+    materialize(case, work / "evidence" / "enron")
+    _run(["git", "add", "--all"], work, hook_env)
+    broken = _try_repo(work, hook_repo, "nerb-verify-bundle", hook_env)
+    output = broken.stdout + broken.stderr
+    assert broken.returncode == 1, output
+    assert "privacy.email" in output and "evidence/enron/bank-card.json#/bank/version" in output
+    assert "example.org" not in output

@@ -1,0 +1,279 @@
+"""JSON and text scanning, the privacy check family on the real bundle, the scan/allowlist CLI and the runner.
+
+Must-reject values are assembled at run time (the repository scans itself).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+import pytest
+
+from contract_tests.conftest import run_cli
+from nerb_verify import codes
+from nerb_verify.bundle import open_bundle
+from nerb_verify.checks import privacy_scan
+from nerb_verify.context import VerifyContext, VerifyOptions
+from nerb_verify.findings import Collector
+from nerb_verify.privacy.json_scan import scan_json
+from nerb_verify.privacy.profiles import CONTRACT, REPOSITORY
+from nerb_verify.privacy.text_scan import scan_text
+
+AT = chr(64)
+EMAIL = "jane.roe" + AT + "corp-mail.co.uk"
+PHONE = "+44" + "7911" + "123456"
+HOME = "/ho" + "me/" + "jroe/notes"
+SSN = "219-" + "09-" + "9999"
+
+
+def _scan(document: object, profile=CONTRACT, pointer_root: object = None) -> list:
+    collector = Collector()
+    scan_json(document, profile, collector, "a.json", pointer_root=pointer_root)
+    return collector.findings
+
+
+def _leaks(findings: list, *values: str) -> bool:
+    blob = json.dumps([f.to_json() for f in findings], ensure_ascii=False)
+    return any(value in blob for value in values)
+
+
+# --- JSON scanning -------------------------------------------------------------------------------------------------
+
+def test_value_under_an_unsafe_key_is_reported_by_position_never_by_key() -> None:
+    # NERB's leak (spec B.2): the value's pointer echoed the raw key above it.
+    findings = _scan({"benign": 1, EMAIL: PHONE})
+    assert {(f.code, f.pointer) for f in findings} == {("privacy.email", "/@key:1"), ("privacy.phone", "/@key:1")}
+    assert {f.message.split(":")[0] for f in findings} == {"An object key", "A string value"}
+    assert not _leaks(findings, EMAIL, PHONE, "jane", "7911")
+
+
+def test_nested_keys_and_indices_build_the_pointer() -> None:
+    findings = _scan({"rows": [{"x": 1}, {"note": "mail " + EMAIL}]})
+    assert [(f.code, f.pointer) for f in findings] == [("privacy.email", "/@key:0/1/@key:0")]
+
+
+def test_gate_target_that_resolves_is_permitted_elsewhere_it_is_a_path() -> None:
+    evidence = {"quality": {"slices": [{"metrics": {"precision": 0.9}}]},
+                "promotion": {"checks": [{"target": "/quality/slices/0/metrics/precision"},
+                                         {"target": "/quality/slices/7/metrics/precision"},
+                                         {"target": "/quality/slices/0/metrics/precision " + EMAIL}]},
+                "note": "/quality/slices/0/metrics/precision"}
+    findings = _scan(evidence, pointer_root=evidence)
+    got = {(f.code, f.pointer) for f in findings}
+    assert ("privacy.local_path", "/promotion/checks/1/target") in got  # does not resolve
+    assert ("privacy.email", "/promotion/checks/2/target") in got  # identifier rules still apply
+    assert not any(p == "/promotion/checks/0/target" for _c, p in got)
+    assert any(c == "privacy.local_path" and p.endswith("@key:2") or p == "/note" for c, p in got)
+
+
+def test_identifier_length_numbers_in_free_form_fields() -> None:
+    document = {"callback": 7135552368, "ssn_like": 219099999, "wall_elapsed_ns": 7135552368,
+                "rss_samples_bytes": [7135552368], "short": 12345678, "big": 1234567890123456, "flag": True}
+    findings = _scan(document)
+    assert sorted(f.pointer for f in findings) == ["/@key:0", "/@key:1"]
+    assert {f.code for f in findings} == {"privacy.identifier_number"}
+    assert _scan(document, REPOSITORY) == []
+
+
+def test_findings_are_capped_per_file() -> None:
+    findings = _scan({"rows": [EMAIL] * 1200})
+    assert len(findings) == 1001 and findings[-1].code == "privacy.findings_truncated"
+
+
+def test_hostile_shapes_never_raise() -> None:
+    for document in (None, 1.5, True, [], {}, [[[[]]]], {"": ""}, "x" * 20000, {"k": ["\ud800"]}):
+        _scan(document)
+
+
+# --- text scanning -------------------------------------------------------------------------------------------------
+
+def test_text_lines_and_columns() -> None:
+    collector = Collector()
+    text = "clean line\r\nsee " + EMAIL + " and " + HOME + "\n\n  ssn " + SSN + "\n"
+    scan_text(text, REPOSITORY, collector, "notes.md")
+    got = sorted((f.code, f.line, f.column) for f in collector.findings)
+    assert got == [("privacy.email", 2, 5), ("privacy.personal_path", 2, 5 + len(EMAIL) + 5),
+                   ("privacy.ssn", 4, 7)]
+    assert not _leaks(collector.findings, EMAIL, HOME, SSN)
+
+
+def test_long_lines_are_chunked_and_still_caught() -> None:
+    collector = Collector()
+    scan_text("x" * 9000 + " " + EMAIL + " " + "y" * 9000, REPOSITORY, collector, "min.js")
+    assert [(f.code, f.line, f.column) for f in collector.findings] == [("privacy.email", 1, 9002)]
+
+
+# --- the privacy family on the real bundle ---------------------------------------------------------------------------
+
+def _context(root: Path) -> VerifyContext:
+    ctx = VerifyContext(root=root, options=VerifyOptions(), collector=Collector())
+    open_bundle(ctx)
+    return ctx
+
+
+def test_real_bundle_has_zero_privacy_findings(real_bundle: Path) -> None:
+    ctx = _context(real_bundle)
+    privacy_scan.run(ctx)
+    assert [f for f in ctx.collector.findings if f.code.startswith("privacy.")] == []
+    ran = ctx.collector.checks_run["privacy"]
+    assert ran["status"] == "ran" and ran["json_files"] == 14 and ran["text_files"] == 5
+
+
+def test_real_summary_would_fail_the_contract_profile_but_passes_repository(real_bundle: Path) -> None:
+    # The reproduce command's generic /tmp output folder is a local path to the contract profile only (spec B.1).
+    text = (real_bundle / "summary.md").read_text(encoding="utf-8")
+    strict, lenient = Collector(), Collector()
+    scan_text(text, CONTRACT, strict, "summary.md")
+    scan_text(text, REPOSITORY, lenient, "summary.md")
+    assert [f.code for f in strict.findings] == ["privacy.local_path"] and lenient.findings == []
+
+
+def test_family_scans_every_json_artifact_including_inventories_and_card(tmp_path: Path, real_bundle: Path) -> None:
+    import shutil
+
+    bundle = tmp_path / "b"
+    shutil.copytree(real_bundle, bundle)
+    inventory = bundle / "inventories" / "real_validation_inventory.json"
+    rows = json.loads(inventory.read_text())
+    rows[0]["note"] = "call " + PHONE
+    inventory.write_text(json.dumps(rows))
+    card = json.loads((bundle / "bank-card.json").read_text())
+    card["bank"]["version"] = "jroe\\u00" + "40corp-mail.co.uk"  # a JSON escape spelled in the value itself
+    (bundle / "bank-card.json").write_text(json.dumps(card))
+    summary = bundle / "summary.md"
+    summary.write_text(summary.read_text() + "\nContact: " + EMAIL + "\n")
+    ctx = _context(bundle)
+    privacy_scan.run(ctx)
+    got = {(f.code, f.artifact) for f in ctx.collector.findings if f.code.startswith("privacy.")}
+    assert got == {("privacy.phone", "inventories/real_validation_inventory.json"),
+                   ("privacy.email", "bank-card.json"), ("privacy.email", "summary.md")}
+
+
+def test_every_privacy_code_is_documented() -> None:
+    codes.all_codes()
+    import nerb_verify.privacy.allowlist  # noqa: F401
+    import nerb_verify.privacy.runner  # noqa: F401
+
+    docs = Path(__file__).resolve().parent.parent / "docs" / "findings"
+    for family in ("privacy", "allowlist"):
+        page = (docs / f"{family}.md").read_text(encoding="utf-8")
+        for info in codes.REGISTRY.values():
+            if info.family == family:
+                assert f"## {info.code}" in page, info.code
+
+
+# --- CLI: scan -----------------------------------------------------------------------------------------------------
+
+@pytest.fixture()
+def tree(tmp_path: Path) -> Path:
+    root = tmp_path / "repo"
+    (root / "docs").mkdir(parents=True)
+    (root / "docs" / "clean.md").write_text("# Title\n\n5 / 3 and /tmp/out and @pytest.fixture\n")
+    (root / "docs" / "leak.md").write_text("line one\ncontact " + EMAIL + "\n")
+    (root / "data.json").write_text(json.dumps({"rows": [{"who": HOME}]}))
+    (root / "broken.json").write_text('{"x": "' + SSN + '",}')
+    (root / "image.png").write_bytes(b"\x89PNG\r\n\x1a\n\x00\x00" + EMAIL.encode())
+    (root / ".git").mkdir()
+    (root / ".git" / "config").write_text("[user]\n\temail = " + EMAIL + "\n")
+    os.symlink(HOME, root / "link")
+    return root
+
+
+def test_scan_cli_text_output(tree: Path) -> None:
+    result = run_cli("scan", "--no-allowlist", str(tree))
+    assert result.code == 1
+    lines = result.stdout.splitlines()
+    body = [line for line in lines if line.startswith(str(tree))]
+    rel = [line[len(str(tree)) + 1:] for line in body]
+    assert rel == [
+        "broken.json:1:8: error privacy.ssn: The line: Text has the shape of a US Social Security number "
+        "(repository profile).",
+        "data.json#/@key:0/0/@key:0: error privacy.personal_path: A string value: Text contains a local path that "
+        "reveals a person or a private location (repository profile).",
+        "docs/leak.md:2:9: error privacy.email: The line: Text has the shape of an e-mail address (repository "
+        "profile).",
+        "link:1:1: error privacy.personal_path: The symbolic link's target: Text contains a local path that reveals "
+        "a person or a private location (repository profile).",
+    ]
+    assert "1 binary file(s) skipped" in result.stdout
+    assert not any(v in result.stdout + result.stderr for v in (EMAIL, HOME, SSN, "jroe", "corp-mail"))
+
+
+def test_scan_cli_json_output_and_exit_codes(tree: Path) -> None:
+    result = run_cli("scan", "--no-allowlist", "--format", "json", "--profile", "contract", str(tree / "docs"))
+    document = json.loads(result.stdout)
+    assert result.code == 1 and document["exit_code"] == 1 and document["profile"] == "contract"
+    assert {f["code"] for f in document["findings"]} == {"privacy.email", "privacy.at_sign", "privacy.local_path"}
+    assert document["summary"]["files_scanned"] == 2
+    clean = run_cli("scan", "--no-allowlist", str(tree / "docs" / "clean.md"))
+    assert (clean.code, clean.stdout, clean.stderr) == (0, "", "")
+    missing = run_cli("scan", "--no-allowlist", str(tree / "nope"))
+    assert missing.code == 2 and "privacy.not_scanned" in missing.stdout
+    usage = run_cli("scan", "--profile", "strict", str(tree))
+    assert usage.code == 2
+
+
+def test_scan_cli_reports_personal_file_names_by_position(tmp_path: Path) -> None:
+    (tmp_path / "a.txt").write_text("fine\n")
+    (tmp_path / (EMAIL + ".txt")).write_text("fine\n")
+    result = run_cli("scan", "--no-allowlist", str(tmp_path))
+    assert result.code == 1 and "@name:1: error privacy.email: The file or folder name" in result.stdout
+    assert EMAIL not in result.stdout
+
+
+def test_contract_profile_reports_unparseable_json_and_still_scans_its_text(tree: Path) -> None:
+    result = run_cli("scan", "--no-allowlist", "--profile", "contract", "--format", "json", str(tree / "broken.json"))
+    found = {(f["code"], f.get("line")) for f in json.loads(result.stdout)["findings"]}
+    assert found == {("load.invalid_json", 1), ("privacy.ssn", 1)}
+
+
+# --- allowlist -----------------------------------------------------------------------------------------------------
+
+def test_allowlist_add_then_scan_suppresses_only_that_location(tree: Path) -> None:
+    allow = tree / ".nerb-privacy-allowlist.json"
+    added = run_cli("allowlist", "add", "--allowlist", str(allow), "--path", str(tree / "docs" / "leak.md"),
+                    "--line", "2", "--code", "privacy.email", "--justification", "Synthetic address for a test.")
+    assert added.code == 0, added.stderr
+    entry = json.loads(allow.read_text())
+    assert entry == {"version": 1, "entries": [{"anchor": "line:2", "code": "privacy.email",
+                                                "justification": "Synthetic address for a test.",
+                                                "path": "docs/leak.md"}]}
+    run_cli("allowlist", "add", "--allowlist", str(allow), "--path", str(tree / "data.json"),
+            "--pointer", "/@key:0/0/@key:0", "--code", "privacy.personal_path", "--justification",
+            "Synthetic home folder for a test.")
+    result = run_cli("scan", "--allowlist", str(allow), "--format", "json", str(tree / "docs"), str(tree / "data.json"))
+    document = json.loads(result.stdout)
+    assert result.code == 0 and document["findings"] == [] and document["summary"]["suppressed"] == 2
+    # The same code on another line is not suppressed.
+    (tree / "docs" / "leak.md").write_text("contact " + EMAIL + "\nline two\n")
+    again = run_cli("scan", "--allowlist", str(allow), str(tree / "docs"))
+    assert again.code == 1 and "leak.md:1:9" in again.stdout
+
+
+def test_allowlist_rejects_entries_without_justification_or_bad_location(tmp_path: Path) -> None:
+    allow = tmp_path / "allow.json"
+    short = run_cli("allowlist", "add", "--allowlist", str(allow), "--path", "x.md", "--line", "1", "--code",
+                    "privacy.email", "--justification", "ok")
+    assert short.code == 1 and not allow.exists()
+    unknown = run_cli("allowlist", "add", "--allowlist", str(allow), "--path", "x.md", "--line", "1", "--code",
+                      "privacy.nope", "--justification", "A long enough justification.")
+    assert unknown.code == 1
+    allow.write_text(json.dumps({"version": 1, "entries": [
+        {"path": "../x.md", "anchor": "file", "code": "privacy.email", "justification": "A long enough one."},
+        {"path": "x.md", "anchor": "line:0", "code": "privacy.email", "justification": "A long enough one."},
+        {"path": "x.md", "anchor": "file", "code": "privacy.email", "justification": " "},
+        {"path": "x.md", "anchor": "file", "code": "privacy.email", "justification": "A long enough one.",
+         "extra": "x"},
+        {"path": "x.md", "anchor": "file", "code": "privacy.email", "justification": "A long enough one."},
+        {"path": "x.md", "anchor": "file", "code": "privacy.email", "justification": "A long enough one."}]}))
+    check = run_cli("allowlist", "check", "--allowlist", str(allow))
+    assert check.code == 1
+    got = [line.split(": ")[1] for line in check.stderr.splitlines()]
+    assert got == ["error allowlist.invalid_entry", "error allowlist.invalid_entry",
+                   "error allowlist.missing_justification", "error allowlist.invalid_entry",
+                   "warning allowlist.duplicate_entry"]
+    allow.write_text("[]")
+    scan = run_cli("scan", "--allowlist", str(allow), str(allow))
+    assert scan.code == 1 and "allowlist.invalid_file" in scan.stdout
