@@ -93,7 +93,8 @@ def test_install_step_installs_the_action_itself():
     install = load_yaml(REPO / "action.yml")["runs"]["steps"][0]
     assert install["id"] == "install"
     assert install["env"]["ACTION_PATH"] == "${{ github.action_path }}"
-    assert 'pip install --disable-pip-version-check --quiet "$ACTION_PATH"' in install["run"]
+    assert 'tar -C "$ACTION_PATH"' in install["run"]
+    assert 'pip install --disable-pip-version-check --quiet "$NERB_SRC"' in install["run"]
 
 
 def test_expression_evaluator():
@@ -164,3 +165,20 @@ def test_local_run_with_nothing_to_check_fails(tmp_path):
 def test_local_run_rejects_an_unknown_fail_on(tmp_path):
     run = _run(tmp_path, bundles="fixtures/bundles/nerb-enron", **{"fail-on": "sometimes"})
     assert run.exit_code == 2
+
+
+def test_the_installed_package_ships_the_schemas(monkeypatch):
+    # The action pip-installs this repository and runs the installed package (PYTHONSAFEPATH), not the checkout:
+    # every subpackage and the JSON Schemas must be in the distribution, or every artifact is schema.unavailable.
+    import warnings
+
+    from setuptools.config.pyprojecttoml import apply_configuration
+    from setuptools.dist import Distribution
+
+    monkeypatch.chdir(REPO)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        dist = apply_configuration(Distribution(), str(REPO / "pyproject.toml"))
+    packages = set(dist.packages or [])
+    assert {"nerb_verify", "nerb_verify.outputs", "nerb_verify.commands"} <= packages
+    assert "nerb_verify.schemas" in packages, "pyproject maps schemas/ to nerb_verify.schemas but does not ship it"
