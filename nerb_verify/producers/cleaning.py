@@ -101,6 +101,22 @@ def _deletion_table() -> dict[int, None]:
 _DELETE = _deletion_table()
 _CONTROL_TO_SPACE = {cp: " " for cp in list(range(0, 32)) + list(range(0x7F, 0xA0)) if cp not in (9, 10)}
 _CLEAN_TABLE: dict[int, Any] = {**_CONTROL_TO_SPACE, **_DELETE}
+def _class_of(codepoints: Any) -> re.Pattern[str]:
+    """A regex character class matching exactly ``codepoints`` (built from runs, for a fast "needs work?" test)."""
+    points = sorted(set(codepoints))
+    parts = []
+    start = prev = points[0]
+    for cp in points[1:] + [None]:
+        if cp is not None and cp == prev + 1:
+            prev = cp
+            continue
+        parts.append(re.escape(chr(start)) + ("-" + re.escape(chr(prev)) if prev != start else ""))
+        if cp is not None:
+            start = prev = cp
+    return re.compile("[" + "".join(parts) + "]")
+
+
+_NEEDS_CLEAN = _class_of(_CLEAN_TABLE)
 _NEWLINES = re.compile("\r\n|[\r\u0085\u2028\u2029]")
 _JOINERS = re.compile(r"(?<=[A-Za-z0-9@._+'\-])[\u200c\u200d]+(?=[A-Za-z0-9@._+'\-])")
 _JOINERS_ANY = re.compile("[\u200c\u200d]")
@@ -113,7 +129,8 @@ def normalize_text(text: str) -> str:
     text = _NEWLINES.sub("\n", text)
     text = unicodedata.normalize("NFC", text)
     text = _JOINERS.sub("", text)
-    text = text.translate(_CLEAN_TABLE)
+    if _NEEDS_CLEAN.search(text):
+        text = text.translate(_CLEAN_TABLE)
     lines = [_INLINE_SPACE.sub(" ", line).strip() for line in text.split("\n")]
     text = "\n".join(lines)
     text = _BLANK_RUNS.sub("\n\n", text)
@@ -552,6 +569,7 @@ def parse_date(raw: str | None) -> dict[str, Any]:
 
 _GROUPING_DELETE = dict(_DELETE)
 _GROUPING_DELETE.update({0x200C: None, 0x200D: None})
+_NEEDS_GROUPING_CLEAN = _class_of(list(_GROUPING_DELETE) + list(_CONTROL_TO_SPACE))
 _WORD = re.compile(r"\w+")
 _SUBJECT_PREFIX = re.compile(r"(?i)^\s*((re|fw|fwd)\s*(\[\d+\])?\s*:\s*)+")
 _MESSAGE_ID = re.compile(r"<[^<>\s]{1,998}>")
@@ -561,7 +579,8 @@ _CONTINUATION = re.compile(r"^\s+\S")
 
 def grouping_text(text: str) -> str:
     """Invisible chars removed, controls to space, NFKC, casefold, whitespace collapsed (bounded expansion)."""
-    text = text.translate(_GROUPING_DELETE).translate(_CONTROL_TO_SPACE)
+    if _NEEDS_GROUPING_CLEAN.search(text):
+        text = text.translate(_GROUPING_DELETE).translate(_CONTROL_TO_SPACE)
     folded = unicodedata.normalize("NFKC", text).casefold()
     if len(folded) > 4 * max(1, len(text)):
         raise CleaningError("grouping_expansion_limit")
@@ -625,15 +644,18 @@ def simhash64(text: str) -> dict[str, int | str]:
             planes[i] = plane ^ carry
             carry &= plane
             i += 1
+    # bit-parallel comparison of every count with the majority threshold, most significant plane first
     need = (len(kept) + 1) // 2
-    result = 0
-    for bit in range(64):
-        count = 0
-        for i, plane in enumerate(planes):
-            if (plane >> bit) & 1:
-                count += 1 << i
-        if count >= need:
-            result |= 1 << bit
+    width = max(len(planes), need.bit_length())
+    greater, equal = 0, _MASK64
+    for i in range(width - 1, -1, -1):
+        plane = planes[i] if i < len(planes) else 0
+        if (need >> i) & 1:
+            equal &= plane
+        else:
+            greater |= equal & plane
+            equal &= ~plane & _MASK64
+    result = greater | equal
     return {"token_count": len(tokens), "shingle_count": len(kept), "simhash64": f"{result & _MASK64:016x}"}
 
 
@@ -719,7 +741,7 @@ def clean_row(row: dict[str, Any], dataset_id: str, revision: str, source_digest
     referenced = sorted({ref for ref in referenced if ref and ref != own_id})[:EMBEDDED_ID_LIMIT]
     tsubject = thread_subject(subject)
     near_core = simhash64(core if core else current)
-    near_full = simhash64(full)
+    near_full = near_core if full == (core if core else current) else simhash64(full)
     grouping = {
         "exact": {name: ("sha256:" + feature_hash("exact-view", grouping_text(text)) if text else None)
                   for name, text in views_text.items()},

@@ -92,7 +92,6 @@ class PrepareResult:
 @dataclass
 class _Spool:
     index: dict[str, tuple[int, int]] = field(default_factory=dict)  # document_id -> (offset, length)
-    digest_to_doc: dict[str, str] = field(default_factory=dict)
     occurrences: Counter = field(default_factory=Counter)  # source digest -> identical occurrences
     failed: dict[str, str] = field(default_factory=dict)  # source digest -> cleaning code
 
@@ -193,7 +192,6 @@ def prepare(input_path: Path, private_root: Path, *, run: str = "run", input_kin
                         continue
                     doc_id = _doc_id_of(line)
                     spool.index[doc_id] = (offset, len(line))
-                    spool.digest_to_doc[digest] = doc_id
                     spool_file.write(line)
                     offset += len(line)
                 meter.update(len(batch))

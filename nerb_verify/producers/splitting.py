@@ -69,16 +69,16 @@ def seed_commitment(seed: str) -> str:
     return "sha256:" + domain_hash("nerb/enron/split-seed/v2", seed)
 
 
-@dataclass
+@dataclass(slots=True)
 class Node:
     """The grouping features of one prepared record that the splitter needs (no text)."""
 
     document_id: str
-    exact: list[str]
-    message_id: str | None
-    references: list[str]
-    thread_subject: str | None
-    participants: list[str]
+    exact: list[bytes]
+    message_id: bytes | None
+    references: list[bytes]
+    thread_subject: bytes | None
+    participants: list[bytes]
     signatures: list[int]
     anchor_us: int | None
     anchor_utc: str | None
@@ -88,6 +88,11 @@ class Node:
     mailbox_owner: str | None
     structured_present: bool
     truncated: bool
+
+
+def _raw(value: str | None) -> bytes | None:
+    """A ``sha256:<hex>`` feature hash as its 32 raw bytes (half the memory of the text form)."""
+    return bytes.fromhex(value[len("sha256:"):]) if value else None
 
 
 def node_from_record(record: dict[str, Any]) -> Node:
@@ -109,11 +114,11 @@ def node_from_record(record: dict[str, Any]) -> Node:
     cleaning = record["cleaning"]
     return Node(
         document_id=record["document_id"],
-        exact=sorted({value for value in grouping["exact"].values() if value}),
-        message_id=grouping["normalized_message_id_sha256"],
-        references=list(grouping["embedded_message_id_sha256s"]),
-        thread_subject=grouping["normalized_thread_subject_sha256"],
-        participants=list(grouping["participant_sha256s"]),
+        exact=sorted({_raw(value) for value in grouping["exact"].values() if value}),
+        message_id=_raw(grouping["normalized_message_id_sha256"]),
+        references=[_raw(value) for value in grouping["embedded_message_id_sha256s"]],
+        thread_subject=_raw(grouping["normalized_thread_subject_sha256"]),
+        participants=[_raw(value) for value in grouping["participant_sha256s"]],
         signatures=signatures,
         anchor_us=anchor_us,
         anchor_utc=date["utc"] if date["temporal_eligible"] else None,
