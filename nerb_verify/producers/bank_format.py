@@ -13,9 +13,8 @@ from __future__ import annotations
 
 import json
 import re
-from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 from nerb_verify.canonical import nerb_pretty_bytes, python_canonical_bytes, python_canonical_sha256
 
@@ -40,8 +39,7 @@ class BankFormatError(ValueError):
     """A bank that is not a valid ``nerb.bank.v1`` document. The message holds only our own field paths."""
 
 
-@dataclass(frozen=True)
-class Detector:
+class Detector(NamedTuple):
     """One active pattern, ready to compile: its identity, its ordering key and its declared matching options.
 
     ``order_key`` is spec 50 §4.2 step 5: (priority, canonical_name, surface_name, regex source, flags), compared in
@@ -229,23 +227,34 @@ def native_source_bytes(bank: dict[str, Any]) -> int:
 def active_detectors(bank: dict[str, Any]) -> list[Detector]:
     """Every active pattern as a :class:`Detector` (spec 50 §4.2 steps 1-3), in (entity, name, pattern) id order.
 
-    Flags are the union of the bank's default flags, the entity's flags and the pattern's own; a literal with
-    ``case_sensitive: false`` adds IGNORECASE.
+    Only what is active at every level (bank, entity, name, pattern) is returned. Flags are the union of the bank's
+    default flags, the entity's flags and the pattern's own; a literal with ``case_sensitive: false`` adds
+    IGNORECASE.
     """
     out: list[Detector] = []
-    active = active_only(bank)
-    for entity_id in sorted(active["entities"]):
-        entity = active["entities"][entity_id]
+    if bank["status"] != "active":
+        return out
+    for entity_id in sorted(bank["entities"]):
+        entity = bank["entities"][entity_id]
+        if entity["status"] != "active":
+            continue
+        literal_flags = {
+            True: ordered_flags(bank["default_regex_flags"], entity["regex_flags"]),
+            False: ordered_flags(bank["default_regex_flags"], entity["regex_flags"], ["IGNORECASE"]),
+        }
         for name_id in sorted(entity["names"]):
             name = entity["names"][name_id]
+            if name["status"] != "active":
+                continue
             for pattern_id in sorted(name["patterns"]):
                 p = name["patterns"][pattern_id]
+                if p["status"] != "active":
+                    continue
                 if p["kind"] == "literal":
-                    extra = [] if p["case_sensitive"] else ["IGNORECASE"]
-                    flags = ordered_flags(bank["default_regex_flags"], entity["regex_flags"], extra)
                     out.append(Detector(entity_id, name_id, pattern_id, "literal", name["canonical"], p["value"],
-                                        p["value"], p["priority"], flags, p["case_sensitive"],
-                                        p["normalize_whitespace"], p["left_boundary"], p["right_boundary"]))
+                                        p["value"], p["priority"], literal_flags[p["case_sensitive"]],
+                                        p["case_sensitive"], p["normalize_whitespace"], p["left_boundary"],
+                                        p["right_boundary"]))
                 else:
                     flags = ordered_flags(bank["default_regex_flags"], entity["regex_flags"], p["regex_flags"])
                     out.append(Detector(entity_id, name_id, pattern_id, "regex", name["canonical"], pattern_id,
@@ -293,11 +302,9 @@ def parse_bank_bytes(raw: bytes) -> dict[str, Any]:
     """Parse and validate bank JSON bytes; refuses invalid UTF-8, duplicate keys and NaN/Infinity."""
 
     def no_dupes(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
-        out: dict[str, Any] = {}
-        for key, value in pairs:
-            if key in out:
-                raise BankFormatError("bank: duplicate object key")
-            out[key] = value
+        out = dict(pairs)
+        if len(out) != len(pairs):
+            raise BankFormatError("bank: duplicate object key")
         return out
 
     def no_constants(_: str) -> Any:

@@ -129,12 +129,19 @@ def re2_escape_char(ch: str) -> str:
     return f"\\x{{{ord(ch):X}}}"
 
 
+_ASCII_ESCAPES = {cp: f"\\x{{{cp:X}}}" for cp in range(128) if not chr(cp).isalnum()}
+
+
 def literal_body(detector: Detector) -> str:
     """The boundary-free RE2 body of a literal: escaped, whitespace runs as ``White_Space+`` when normalized,
     wrapped in ``(?i:...)`` when case-insensitive."""
+    value = detector.value
+    if value.isascii() and not (detector.normalize_whitespace and any(ch in WHITE_SPACE for ch in value)):
+        body = value.translate(_ASCII_ESCAPES)
+        return f"(?i:{body})" if detector.ignore_case else f"(?:{body})"
     parts: list[str] = []
     in_ws = False
-    for ch in detector.value:
+    for ch in value:
         if detector.normalize_whitespace and ch in WHITE_SPACE:
             if not in_ws:
                 parts.append(RE2_WHITE_SPACE_CLASS + "+")
