@@ -273,3 +273,31 @@ def test_cli_prepare_split_and_one_shot_open(corpus, tmp_path):
     second = run_cli(*open_args, "--into", str(tmp_path / "again.jsonl"))
     assert second.code == 1 and "refused" in second.stderr
     assert not (tmp_path / "again.jsonl").exists()
+
+
+def test_emitted_sections_pass_the_verifiers_manifest_checks(baseline, real_bundle):
+    """Our three sections dropped into the real manifest raise no manifest-family finding inside those sections."""
+    from nerb_verify.checks import manifest_rules
+    from nerb_verify.context import VerifyContext, VerifyOptions
+    from nerb_verify.findings import Collector
+
+    _, split = baseline
+    sealed = split.split_dir / "sealed"
+    prep_manifest = json.loads((split.split_dir.parent.parent / "enron-preparation" / "run" / "manifest.json")
+                               .read_text())
+    manifest = json.loads((real_bundle / "benchmark-manifest.json").read_text())
+    manifest["source"] = public_sections.source_section(prep_manifest, source_id="generated-corpus",
+                                                        revision=REVISION, owner="tests", access="synthetic")
+    manifest["preparation"] = public_sections.preparation_section(prep_manifest)
+    manifest["splits"] = public_sections.splits_section(
+        split.manifest, file_ref(sealed / "manifest.json", "m")["sha256"], split.audit, True)
+    ctx = VerifyContext(root=Path("."), options=VerifyOptions(), collector=Collector())
+    manifest_rules.check_manifest(ctx, manifest)
+    ours = [f for f in ctx.collector.findings
+            if str(f.pointer).startswith(("/source", "/preparation", "/splits"))]
+    assert ours == []
+    # and a crossing group in our splits section is caught by the verifier itself
+    manifest["splits"]["leakage_groups_crossing"] = 1
+    ctx = VerifyContext(root=Path("."), options=VerifyOptions(), collector=Collector())
+    manifest_rules.check_manifest(ctx, manifest)
+    assert any(f.code.endswith("split_leakage") for f in ctx.collector.findings)
