@@ -236,3 +236,62 @@ def test_missing_artifacts_are_not_evaluated_never_passed(opened):
 def test_wrong_shapes_never_raise(opened, rel, junk):
     ctx = fresh(opened, **{rel: junk})
     run_mine(ctx)  # findings or not_evaluated, never an exception
+
+
+# --- capacity internals ---------------------------------------------------------------------------------------------
+
+from hypothesis import given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+_json = st.recursive(
+    st.none() | st.booleans() | st.integers(min_value=-10**12, max_value=10**12)
+    | st.floats(allow_nan=False, allow_infinity=False) | st.text(max_size=8),
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=6), inner, max_size=4),
+    max_leaves=30)
+
+
+@settings(max_examples=200)
+@given(st.dictionaries(st.text(max_size=6), _json, max_size=5))
+def test_pretty_size_from_canonical_size(value):
+    from nerb_verify.canonical import python_canonical_bytes
+
+    pretty = (json.dumps(value, sort_keys=True, indent=2, ensure_ascii=False) + "\n").encode("utf-8")
+    assert len(python_canonical_bytes(value)) + capacity._pretty_extra(value, 0) + 1 == len(pretty)
+    members = capacity._member_bytes(value)
+    assert capacity._object_bytes(members) == python_canonical_bytes(value)
+
+
+def _git(repo: Path, *args: str) -> str:
+    return subprocess.run(["git", "-C", str(repo), *args], check=True, capture_output=True, text=True).stdout
+
+
+def test_source_repo_mode_recomputes_the_attestation(opened, tmp_path):
+    import hashlib
+
+    repo = tmp_path / "repo"
+    subprocess.run(["git", "init", "-q", str(repo)], check=True)
+    (repo / "module.py").write_text("x = 1\n", encoding="utf-8")
+    _git(repo, "add", "module.py")
+    _git(repo, "-c", "user.name=t", "-c", "user.email=t@t.invalid", "commit", "-qm", "m")
+    commit = _git(repo, "rev-parse", "HEAD").strip()
+    raw = subprocess.run(["git", "-C", str(repo), "cat-file", "commit", commit], check=True,
+                         capture_output=True).stdout
+    listing = subprocess.run(["git", "-C", str(repo), "ls-tree", "-r", "-z", "--full-tree", commit], check=True,
+                             capture_output=True).stdout
+    decision = copy.deepcopy(opened.artifacts[C.CAPACITY_DECISION])
+    attestation = decision["attestation"]
+    attestation["executable_git_commit"] = commit
+    attestation["commit_object_sha256"] = "sha256:" + hashlib.sha256(raw).hexdigest()
+    attestation["root_tree_object_id"] = raw.split(b"\n", 1)[0][5:].decode()
+    attestation["repository_tree_sha256"] = "sha256:" + hashlib.sha256(listing).hexdigest()
+    from nerb_verify.checks import capacity_source
+
+    ctx = fresh(opened)
+    ctx.options.source_repo = repo
+    capacity_source.run(ctx, decision)
+    assert codes_of(ctx) == []
+    attestation["root_tree_object_id"] = "0" * 40
+    ctx = fresh(opened)
+    ctx.options.source_repo = repo
+    capacity_source.run(ctx, decision)
+    assert codes_of(ctx) == ["capacity.source_repo_mismatch"]

@@ -156,6 +156,17 @@ FAILURE_CODES = frozenset({
 })
 
 
+def _member_bytes(obj: dict[str, Any]) -> dict[str, bytes]:
+    """Canonical bytes of each member of an object, keyed by member name."""
+    return {key: python_canonical_bytes(value) for key, value in obj.items()}
+
+
+def _object_bytes(members: dict[str, bytes]) -> bytes:
+    """Canonical bytes of an object from its members' canonical bytes (keys sorted by code point)."""
+    return b"{" + b",".join(json.dumps(k, ensure_ascii=False).encode("utf-8") + b":" + members[k]
+                            for k in sorted(members)) + b"}"
+
+
 def _decision_bytes(decision: dict[str, Any], report_bytes: bytes) -> bytes:
     """Canonical bytes of the decision without decision_sha256, splicing in the already-serialised report."""
     parts = []
@@ -179,8 +190,9 @@ def run(ctx: VerifyContext) -> None:
         col.ran("capacity", "not_evaluated", reason=Label("report or attempt_chain missing"))
         return
     try:
-        report_full = python_canonical_bytes(report)
-        report_wo = python_canonical_bytes({k: v for k, v in report.items() if k != "run_sha256"})
+        parts = _member_bytes(report)
+        report_full = _object_bytes(parts)
+        report_wo = _object_bytes({k: v for k, v in parts.items() if k != "run_sha256"})
         decision_bytes = _decision_bytes(decision, report_full)
     except (TypeError, ValueError):
         col.add(MALFORMED, A, "")
@@ -196,7 +208,7 @@ def run(ctx: VerifyContext) -> None:
     col.record(A, "/report/run_sha256", "report_run_sha256", report.get("run_sha256"), run_hash, ok)
     if not ok:
         col.add(REPORT_HASH, A, "/report/run_sha256")
-    _report_size(ctx, report)
+    _report_size(ctx, report, len(report_full))
     _policy(ctx, report)
     _gates(ctx, report)
     chain_hash = _chain(ctx, chain)
@@ -214,9 +226,31 @@ def run(ctx: VerifyContext) -> None:
     col.ran("capacity", attempts=len(chain))
 
 
-def _report_size(ctx: VerifyContext, report: dict[str, Any]) -> None:
+def _pretty_extra(value: Any, depth: int) -> int:
+    """Bytes NERB's pretty form (indent 2, ``": "``) adds to the compact canonical form below ``value``."""
+    if isinstance(value, dict):
+        if not value:
+            return 0
+        n = len(value)
+        return n * (3 + 2 * depth) + 1 + 2 * depth + n + sum(_pretty_extra(v, depth + 1) for v in value.values())
+    if isinstance(value, list):
+        if not value:
+            return 0
+        n = len(value)
+        return n * (3 + 2 * depth) + 1 + 2 * depth + sum(_pretty_extra(v, depth + 1) for v in value)
+    return 0
+
+
+def _report_size(ctx: VerifyContext, report: dict[str, Any], canonical_size: int) -> None:
+    """The report's size in NERB's pretty form, from its canonical size plus the whitespace indentation adds.
+
+    (Python's json encoder falls back to pure Python when indenting; counting the added whitespace is 5x faster.)
+    """
     published = as_int(dig(report, "totals", "report_bytes"))
-    size = len((json.dumps(report, sort_keys=True, indent=2, ensure_ascii=False) + "\n").encode("utf-8"))
+    try:
+        size = canonical_size + _pretty_extra(report, 0) + 1
+    except RecursionError:
+        size = -1
     ok = published == size and size <= MAX_REPORT_BYTES
     ctx.collector.record(A, "/report/totals/report_bytes", "report_bytes", published, size, ok)
     if not ok:
