@@ -302,7 +302,7 @@ CASES: list[dict[str, Any]] = [
           ["performance.decision_grade_mismatch", "publication.decision_mismatch"]),
     _case("performance.inventory_missing", "huge-inventory-deleted",
           [{"op": "delete", "file": "inventories/controlled_negative_huge_inventory.json"}],
-          ["performance.inventory_missing"]),
+          ["performance.inventory_missing", "binding.declared_missing", "summary.verdict_mismatch"]),
     _case("performance.inventory_hash", "inventory-not-canonical",
           [_edit("inventory_rewrite", inventory="controlled_negative_huge_inventory", pretty=True)],
           ["performance.inventory_hash"]),
