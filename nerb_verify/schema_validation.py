@@ -213,8 +213,17 @@ def explain(file_name: str, instance: Any, limit: int = 100) -> list[SchemaError
 
 
 def _iter_leaf_errors(errors: Iterator[jsonschema.ValidationError]) -> Iterator[jsonschema.ValidationError]:
-    """Descend into anyOf/oneOf contexts only when a single branch explains the failure; else keep the parent."""
+    """Replace an anyOf/oneOf failure by its most relevant branch error (jsonschema's ``best_match``).
+
+    A nullable field is ``anyOf: [X, null]``; a zero timeout should be reported as ``exclusiveMinimum``, the rule
+    that actually failed, not as "matches no alternative".
+    """
     for error in errors:
+        while error.validator in ("anyOf", "oneOf") and error.context:
+            # Prefer a branch that failed on something other than its type (the branch the value was meant for),
+            # then the deepest error within it.
+            branches = [e for e in error.context if e.validator != "type"] or list(error.context)
+            error = max(branches, key=lambda e: len(e.relative_path))
         yield error
 
 
