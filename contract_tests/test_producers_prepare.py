@@ -318,3 +318,43 @@ def test_cpython_email_test_messages_are_prepared_or_counted(tmp_path):
     assert result.output_records >= len(units) // 2
     for reason in result.rejected:
         assert reason.startswith("cleaning_") or reason in ("malformed_message_headers", "binary_message_content")
+
+
+def test_mbox_and_single_eml_inputs(tmp_path):
+    make_corpus.write_corpus(tmp_path / "corpus", 30, 4, "maildir")
+    files = sorted(p for p in (tmp_path / "corpus" / "maildir").rglob("*") if p.is_file())
+    mbox = tmp_path / "all.mbox"
+    with open(mbox, "wb") as handle:
+        for path in files:
+            data = path.read_bytes()
+            handle.write(b"From sender Tue May  1 10:00:00 2001\n")
+            handle.write(b"\n".join(b">" + line if line.startswith(b"From ") else line
+                                    for line in data.split(b"\n")) + b"\n\n")
+    units = list(iter_message_files(mbox))
+    assert len(units) == len(files) and all(unit.row is not None for unit in units)
+    from_maildir = prepare(tmp_path / "corpus" / "maildir", tmp_path / ".a", dataset_id="gen", revision=REVISION)
+    from_mbox = prepare(mbox, tmp_path / ".b", dataset_id="gen", revision=REVISION)
+    assert from_mbox.output_records == from_maildir.output_records
+    # same messages, same cleaned text: only the locators (mailbox paths) differ
+    def bodies(result):
+        with open(result.run_dir / "prepared.jsonl", "rb") as handle:
+            return sorted(json.loads(line)["views"]["subject_current_body"] for line in handle)
+    assert bodies(from_mbox) == bodies(from_maildir)
+    eml = tmp_path / "one.eml"
+    eml.write_bytes(files[0].read_bytes())
+    single = prepare(eml, tmp_path / ".c", dataset_id="gen", revision=REVISION)
+    assert single.input_records == 1
+
+
+def test_progress_reports_rate_without_text():
+    import io
+
+    from nerb_verify.producers.progress import Progress
+
+    stream = io.StringIO()
+    meter = Progress("prepare", total=10, stream=stream, interval=0.0)
+    for _ in range(10):
+        meter.update()
+    meter.finish()
+    output = stream.getvalue()
+    assert "records/s" in output and "10/10 records" in output
