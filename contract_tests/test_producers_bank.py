@@ -228,11 +228,19 @@ def test_card_and_bank_section_are_schema_valid_and_private(train_dir):
     validation = evaluate_validation(compiled, result.bank, validation_records)
     assert validation["contact"]["gold_spans"] == 4 and validation["contact"]["true_positive"] == 4
     assert validation["contact"]["cataloged_gold_spans"] == 3  # new.person@ is not in the bank: fallback only
-    source = card_source_from_manifest(train.manifest, result, len(set(train.groups.values())))
+    source = card_source_from_manifest(train.manifest, result, len(set(train.groups.values())), train)
     card = build_card(result, artifact, conformance, validation, source, benchmark_version="demo")
     schema = json.loads((REPO / "schemas" / "nerb.enron_public_bank_card.json").read_text())
     jsonschema.Draft202012Validator(schema).validate(card)
     assert card_arithmetic_problems(card) == []
+    from nerb_verify.checks import bank_card as card_family
+    from nerb_verify.context import BANK_CARD, VerifyContext, VerifyOptions
+    from nerb_verify.findings import Collector
+
+    ctx = VerifyContext(root=Path("."), options=VerifyOptions(), collector=Collector())
+    ctx.artifacts[BANK_CARD] = card
+    card_family.run(ctx)
+    assert [f.code for f in ctx.collector.findings] == []
     text = json.dumps(card, ensure_ascii=False)
     assert "@" not in text and "Ann" not in text and "ruiz" not in text.lower()
     section = manifest_bank_section(result.bank, artifact)

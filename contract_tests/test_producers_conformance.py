@@ -121,3 +121,45 @@ def test_wrong_canonical_is_counted(fake_bank):
     person["canonical"] = "Someone Else"
     counts = score_cases(compile_bank(swapped), cases)
     assert counts.wrong_canonical == 3 and counts.missed == 0  # casing, context and whitespace cases
+
+
+def test_demo_corpus_end_to_end(tmp_path):
+    """Generated corpus -> prepare -> split -> bank build: card and bank section schema-valid and privacy-clean, the
+    conformance section accepted by the verifier, and the same section from a shard-dropping engine rejected."""
+    import json
+    import subprocess
+    import sys
+
+    import jsonschema
+    from conftest import REPO, run_cli
+
+    subprocess.run([sys.executable, str(REPO / "tools" / "make_corpus.py"), "--messages", "400",
+                    str(tmp_path / "corpus")], check=True, capture_output=True)
+    root = tmp_path / ".nerb"
+    prep = run_cli("prepare", "--private-root", str(root), "--no-progress", "--workers", "1",
+                   str(tmp_path / "corpus" / "corpus.jsonl"))
+    assert prep.code == 0, prep.stderr
+    split = run_cli("split", "--private-root", str(root), "--mode", "fixture", "--no-progress")
+    assert split.code == 0, split.stderr
+    dev = root / "enron-split" / "run" / "development"
+    built = run_cli("bank", "build", str(dev), "--private-dir", str(root / "bank"), "--public-dir",
+                    str(tmp_path / "pub"), "--dataset-revision", "0123456789abcdef0123456789abcdef01234567",
+                    "--dataset-split", "train", "--benchmark-version", "demo")
+    assert built.code == 0, built.stderr
+    card = json.loads((tmp_path / "pub" / "bank-card.json").read_text())
+    schema = json.loads((REPO / "schemas" / "nerb.enron_public_bank_card.json").read_text())
+    jsonschema.Draft202012Validator(schema).validate(card)
+    scan = run_cli("scan", "--profile", "contract", str(tmp_path / "pub"))
+    assert scan.code == 0, scan.stdout
+    section = card["catalog_conformance"]
+    codes, passed = verifier_codes(section, card["bank"]["stats"]["active_totals"]["patterns"])
+    assert codes == [] and passed is True and section["active_patterns"] > 10
+
+    bank = load_bank(root / "bank" / "bank.json")
+    broken = drop_last_shard(compile_bank(bank, shard_size=8))
+    bad_section, _ = run_conformance(bank, broken)
+    codes, passed = verifier_codes(bad_section, section["active_patterns"])
+    assert passed is False and bad_section["missed"] > 0
+    lied = dict(bad_section, passed=True, recall=1.0)
+    codes, _ = verifier_codes(lied, section["active_patterns"])
+    assert "conformance.passed_mismatch" in codes and "conformance.recall_mismatch" in codes

@@ -29,6 +29,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     build.add_argument("--version", default="1")
     build.add_argument("--created-at", default="1970-01-01T00:00:00Z")
     build.add_argument("--benchmark-version", default="enron")
+    build.add_argument("--dataset-id", help="source dataset id for the card (default: from the train records)")
+    build.add_argument("--dataset-revision", help="source dataset revision (default: from the train records)")
+    build.add_argument("--dataset-split", help="source dataset split, e.g. train (default: from the train records)")
     build.add_argument("--shard-size", type=int, default=50_000, help="detectors per RE2 shard (default 50,000)")
 
 
@@ -86,7 +89,10 @@ def run(args: argparse.Namespace) -> int:
     try:
         records = [json.loads(line) for line in validation_path.read_bytes().splitlines() if line.strip()]
         validation = evaluate_validation(compiled, result.bank, records)
-        source = card_source_from_manifest(train.manifest, result, len(set(train.groups.values())))
+        overrides = {"dataset_id": args.dataset_id, "dataset_revision": args.dataset_revision,
+                     "dataset_split": args.dataset_split}
+        source = card_source_from_manifest(train.manifest, result, len(set(train.groups.values())), train,
+                                           overrides)
         card = build_card(result, artifact, section, validation, source, benchmark_version=args.benchmark_version)
     except (CardError, OSError, ValueError) as exc:
         sys.stderr.write(f"nerb-verify bank build: bank written, card not built ({_safe(exc)})\n")

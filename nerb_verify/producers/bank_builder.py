@@ -80,6 +80,7 @@ class TrainBundle:
     train_artifact_sha256: str
     manifest: dict[str, Any] | None
     _token: object = field(default=None, repr=False)
+    manifest_sha256: str | None = None
 
 
 _TRAIN_TOKEN = object()
@@ -124,8 +125,9 @@ def open_train_bundle(bundle_dir: Path, policy: BuildPolicy = BuildPolicy()) -> 
                 raise TrainOnlyError("train record cap exceeded")
     manifest_path = bundle_dir / "manifest.json"
     manifest = json.loads(manifest_path.read_text("utf-8")) if manifest_path.is_file() else None
+    manifest_sha = _sha256_file(manifest_path) if manifest_path.is_file() else None
     records.sort(key=lambda r: r["document_id"])
-    return TrainBundle(records, groups, _sha256_file(train_path), manifest, _TRAIN_TOKEN)
+    return TrainBundle(records, groups, _sha256_file(train_path), manifest, _TRAIN_TOKEN, manifest_sha)
 
 
 def stable_id(prefix: str, value: str) -> str:

@@ -146,22 +146,53 @@ def builder_source_sha256() -> str:
     return "sha256:" + hashlib.sha256(path.read_bytes()).hexdigest()
 
 
-def card_source_from_manifest(manifest: dict[str, Any] | None, build: BuildResult, train_groups: int
-                              ) -> dict[str, Any]:
-    """The card's ``source`` block from the development bundle manifest; missing fields are an error, never zeros.
+def card_source_from_manifest(manifest: dict[str, Any] | None, build: BuildResult, train_groups: int,
+                              train: Any = None, overrides: dict[str, Any] | None = None) -> dict[str, Any]:
+    """The card's ``source`` block; a field that cannot be found is an error, never a zero (fail closed).
 
-    Accepted manifest keys (issue 6's development manifest): ``source_card`` (an object with the card's source
-    fields), or the fields at top level. ``train_*`` fields are always taken from the train bundle itself.
+    Read from the development bundle written by ``nerb-verify split`` (``nerb_verify.enron_split_manifest.v1``):
+    ``full_split_manifest_sha256``, ``preparation_manifest_sha256``, ``policy_sha256`` (the split policy),
+    ``roles.validation.{artifact.sha256, groups, records}``; the development manifest's own file hash; the dataset
+    id/revision/split from the train records' ``source`` block (all records must agree). A ``source_card`` object in
+    the manifest, then ``overrides`` (the command line's ``--dataset-*``), supply fields directly; an empty string
+    counts as missing. ``train_*`` fields always come from the train bundle, and
+    a manifest that names a different train artifact hash is refused.
     """
     manifest = manifest or {}
-    given = manifest.get("source_card") if isinstance(manifest.get("source_card"), dict) else manifest
-    source = {key: given.get(key) for key in SOURCE_FIELDS}
+    direct = manifest.get("source_card") if isinstance(manifest.get("source_card"), dict) else {}
+    roles = manifest.get("roles") if isinstance(manifest.get("roles"), dict) else {}
+    validation = roles.get("validation") if isinstance(roles.get("validation"), dict) else {}
+    train_role = roles.get("train") if isinstance(roles.get("train"), dict) else {}
+    declared_train = (train_role.get("artifact") or {}).get("sha256") if isinstance(train_role.get("artifact"),
+                                                                                   dict) else None
+    if declared_train is not None and declared_train != build.train_artifact_sha256:
+        raise CardError("the development manifest names a different train artifact than the one built from")
+    datasets = set()
+    for record in getattr(train, "records", []) or []:
+        src = record.get("source") or {}
+        datasets.add((src.get("dataset_id"), src.get("revision"), src.get("split")))
+    dataset = next(iter(datasets)) if len(datasets) == 1 else (None, None, None)
+    source = {
+        "dataset_id": dataset[0], "dataset_revision": dataset[1], "dataset_split": dataset[2],
+        "development_manifest_sha256": getattr(train, "manifest_sha256", None),
+        "full_split_manifest_sha256": manifest.get("full_split_manifest_sha256"),
+        "preparation_manifest_sha256": manifest.get("preparation_manifest_sha256"),
+        "split_policy_sha256": manifest.get("policy_sha256"),
+        "validation_artifact_sha256": (validation.get("artifact") or {}).get("sha256")
+        if isinstance(validation.get("artifact"), dict) else None,
+        "validation_groups": validation.get("groups"), "validation_records": validation.get("records"),
+    }
+    for given in (direct, overrides or {}):
+        for key in SOURCE_FIELDS:
+            if given.get(key) is not None:
+                source[key] = given[key]
     source["train_artifact_sha256"] = build.train_artifact_sha256
     source["train_records"] = build.train_records
     source["train_groups"] = train_groups
-    missing = [key for key, value in source.items() if value is None]
+    source = {key: source.get(key) for key in SOURCE_FIELDS}
+    missing = [key for key, value in source.items() if value is None or value == ""]
     if missing:
-        raise CardError("card source fields missing from the development manifest: " + ", ".join(missing))
+        raise CardError("card source fields missing from the development bundle: " + ", ".join(missing))
     return source
 
 
