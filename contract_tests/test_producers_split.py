@@ -273,6 +273,9 @@ def test_cli_prepare_split_and_one_shot_open(corpus, tmp_path):
     second = run_cli(*open_args, "--into", str(tmp_path / "again.jsonl"))
     assert second.code == 1 and "refused" in second.stderr
     assert not (tmp_path / "again.jsonl").exists()
+    # a new preparation invalidates the published splits section
+    assert run_cli("prepare", str(source), *common, "--run", "second", "--no-progress").code == 0
+    assert set(json.loads((tmp_path / "public.json").read_text())) == {"source", "preparation"}
 
 
 def test_emitted_sections_pass_the_verifiers_manifest_checks(baseline, real_bundle):

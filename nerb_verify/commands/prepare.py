@@ -78,7 +78,7 @@ def run(args: argparse.Namespace) -> int:
         "preparation": public_sections.preparation_section(result.manifest),
     }
     try:
-        public_sections.merge_and_write(args.public_out, sections)
+        public_sections.merge_and_write(args.public_out, sections, drop=("splits",))
     except ValueError as exc:
         sys.stderr.write(f"nerb-verify prepare: public sections not publishable: {exc}\n")
         return 1

@@ -271,15 +271,16 @@ def all_problems(sections: dict[str, Any]) -> list[tuple[str, str]]:
     return problems
 
 
-def merge_and_write(path: Path, new_sections: dict[str, Any]) -> dict[str, Any]:
+def merge_and_write(path: Path, new_sections: dict[str, Any], drop: tuple[str, ...] = ()) -> dict[str, Any]:
     """Merge ``new_sections`` into the public sections file at ``path`` (pretty JSON) and return the result.
 
+    ``drop`` names sections the new ones invalidate (a new preparation invalidates an older ``splits``).
     Raises ValueError with only codes and pointers when the merged sections are not publishable.
     """
     current: dict[str, Any] = {}
     if path.is_file():
         current = json.loads(path.read_text(encoding="utf-8"))
-    merged = {**current, **new_sections}
+    merged = {key: value for key, value in {**current, **new_sections}.items() if key not in drop}
     problems = all_problems(merged)
     if problems:
         raise ValueError("; ".join(f"{code} at {pointer or '/'}" for code, pointer in problems[:20]))
