@@ -99,3 +99,19 @@ CASES = [
           codes=["conformance.negative_bounds", "conformance.passed_mismatch",
                  "decision.bundle_overstates_known_bank_contract"]),
 ]
+
+# Codes other families must raise for the same edits: summary.md states the known-bank contract PASS (and prints the
+# conformance counts), which the recomputed verdict no longer supports.
+ALSO = {
+    "no-approved-positives": ["summary.number_not_traced", "summary.verdict_mismatch"],
+    "unevaluated-with-counts": ["summary.verdict_mismatch"],
+    "conformance-on-fewer-patterns": ["summary.verdict_mismatch"],
+    "one-pattern-untested": ["summary.verdict_mismatch"],
+    "fewer-cases-than-patterns": ["summary.number_not_traced", "summary.verdict_mismatch"],
+    "no-negative-cases": ["summary.number_not_traced", "summary.verdict_mismatch"],
+    "policy-null": ["summary.verdict_mismatch"],
+    "outcomes-exceed-approved": ["summary.verdict_mismatch"],
+    "more-matches-than-negatives": ["summary.verdict_mismatch"],
+}
+for _case_item in CASES:
+    _case_item["expect"]["codes"] = sorted(set(_case_item["expect"]["codes"]) | set(ALSO.get(_case_item["slug"], [])))

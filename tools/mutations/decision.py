@@ -36,3 +36,8 @@ CASES = [
           "The evidence honestly records one missed positive (contract FAIL) but publication.json still says the "
           "catalog-conformance contract passed."),
 ]
+
+# summary.md still says the known-bank contract passed, which the recomputed verdict no longer supports.
+ALSO = {"publication-hides-conformance-failure": ["summary.verdict_mismatch"]}
+for _case_item in CASES:
+    _case_item["expect"]["codes"] = sorted(set(_case_item["expect"]["codes"]) | set(ALSO.get(_case_item["slug"], [])))
