@@ -301,6 +301,29 @@ def _word_at(ch: str | None) -> bool:
     return ch is not None and is_word_char(ch)
 
 
+_ASCII_WORD = tuple(chr(b).isascii() and (chr(b).isalnum() or chr(b) == "_") for b in range(128))
+
+
+def _word_before(data: bytes, pos: int) -> bool:
+    """Whether the character ending at byte ``pos`` is a word character (False at the start)."""
+    if pos <= 0:
+        return False
+    b = data[pos - 1]
+    if b < 0x80:
+        return _ASCII_WORD[b]
+    return _word_at(_char_before(data, pos))
+
+
+def _word_after(data: bytes, pos: int) -> bool:
+    """Whether the character starting at byte ``pos`` is a word character (False at the end)."""
+    if pos >= len(data):
+        return False
+    b = data[pos]
+    if b < 0x80:
+        return _ASCII_WORD[b]
+    return _word_at(_char_at(data, pos))
+
+
 @dataclass
 class Shard:
     """A slice of one entity's detectors: a lexicographically sorted finder alternation and an anchored Set."""
@@ -356,13 +379,12 @@ class EntityMatcher:
         if end <= start:
             return None
         if plan is not None:
-            if plan.left_word and _word_at(_char_before(data, start)):
+            if plan.left_word and _word_before(data, start):
                 return None
             return end
-        first_word = _word_at(_char_at(data, start))
-        if detector.left_boundary == "word" and _word_at(_char_before(data, start)) == first_word:
+        if detector.left_boundary == "word" and _word_before(data, start) == _word_after(data, start):
             return None
-        if detector.right_boundary == "word" and _word_at(_char_before(data, end)) == _word_at(_char_at(data, end)):
+        if detector.right_boundary == "word" and _word_before(data, end) == _word_after(data, end):
             return None
         return end
 
