@@ -365,8 +365,9 @@ def frequency_label(groups: int) -> str:
     return "head"
 
 
-def memberships(nodes: list[Node], components: list[Component], natural_present: list[bool]) -> list[dict[str, Any]]:
-    """One membership row per node (document_id order) with cohorts and challenges."""
+def memberships(nodes: list[Node], components: list[Component],
+                natural_present: list[bool]) -> Iterator[dict[str, Any]]:
+    """One membership row per node (document_id order) with cohorts and challenges, generated one at a time."""
     comp_of: dict[int, Component] = {}
     for component in components:
         for index in component.members:
@@ -380,7 +381,6 @@ def memberships(nodes: list[Node], components: list[Component], natural_present:
                 identity_groups[participant].add(component.group_id)
             if node.mailbox_owner:
                 train_owners.add(node.mailbox_owner)
-    rows = []
     for index, node in enumerate(nodes):
         component = comp_of[index]
         counts = [len(identity_groups.get(p, ())) for p in node.participants]
@@ -417,7 +417,7 @@ def memberships(nodes: list[Node], components: list[Component], natural_present:
             challenges.append("structured_empty")
         if recurrence in ("all_novel", "mixed"):
             challenges.append("identity_novelty")
-        rows.append({
+        yield {
             "schema_version": "nerb_verify.enron_split_membership.v1",
             "document_id": node.document_id, "group_id": component.group_id, "role": component.role,
             "occurrence_count": node.occurrences,
@@ -430,8 +430,7 @@ def memberships(nodes: list[Node], components: list[Component], natural_present:
             "views": {"natural": "present" if natural_present[index] else "empty",
                       "structured": "present" if node.structured_present else "empty"},
             "challenges": challenges,
-        })
-    return rows
+        }
 
 
 def production_floor_failures(role_records: dict[str, int], role_groups: dict[str, int], largest: int, total: int,

@@ -52,6 +52,12 @@ def _write(path: Path, data: bytes) -> None:
         handle.write(data)
 
 
+def _new_private(path: Path) -> Path:
+    """Create (or truncate) ``path`` with mode 0600 and return it."""
+    os.close(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600))
+    return path
+
+
 def _jsonl(rows: list[dict[str, Any]]) -> bytes:
     return b"".join(json.dumps(row, sort_keys=True, ensure_ascii=False, separators=(",", ":")).encode("utf-8") + b"\n"
                     for row in rows)
@@ -95,30 +101,40 @@ def run_split(prepared_run: Path, private_root: Path, *, run: str = "run", seed:
     crossing_groups = sum(1 for c in components if len({roles[i] for i in c.members}) > 1) + sum(crossings.values())
     if crossing_groups:
         raise SplitError("leakage_crossing")
-    rows = splitting.memberships(nodes, components, natural)
     role_records = Counter(roles)
     role_groups = Counter(component.role for component in components)
     for role in ROLES:
         if role_records[role] == 0:
             raise SplitError(f"empty_role_{role}")
+    sealed_dir = _private_dir(split_dir / "sealed")
+    development_dir = _private_dir(split_dir / "development")
+    # memberships are written as they are generated (one row in memory at a time)
     cohorts: dict[str, Counter] = {role: Counter() for role in ROLES}
-    for row in rows:
-        counter = cohorts[row["role"]]
-        counter[f"identity:{row['identities']['recurrence']}"] += 1
-        for label in row["identities"]["contains_frequency"]:
-            counter[f"frequency:{label}"] += 1
-        counter[f"natural:{row['views']['natural']}"] += 1
-        counter[f"structured:{row['views']['structured']}"] += 1
-        counter[f"mailbox:{row['mailbox_recurrence']}"] += 1
-        for challenge in row["challenges"]:
-            counter[f"challenge:{challenge}"] += 1
+    membership_hash = hashlib.sha256()
+    with open(_new_private(sealed_dir / "memberships.jsonl"), "wb") as sealed_rows, \
+            open(_new_private(development_dir / "memberships.jsonl"), "wb") as development_rows:
+        for row in splitting.memberships(nodes, components, natural):
+            line = _jsonl([row])
+            sealed_rows.write(line)
+            membership_hash.update(line)
+            if row["role"] != "test":
+                development_rows.write(line)
+            counter = cohorts[row["role"]]
+            counter[f"identity:{row['identities']['recurrence']}"] += 1
+            for label in row["identities"]["contains_frequency"]:
+                counter[f"frequency:{label}"] += 1
+            counter[f"natural:{row['views']['natural']}"] += 1
+            counter[f"structured:{row['views']['structured']}"] += 1
+            counter[f"mailbox:{row['mailbox_recurrence']}"] += 1
+            for challenge in row["challenges"]:
+                counter[f"challenge:{challenge}"] += 1
     largest = max(len(c.members) for c in components)
     truncated = sum(1 for node in nodes if node.truncated)
     failures = splitting.production_floor_failures(role_records, role_groups, largest, len(nodes), truncated, cohorts)
     if mode == "production" and failures:
+        for path in (sealed_dir / "memberships.jsonl", development_dir / "memberships.jsonl"):
+            path.unlink()
         raise SplitError("production_floors")
-    sealed_dir = _private_dir(split_dir / "sealed")
-    development_dir = _private_dir(split_dir / "development")
     # role files: exact prepared lines routed by role, document_id order
     handles = {"test": open(sealed_dir / "test.jsonl", "wb"), "train": open(development_dir / "train.jsonl", "wb"),
                "validation": open(development_dir / "validation.jsonl", "wb")}
@@ -134,8 +150,6 @@ def run_split(prepared_run: Path, private_root: Path, *, run: str = "run", seed:
     role_refs = {"test": file_ref(sealed_dir / "test.jsonl", "test"),
                  "train": file_ref(development_dir / "train.jsonl", "train"),
                  "validation": file_ref(development_dir / "validation.jsonl", "validation")}
-    membership_bytes = _jsonl(rows)
-    _write(sealed_dir / "memberships.jsonl", membership_bytes)
     assignments = [{"group_id": c.group_id, "role": c.role, "records": len(c.members), "anchor_utc": c.anchor_utc,
                     "families": sorted(c.families)} for c in components]
     _write(sealed_dir / "group-assignments.jsonl", _jsonl(assignments))
@@ -170,7 +184,7 @@ def run_split(prepared_run: Path, private_root: Path, *, run: str = "run", seed:
         "roles": {role: {"records": role_records[role], "groups": role_groups[role], "artifact": role_refs[role]}
                   for role in ROLES},
         "leakage_audit_sha256": "sha256:" + hashlib.sha256(audit_bytes).hexdigest(),
-        "memberships_sha256": "sha256:" + hashlib.sha256(membership_bytes).hexdigest(),
+        "memberships_sha256": "sha256:" + membership_hash.hexdigest(),
         "group_assignments_sha256": file_ref(sealed_dir / "group-assignments.jsonl", "x")["sha256"],
         "cohorts": {role: dict(sorted(cohorts[role].items())) for role in ROLES},
         "floor_failures": failures,
@@ -184,7 +198,6 @@ def run_split(prepared_run: Path, private_root: Path, *, run: str = "run", seed:
         raise SplitError("preseal_mismatch")
     _write(sealed_dir / "PRESEAL_VERIFIED.json", nerb_pretty_bytes(preseal))
     full_manifest_sha = "sha256:" + hashlib.sha256(manifest_bytes).hexdigest()
-    _write(development_dir / "memberships.jsonl", _jsonl([row for row in rows if row["role"] != "test"]))
     redacted = {**manifest, "roles": {**manifest["roles"], "test": {"records": role_records["test"],
                                                                     "groups": role_groups["test"]}},
                 "cohorts": {role: manifest["cohorts"][role] for role in ("train", "validation")},
