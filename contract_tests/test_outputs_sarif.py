@@ -7,6 +7,8 @@ import os
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from contract_tests.conftest import run_cli
 from contract_tests.outputs_helpers import BROKEN, CANARY, REAL_BUNDLE, REPO, masked, sarif_errors
@@ -236,3 +238,25 @@ def test_help_uri_anchors_match_the_docs_headings():
                 assert info.doc_anchor.split("#", 1)[1] == _github_slug(heading), info.code
                 checked += 1
     assert checked > 0, "at least one family page documents its codes with one heading per code"
+
+
+_CODES = [i.code for i in codes.all_codes()]
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.lists(st.tuples(st.sampled_from(_CODES), st.text(min_size=0, max_size=30),
+                          st.lists(st.text(alphabet="abc_01~/", max_size=5), max_size=3),
+                          st.none() | st.integers(min_value=0, max_value=10**6)), max_size=6),
+       st.sampled_from([None, "bundle", "/outside/abs", "../up"]))
+def test_any_findings_give_a_valid_log_with_relative_uris(items, target):
+    from nerb_verify.pointers import join
+
+    findings = [Finding(code, artifact, join(parts), "m", line=line, column=None) for code, artifact, parts, line
+                in items]
+    log = sarif.build_sarif([sarif.RunInfo("scan", findings, PathBase.for_target(target, REPO), 1)])
+    assert not sarif_errors(masked(log))  # rules[] itself is validated in full by the tests above
+    for result in log["runs"][0]["results"]:
+        location = result["locations"][0]["physicalLocation"]
+        uri = location["artifactLocation"]["uri"]
+        assert not uri.startswith("/") and not uri.startswith("..") and "/../" not in f"/{uri}/"
+        assert location["region"]["startLine"] >= 1
