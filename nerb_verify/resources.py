@@ -2,22 +2,18 @@
 
 from __future__ import annotations
 
-from importlib import resources as importlib_resources
 from pathlib import Path
 
-_SOURCE_SCHEMAS = Path(__file__).resolve().parent.parent / "schemas"
+_PACKAGE = Path(__file__).resolve().parent
+_INSTALLED_SCHEMAS = _PACKAGE / "schemas"  # the wheel ships schemas/ as nerb_verify/schemas/ (see setup.py)
+_SOURCE_SCHEMAS = _PACKAGE.parent / "schemas"  # a source checkout keeps them at the repository root
 
 
 def schema_dir() -> Path:
-    """The folder holding the JSON Schema files: the installed ``nerb_verify.schemas`` package, else ``schemas/``.
-
-    A source checkout run without installing (``python -m nerb_verify`` from the repo root) uses the top-level folder.
-    """
-    try:
-        installed = Path(str(importlib_resources.files("nerb_verify.schemas")))
-    except (ModuleNotFoundError, TypeError):
-        return _SOURCE_SCHEMAS
-    return installed if installed.is_dir() else _SOURCE_SCHEMAS
+    """The folder holding the JSON Schema files: inside the installed package, else the checkout's ``schemas/``."""
+    if _INSTALLED_SCHEMAS.is_dir():
+        return _INSTALLED_SCHEMAS
+    return _SOURCE_SCHEMAS
 
 
 def schema_files() -> list[Path]:
@@ -27,4 +23,4 @@ def schema_files() -> list[Path]:
 
 def data_dir() -> Path:
     """Package data folder (``nerb_verify/data``)."""
-    return Path(__file__).resolve().parent / "data"
+    return _PACKAGE / "data"

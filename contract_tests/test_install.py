@@ -1,0 +1,66 @@
+"""The README's two commands, as a new user runs them: the wheel ships everything the verifier needs.
+
+The wheel is built from this checkout and installed into a fresh virtual environment that sees the test
+environment's site-packages for dependencies (no network needed), then `nerb-verify verify
+fixtures/bundles/nerb-enron` is run from the repository root with that environment's console script.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import subprocess
+import sys
+import venv
+import zipfile
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parent.parent
+
+
+def test_readme_shows_the_two_commands() -> None:
+    readme = (REPO / "README.md").read_text(encoding="utf-8")
+    assert "python -m pip install . && nerb-verify verify fixtures/bundles/nerb-enron" in readme
+    assert "python -m pip install '.[test]' && python -m pytest" in readme
+    ci = (REPO / ".ci" / "run").read_text(encoding="utf-8")
+    assert "python -m pip install '.[test]' && python -m pytest" in ci
+
+
+@pytest.fixture(scope="module")
+def installed(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    work = tmp_path_factory.mktemp("install")
+    wheel_dir = work / "wheels"
+    subprocess.run([sys.executable, "-m", "pip", "wheel", str(REPO), "--no-deps", "-q",
+                    "-w", str(wheel_dir)], check=True, cwd=work)
+    env_dir = work / "venv"
+    venv.EnvBuilder(system_site_packages=True, with_pip=False).create(env_dir)
+    wheel = next(wheel_dir.glob("nerb_verify-*.whl"))
+    python = env_dir / "bin" / "python"
+    subprocess.run([sys.executable, "-m", "pip", "--python", str(python), "install", "--no-deps", "-q",
+                    "--force-reinstall", str(wheel)], check=True)
+    return env_dir
+
+
+def test_wheel_ships_schemas_and_every_package(installed: Path) -> None:
+    wheel = next((installed.parent / "wheels").glob("nerb_verify-*.whl"))
+    names = zipfile.ZipFile(wheel).namelist()
+    for schema in sorted((REPO / "schemas").glob("*.json")):
+        assert f"nerb_verify/schemas/{schema.name}" in names
+    for init in sorted((REPO / "nerb_verify").rglob("__init__.py")):
+        assert init.relative_to(REPO).as_posix() in names
+
+
+def test_readme_first_command_verifies_the_real_bundle(installed: Path) -> None:
+    env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH",)}
+    env["NERB_VERIFY_CACHE_DIR"] = "off"
+    out = subprocess.run([str(installed / "bin" / "nerb-verify"), "verify", "fixtures/bundles/nerb-enron"],
+                         cwd=REPO, capture_output=True, text=True, env=env)
+    assert out.returncode == 0, out.stdout + out.stderr
+    assert re.match(r"nerb-verify: VERIFIED fixtures/bundles/nerb-enron", out.stdout)
+    # The installed copy, not the checkout, answered: its schemas come from site-packages.
+    probe = subprocess.run([str(installed / "bin" / "python"), "-c",
+                            "from nerb_verify import resources; print(resources.schema_dir())"],
+                           cwd=installed, capture_output=True, text=True, env=env, check=True)
+    assert "site-packages" in probe.stdout
