@@ -156,6 +156,18 @@ class UnionFind:
         return True
 
 
+_BAND_SHIFTS = tuple(sum(BAND_BITS[:i]) for i in range(len(BAND_BITS)))
+_BAND_PAIRS = tuple((i, j) for i in range(len(BAND_BITS)) for j in range(i + 1, len(BAND_BITS)))
+
+
+def band_pair_key(signature: int, pair_index: int) -> int:
+    """The key of one band pair as a single int: ``band_i << bits_j | band_j`` (the pair index is the pass)."""
+    i, j = _BAND_PAIRS[pair_index]
+    band_i = (signature >> _BAND_SHIFTS[i]) & ((1 << BAND_BITS[i]) - 1)
+    band_j = (signature >> _BAND_SHIFTS[j]) & ((1 << BAND_BITS[j]) - 1)
+    return (band_i << BAND_BITS[j]) | band_j
+
+
 def band_keys(signature: int) -> list[tuple[int, int]]:
     """The 10 band-pair keys of a 64-bit signature (bands from the least significant bit)."""
     bands = []
@@ -204,39 +216,46 @@ def build_groups(nodes: list[Node]) -> Grouping:
                                          for value in ([node.message_id] if node.message_id else []) + node.references))
     join_by_key("thread_shared_participant", (((node.thread_subject, p), i) for i, node in enumerate(nodes)
                                               if node.thread_subject for p in node.participants))
-    # near duplicates: identical signatures join directly; distinct ones meet through the band index
+    # near duplicates: identical signatures join directly; distinct ones meet through the band index, built one band
+    # pair at a time so only one pair's keys are in memory (10 passes over the unique signatures)
     representative: dict[int, int] = {}
-    buckets: dict[tuple[int, int], list[int]] = defaultdict(list)
     for index, node in enumerate(nodes):
         for signature in node.signatures:
-            if signature in representative:
-                other = representative[signature]
-                if other != index:
+            other = representative.setdefault(signature, index)
+            if other != index:
+                if uf.union(other, index):
+                    grouping.edge_counts["near_duplicate"] += 1
+                flagged.append((other, index, "near_duplicate"))
+    unique = list(representative.items())
+    for pair_index in range(len(_BAND_PAIRS)):
+        buckets: dict[int, Any] = {}
+        for signature, index in unique:
+            key = band_pair_key(signature, pair_index)
+            held = buckets.get(key)
+            if held is None:
+                buckets[key] = signature
+                continue
+            candidates = held if isinstance(held, list) else [held]
+            grouping.near_raw_emissions += len(candidates)
+            if grouping.near_raw_emissions > NEAR_CAP:
+                raise SplitError("near_candidate_cap")
+            for candidate in candidates:
+                if (signature ^ candidate).bit_count() <= NEAR_MAX_DISTANCE:
+                    pair = (min(signature, candidate), max(signature, candidate))
+                    if pair in grouping.near_pairs:
+                        continue
+                    grouping.near_pairs.add(pair)
+                    if len(grouping.near_pairs) > NEAR_CAP:
+                        raise SplitError("near_pair_cap")
+                    other = representative[candidate]
                     if uf.union(other, index):
                         grouping.edge_counts["near_duplicate"] += 1
                     flagged.append((other, index, "near_duplicate"))
-                continue
-            representative[signature] = index
-            seen: set[int] = set()
-            for key in band_keys(signature):
-                bucket = buckets[key]
-                grouping.near_raw_emissions += len(bucket)
-                if grouping.near_raw_emissions > NEAR_CAP:
-                    raise SplitError("near_candidate_cap")
-                for candidate in bucket:
-                    if candidate in seen:
-                        continue
-                    seen.add(candidate)
-                    if (signature ^ candidate).bit_count() <= NEAR_MAX_DISTANCE:
-                        pair = (min(signature, candidate), max(signature, candidate))
-                        grouping.near_pairs.add(pair)
-                        if len(grouping.near_pairs) > NEAR_CAP:
-                            raise SplitError("near_pair_cap")
-                        other = representative[candidate]
-                        if uf.union(other, index):
-                            grouping.edge_counts["near_duplicate"] += 1
-                        flagged.append((other, index, "near_duplicate"))
-                bucket.append(signature)
+            if isinstance(held, list):
+                held.append(signature)
+            else:
+                buckets[key] = [held, signature]
+        del buckets
     for a, _, family in flagged:
         grouping.group_flags[uf.find(a)].add(family)
     return grouping
