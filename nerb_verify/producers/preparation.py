@@ -117,7 +117,7 @@ def _clean_task(args: tuple[dict[str, Any], str, str, str, str]) -> tuple[str, b
     except (RecursionError, MemoryError):
         return digest, None, "mime_structure_limit"
     except Exception:  # noqa: BLE001 - a parser bug on hostile input must become a counted rejection, not a crash
-        return digest, None, "mime_structure"
+        return digest, None, "unexpected"  # counted as cleaning_unexpected: visible, never folded into a real code
     line = canonical_text(record).encode("utf-8") + b"\n"
     if len(line) > PREPARED_LINE_LIMIT:
         return digest, None, "output_byte_limit"
