@@ -358,3 +358,18 @@ def test_progress_reports_rate_without_text():
     meter.finish()
     output = stream.getvalue()
     assert "records/s" in output and "10/10 records" in output
+
+
+@settings(max_examples=150, deadline=None)
+@given(raw=st.binary(max_size=300))
+def test_hostile_lines_and_messages_are_items_never_exceptions(raw):
+    from nerb_verify.producers.sources import message_to_row, parse_jsonl_line
+
+    for item in (parse_jsonl_line(raw), message_to_row(raw, "owner/inbox/1.")):
+        assert (item.row is None) != (item.reason is None)
+        assert len(item.digest) == 64
+        if item.row is not None:
+            try:
+                cleaning.clean_row(item.row, "gen", REVISION, item.digest)
+            except cleaning.CleaningError as exc:
+                assert exc.code in cleaning.CLEANING_CODES
