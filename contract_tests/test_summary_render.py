@@ -177,3 +177,19 @@ def test_render_refuses_a_non_empty_output_folder(tmp_path):
     result = run_cli("render", str(REAL_BUNDLE), "--output-dir", str(tmp_path / "out"))
     assert result.code == 2
     assert sorted(p.name for p in (tmp_path / "out").iterdir()) == ["keep.txt"]
+
+
+@pytest.mark.parametrize("hostile", [
+    "1 of 1; minimum threshold 5%; result pass " * 20000,
+    "<text>" * 100000,
+    "7 " * 200000,
+    "12.345% " * 100000,
+    "<desc>" + "9" * 100000 + "</desc>",
+])
+def test_hostile_text_is_bounded_and_fails_closed(real_result, hostile):
+    import time
+
+    start = time.perf_counter()
+    ctx = rerun(real_result, SUMMARY, hostile)
+    assert time.perf_counter() - start < 5
+    assert len(ctx.collector.findings) <= summary.MAX_FINDINGS_PER_FILE + 2

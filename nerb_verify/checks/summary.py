@@ -24,6 +24,7 @@ Every finding names the file and the 1-based line and column of the token.
 
 from __future__ import annotations
 
+import bisect
 import re
 from dataclasses import dataclass, field
 from fractions import Fraction
@@ -62,8 +63,13 @@ VERDICT = register(
     "verifier computed (known-bank contract, standalone redaction, capacity gates, performance decision grade, and "
     "each row's count ratio against its printed threshold).")
 
-TEXT_FILES = (C.SUMMARY, "figures/bank-coverage.svg", "figures/known-bank-contract.svg",
-              "figures/performance-scale.svg", "figures/standalone-redaction.svg")
+
+
+def text_files(ctx: VerifyContext) -> list[str]:
+    """summary.md and every figures/*.svg of the bundle, sorted."""
+    return sorted(rel for rel in ctx.files
+                  if rel == C.SUMMARY or (rel.startswith(C.FIGURES_DIR + "/") and rel.endswith(".svg")))
+
 
 COUNT, PERCENT, SECONDS, RATE = "count", "percent", "seconds", "rate"
 HIGHER, LOWER = "higher", "lower"
@@ -72,13 +78,16 @@ NUMBER = re.compile(r"(?<![\w.,#/])(\d{1,3}(?:,\d{3})+|\d+)(?:\.(\d+))?(?![\w])"
 UNIT = re.compile(r"\s?(%|ms\b|µs\b|s\b|documents/s\b|docs/s\b|documents per second\b)")
 HASH = re.compile(r"sha256:[0-9a-f]{64}|(?<![0-9A-Za-z])[0-9a-f]{40}(?![0-9A-Za-z])")
 HEADING_ORDINAL = re.compile(r"^#{1,6}\s+\d+\.")
-SVG_TEXT = re.compile(r"<(title|desc|text)\b[^>]*>(.*?)</\1>", re.S)
+SVG_TAG = re.compile(r"<(/?)(title|desc|text)\b[^>]{0,2000}>")
 ENTITY = re.compile(r"&#?\w+;")
 CPU_WORDS = re.compile(r"\b(Apple M\d+(?: (?:Pro|Max|Ultra))?|Intel|AMD|Ryzen|Xeon|EPYC|Graviton\d*|Ampere|Neoverse)\b")
 OS_WORDS = {"macOS": "Darwin", "Darwin": "Darwin", "Linux": "Linux", "Windows": "Windows"}
 OS_PATTERN = re.compile(r"\b(macOS|Darwin|Linux|Windows)\b")
-ROW_VERDICT = re.compile(r"(\d{1,3}(?:,\d{3})*|\d+) of (\d{1,3}(?:,\d{3})*|\d+)[^;<]*; minimum threshold "
-                         r"(\d+(?:\.\d+)?)%; result (pass|fail)")
+ROW_TAIL = re.compile(r"; minimum threshold (\d+(?:\.\d+)?)%; result (pass|fail)")
+ROW_COUNTS = re.compile(r"(\d{1,3}(?:,\d{3})*|\d+) of (\d{1,3}(?:,\d{3})*|\d+)")
+MAX_FINDINGS_PER_FILE = 200
+MAX_ROWS_PER_FILE = 500
+MAX_NUMBERS_PER_FILE = 5000  # a summary for people prints a few hundred; more is not traced (fail closed)
 UNIT_SCALE = {"%": (PERCENT, 100), "ms": (SECONDS, 1000), "µs": (SECONDS, 1_000_000), "s": (SECONDS, 1),
               "documents/s": (RATE, 1), "docs/s": (RATE, 1), "documents per second": (RATE, 1)}
 
@@ -91,6 +100,38 @@ class Figures:
     values: dict[str, dict[Fraction, str | None]] = field(
         default_factory=lambda: {PERCENT: {}, SECONDS: {}, RATE: {}})
     hashes: set[str] = field(default_factory=set)
+    _tables: dict[tuple[str, int, int], dict[int, str]] = field(default_factory=dict)
+
+    def table(self, kind: str, scale: int, decimals: int) -> dict[int, str]:
+        """Printed value (in units of the last printed digit) -> 'traced' / 'favourable' / 'misrounded'.
+
+        Built once per (kind, unit, precision): the correct rounding of each figure is traced (both neighbours on an
+        exact tie); the rounding one step the other way is favourable or misrounded by which way flatters.
+        """
+        key = (kind, scale, decimals)
+        if key not in self._tables:
+            traced: dict[int, str] = {}
+            wrong: dict[int, str] = {}
+            for exact, better in self.values.get(kind, {}).items():
+                y = exact * scale * 10**decimals
+                low = y.numerator // y.denominator
+                if y.denominator == 1:
+                    traced[low] = "traced"
+                    continue
+                half = y - low
+                ups = "favourable" if better == HIGHER else "misrounded"
+                downs = "favourable" if better == LOWER else "misrounded"
+                if half == Fraction(1, 2):
+                    traced[low] = traced[low + 1] = "traced"
+                elif half < Fraction(1, 2):
+                    traced[low] = "traced"
+                    wrong.setdefault(low + 1, ups)
+                else:
+                    traced[low + 1] = "traced"
+                    wrong.setdefault(low, downs)
+            wrong.update(traced)
+            self._tables[key] = wrong
+        return self._tables[key]
 
     def add(self, kind: str, value: Any, better: str | None = None) -> None:
         if isinstance(value, bool) or value is None:
@@ -251,6 +292,21 @@ def _blank(match: re.Match[str]) -> str:
     return " " * len(match.group(0))
 
 
+def _svg_text_spans(text: str) -> list[tuple[int, int]]:
+    """(start, end) of the text inside each title/desc/text element, in one linear pass over the tags."""
+    spans: list[tuple[int, int]] = []
+    open_name: str | None = None
+    open_end = 0
+    for match in SVG_TAG.finditer(text):
+        closing, name = match.group(1) == "/", match.group(2)
+        if not closing and open_name is None and not match.group(0).endswith("/>"):
+            open_name, open_end = name, match.end()
+        elif closing and name == open_name:
+            spans.append((open_end, match.start()))
+            open_name = None
+    return spans
+
+
 def _segments(rel: str, text: str) -> list[tuple[int, int, str]]:
     """(line, column offset, text) pieces of ``text`` whose numbers count (SVG: element text only)."""
     pieces: list[tuple[int, int, str]] = []
@@ -259,10 +315,9 @@ def _segments(rel: str, text: str) -> list[tuple[int, int, str]]:
         starts = [0]
         for line in lines[:-1]:
             starts.append(starts[-1] + len(line) + 1)
-        for match in SVG_TEXT.finditer(text):
-            start = match.start(2)
-            line_index = max(i for i, s in enumerate(starts) if s <= start)
-            inner = ENTITY.sub(_blank, match.group(2))
+        for start, end in _svg_text_spans(text):
+            line_index = bisect.bisect_right(starts, start) - 1
+            inner = ENTITY.sub(_blank, text[start:end])
             # Multi-line inner text keeps its own line numbering.
             for k, part in enumerate(inner.split("\n")):
                 column = start - starts[line_index] if k == 0 else 0
@@ -289,6 +344,9 @@ def tokens(rel: str, text: str) -> tuple[list[Token], list[tuple[int, int, str]]
             hashes.append((line, offset + match.start() + 1, match.group(0)))
         clean = HASH.sub(_blank, piece)
         for match in NUMBER.finditer(clean):
+            if len(found) >= MAX_NUMBERS_PER_FILE:
+                found.append(Token(rel, line, offset + match.start() + 1, "", Fraction(-1), 0, "overflow", 1))
+                return found, hashes
             whole, decimals = match.group(1), match.group(2) or ""
             unit_match = UNIT.match(clean, match.end())
             kind, scale = (COUNT, 1)
@@ -309,23 +367,17 @@ def classify(token: Token, figures: Figures) -> str:
         return "traced" if traced else "untraced"
     if token.kind not in figures.values:
         return "untraced"
-    step = Fraction(1, 10 ** token.decimals)
-    wrong: str | None = None
-    for exact, better in figures.values[token.kind].items():
-        diff = token.printed - exact * token.scale
-        if abs(diff) <= step / 2:
-            return "traced"
-        if abs(diff) < step and wrong is None:
-            flatters = (better == HIGHER and diff > 0) or (better == LOWER and diff < 0)
-            wrong = "favourable" if flatters else "misrounded"
-    return wrong or "untraced"
+    digits = token.printed * 10**token.decimals
+    if digits.denominator != 1:
+        return "untraced"
+    return figures.table(token.kind, token.scale, token.decimals).get(digits.numerator, "untraced")
 
 
 def run(ctx: VerifyContext) -> None:
     """Trace every number, hash, provenance name and verdict word in summary.md and the figures."""
     col = ctx.collector
-    available = {rel: ctx.files[rel].text for rel in TEXT_FILES
-                 if rel in ctx.files and isinstance(getattr(ctx.files[rel], "text", None), str)}
+    available = {rel: ctx.files[rel].text for rel in text_files(ctx)
+                 if isinstance(getattr(ctx.files[rel], "text", None), str)}
     if not available:
         col.ran("summary", "not_evaluated", reason=Label("summary.md and figures missing or unreadable"))
         return
@@ -333,11 +385,17 @@ def run(ctx: VerifyContext) -> None:
     traced = 0
     untraced: list[tuple[str, int, int]] = []
     for rel, text in available.items():
+        first = len(col.findings)
         found, hashes = tokens(rel, text)
         for token in found:
             status = classify(token, figures)
             if status == "traced":
                 traced += 1
+                continue
+            if token.kind == "overflow":
+                col.add(NOT_TRACED, rel, "", "This file prints more than {n} numbers; from here on none is traced.",
+                        line=token.line, column=token.column, n=MAX_NUMBERS_PER_FILE)
+                untraced.append((rel, token.line, token.column))
                 continue
             untraced.append((rel, token.line, token.column))
             code = {"favourable": FAVOURABLE, "misrounded": MISROUNDED}.get(status, NOT_TRACED)
@@ -350,6 +408,10 @@ def run(ctx: VerifyContext) -> None:
                 col.add(HASH_NOT_TRACED, rel, "", line=line, column=column)
         _provenance(ctx, rel, text)
         _verdicts(ctx, rel, text)
+        if len(col.findings) - first > MAX_FINDINGS_PER_FILE:
+            dropped = len(col.findings) - first - MAX_FINDINGS_PER_FILE
+            del col.findings[first + MAX_FINDINGS_PER_FILE:]
+            col.add(NOT_TRACED, rel, "", "{n} further findings in this file are not listed.", n=dropped)
     ctx.shared["summary.untraced"] = untraced
     col.ran("summary", traced=traced, untraced=len(untraced), files=len(available))
 
@@ -379,7 +441,7 @@ def _provenance(ctx: VerifyContext, rel: str, text: str) -> None:
 def _verdicts(ctx: VerifyContext, rel: str, text: str) -> None:
     decisions = ctx.collector.decisions
     checks: list[tuple[re.Pattern[str], Any]] = [
-        (re.compile(r"Known-bank contract[^.\n]*?:\s*\**\s*(PASS|FAIL)\b"),
+        (re.compile(r"Known-bank contract[^.\n]{0,200}?:\s*\**\s*(PASS|FAIL)\b"),
          lambda word: dig(decisions.get("known_bank_contract"), "verdict") == word),
         (re.compile(r"\b(NOT ELIGIBLE|ELIGIBLE)\b"),
          lambda word: dig(decisions.get("standalone_redaction"), "eligible") is (word == "ELIGIBLE")),
@@ -393,10 +455,22 @@ def _verdicts(ctx: VerifyContext, rel: str, text: str) -> None:
             if not holds(match.group(1)):
                 line, column = _line_col(text, match.start(1))
                 ctx.collector.add(VERDICT, rel, "", line=line, column=column)
-    for match in ROW_VERDICT.finditer(text):
-        num, den = int(match.group(1).replace(",", "")), int(match.group(2).replace(",", ""))
-        threshold = Fraction(match.group(3)) / 100
+    for index, tail in enumerate(ROW_TAIL.finditer(text)):
+        if index >= MAX_ROWS_PER_FILE:
+            line, column = _line_col(text, tail.start(2))
+            ctx.collector.add(VERDICT, rel, "", "More than {n} threshold rows; the rest are not checked.",
+                              line=line, column=column, n=MAX_ROWS_PER_FILE)
+            break
+        # Anchor on the threshold clause, then read the "X of Y" in the 300 characters before it (linear time).
+        window = text[max(0, tail.start() - 300):tail.start()]
+        counts = None
+        for counts in ROW_COUNTS.finditer(window):
+            pass
+        if counts is None or ";" in window[counts.end():] or "<" in window[counts.end():]:
+            continue
+        num, den = int(counts.group(1).replace(",", "")), int(counts.group(2).replace(",", ""))
+        threshold = Fraction(tail.group(1)) / 100
         passes = den > 0 and Fraction(num, den) >= threshold
-        if passes is not (match.group(4) == "pass"):
-            line, column = _line_col(text, match.start(4))
+        if passes is not (tail.group(2) == "pass"):
+            line, column = _line_col(text, tail.start(2))
             ctx.collector.add(VERDICT, rel, "", line=line, column=column)
