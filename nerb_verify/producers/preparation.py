@@ -199,7 +199,7 @@ def prepare(input_path: Path, private_root: Path, *, run: str = "run", input_kin
         if pool is not None:
             pool.close()
             pool.join()
-    elapsed_clean = meter.finish() if progress else 0.0
+    elapsed_clean = meter.finish()
     # cleaning failures: every occurrence of a failed row moves from accepted to rejected
     for digest, code in spool.failed.items():
         count = spool.occurrences.pop(digest)
