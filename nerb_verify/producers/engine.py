@@ -390,6 +390,8 @@ class EntityMatcher:
 
     def scan(self, data: bytes) -> list[tuple[int, int, int]]:
         """Leftmost-first, non-overlapping (start, end, detector index) matches of this entity over ``data``."""
+        if len(self.shards) == 1:
+            return self._scan_single_shard(data)
         _re2 = _re2_module()
         unanchored = _re2.RE2.Anchor.UNANCHORED
         length = len(data)
@@ -434,6 +436,39 @@ class EntityMatcher:
             cursor = winner_end
         return out
 
+    def _scan_single_shard(self, data: bytes) -> list[tuple[int, int, int]]:
+        """:meth:`scan` for an entity with one shard (the usual case): the same rule with less bookkeeping."""
+        unanchored = _re2_module().RE2.Anchor.UNANCHORED
+        shard = self.shards[0]
+        find = shard.finder.Match
+        at_start = shard.matcher_set.Match
+        indices = shard.detector_indices
+        end_if = self.end_if_matches
+        view = memoryview(data)
+        length = len(data)
+        out: list[tuple[int, int, int]] = []
+        cursor = 0
+        while cursor < length:
+            start, finder_end = find(unanchored, data, cursor, length)[0]
+            if start < 0:
+                break
+            hits = at_start(view[start:])
+            winner_end = None
+            if hits and len(hits) == 1:
+                index = indices[hits[0]]
+                winner_end = end_if(index, data, start, finder_end)
+            elif hits:
+                for index in sorted(indices[h] for h in hits):
+                    winner_end = end_if(index, data, start, None)
+                    if winner_end is not None:
+                        break
+            if winner_end is None:
+                cursor = start + _utf8_len(data[start])
+                continue
+            out.append((start, winner_end, index))
+            cursor = winner_end
+        return out
+
 
 def _check_order(entity_id: str, detectors: list[Detector]) -> None:
     seen: set[tuple[str, str]] = set()
@@ -468,21 +503,23 @@ class CompiledBank:
             raise ScanInputError("scan input is not valid UTF-8") from exc
         if offsets not in ("byte", "char"):
             raise ValueError("offsets must be 'byte' or 'char'")
-        raw: list[tuple[int, int, EntityMatcher, int]] = []
+        # (start, end, entity_id, name_id, pattern_id) is unique (matches never overlap within an entity), so
+        # sorting these tuples is the record order (start, end, entity_id, name_id, pattern_id, string).
+        raw: list[tuple[int, int, str, str, str, Detector]] = []
         for matcher in self.entities:
-            raw.extend((s, e, matcher, i) for s, e, i in matcher.scan(data))
-        records = []
-        for s, e, matcher, i in raw:
-            det = matcher.detectors[i]
-            records.append({
-                "entity": det.entity_id, "canonical_name": det.canonical_name, "surface_name": det.surface_name,
-                "string": data[s:e].decode("utf-8"), "start": s, "end": e, "offset_unit": "byte",
-                "entity_id": det.entity_id, "name_id": det.name_id, "pattern_id": det.pattern_id,
-                "pattern_kind": det.kind, "captures": {},
-            })
+            dets = matcher.detectors
+            for s, e, i in matcher.scan(data):
+                d = dets[i]
+                raw.append((s, e, d.entity_id, d.name_id, d.pattern_id, d))
+        raw.sort(key=lambda t: t[:5])
+        records = [{
+            "entity": det.entity_id, "canonical_name": det.canonical_name, "surface_name": det.surface_name,
+            "string": data[s:e].decode("utf-8"), "start": s, "end": e, "offset_unit": "byte",
+            "entity_id": det.entity_id, "name_id": det.name_id, "pattern_id": det.pattern_id,
+            "pattern_kind": det.kind, "captures": {},
+        } for s, e, _, _, _, det in raw]
         if offsets == "char":
             _to_char_offsets(data, records)
-        records.sort(key=lambda r: (r["start"], r["end"], r["entity_id"], r["name_id"], r["pattern_id"], r["string"]))
         return records
 
     def scan_text(self, text: str, offsets: str = "byte") -> list[dict[str, Any]]:
