@@ -185,7 +185,8 @@ def test_render_refuses_a_non_empty_output_folder(tmp_path):
     "7 " * 200000,
     "12.345% " * 100000,
     "<desc>" + "9" * 100000 + "</desc>",
-])
+    "1" + ",000" * 5000,
+], ids=["rows", "open-tags", "counts", "percents", "long-digits", "long-grouping"])
 def test_hostile_text_is_bounded_and_fails_closed(real_result, hostile):
     import time
 
@@ -193,3 +194,5 @@ def test_hostile_text_is_bounded_and_fails_closed(real_result, hostile):
     ctx = rerun(real_result, SUMMARY, hostile)
     assert time.perf_counter() - start < 5
     assert len(ctx.collector.findings) <= summary.MAX_FINDINGS_PER_FILE + 2
+    if any(ch.isdigit() for ch in hostile[:20]) or "9999" in hostile:
+        assert ctx.collector.findings  # numbers nobody can trace are findings, never a silent pass

@@ -74,7 +74,8 @@ def text_files(ctx: VerifyContext) -> list[str]:
 COUNT, PERCENT, SECONDS, RATE = "count", "percent", "seconds", "rate"
 HIGHER, LOWER = "higher", "lower"
 
-NUMBER = re.compile(r"(?<![\w.,#/])(\d{1,3}(?:,\d{3})+|\d+)(?:\.(\d+))?(?![\w])")
+NUMBER = re.compile(r"(?<![\w.,#/])(\d{1,3}(?:,\d{3}){1,8}|\d{1,24})(?:\.(\d{1,24}))?(?![\w])")
+LONG_DIGITS = re.compile(r"\d{25,}")  # longer digit runs are never read as numbers, and never traced
 UNIT = re.compile(r"\s?(%|ms\b|µs\b|s\b|documents/s\b|docs/s\b|documents per second\b)")
 HASH = re.compile(r"sha256:[0-9a-f]{64}|(?<![0-9A-Za-z])[0-9a-f]{40}(?![0-9A-Za-z])")
 HEADING_ORDINAL = re.compile(r"^#{1,6}\s+\d+\.")
@@ -343,6 +344,9 @@ def tokens(rel: str, text: str) -> tuple[list[Token], list[tuple[int, int, str]]
         for match in HASH.finditer(piece):
             hashes.append((line, offset + match.start() + 1, match.group(0)))
         clean = HASH.sub(_blank, piece)
+        for match in LONG_DIGITS.finditer(clean):
+            found.append(Token(rel, line, offset + match.start() + 1, "", Fraction(-1), 0, "long_digits", 1))
+        clean = LONG_DIGITS.sub(_blank, clean)
         for match in NUMBER.finditer(clean):
             if len(found) >= MAX_NUMBERS_PER_FILE:
                 found.append(Token(rel, line, offset + match.start() + 1, "", Fraction(-1), 0, "overflow", 1))
