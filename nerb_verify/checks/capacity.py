@@ -30,6 +30,7 @@ from typing import Any
 
 from nerb_verify import context as C
 from nerb_verify.canonical import python_canonical_bytes, python_canonical_sha256, self_hash
+from nerb_verify.checks import capacity_source
 from nerb_verify.checks._access import as_dict, as_int, as_list, dig, same
 from nerb_verify.codes import register
 from nerb_verify.context import VerifyContext
@@ -217,8 +218,6 @@ def run(ctx: VerifyContext) -> None:
     _scope_and_privacy(ctx, decision, report)
     _evidence_binding(ctx, report)
     if ctx.options.source_repo is not None:
-        from nerb_verify.checks import capacity_source
-
         capacity_source.run(ctx, decision)
         col.ran("capacity.source_repo", "ran")
     else:
