@@ -69,3 +69,72 @@ def test_permutation_count_equals_direct_enumeration(blocks: int, size: int, met
     cand = data.draw(st.lists(block, min_size=blocks, max_size=blocks))
     ctrl = data.draw(st.lists(block, min_size=blocks, max_size=blocks))
     assert permutation_count(cand, ctrl, metric) == _direct_p_value(cand, ctrl, metric)
+
+
+# --- robustness: arbitrary values anywhere in the section never raise -------------------------------------------
+
+json_leaf = st.one_of(st.none(), st.booleans(), st.integers(min_value=-(2**63), max_value=2**63 - 1),
+                      st.floats(allow_nan=False, allow_infinity=False), st.text(max_size=8),
+                      st.lists(st.integers(), max_size=3), st.dictionaries(st.text(max_size=4), st.integers(),
+                                                                           max_size=2))
+
+
+def _paths(node: object, prefix: tuple = ()) -> list[tuple]:
+    out = [prefix]
+    if isinstance(node, dict):
+        for key, value in node.items():
+            if key in ("samples_seconds", "rss_samples_bytes"):
+                out.append(prefix + (key,))
+                out.append(prefix + (key, 0))
+                continue
+            out.extend(_paths(value, prefix + (key,)))
+    elif isinstance(node, list):
+        for index, value in enumerate(node[:3]):
+            out.extend(_paths(value, prefix + (index,)))
+    return out
+
+
+_STATE: dict = {}
+
+
+def _base():
+    if not _STATE:
+        from nerb_verify.bundle import open_bundle
+        from nerb_verify.checks import schema_check
+        from nerb_verify.context import VerifyContext, VerifyOptions
+        from nerb_verify.findings import Collector
+
+        root = Path(__file__).resolve().parent.parent / "fixtures" / "bundles" / "nerb-enron"
+        ctx = VerifyContext(root=root, options=VerifyOptions(), collector=Collector())
+        open_bundle(ctx)
+        schema_check.run(ctx)
+        _STATE["ctx"] = ctx
+        _STATE["paths"] = _paths(ctx.artifacts["benchmark-evidence.json"]["performance"])
+    return _STATE["ctx"], _STATE["paths"]
+
+
+@settings(max_examples=20, deadline=None)
+@given(st.data())
+def test_any_edit_of_the_section_is_a_finding_never_a_traceback(data: st.DataObject) -> None:
+    import copy
+
+    from nerb_verify.checks import performance
+    from nerb_verify.context import VerifyContext, VerifyOptions
+    from nerb_verify.findings import Collector
+
+    base, paths = _base()
+    path = data.draw(st.sampled_from(paths[1:]))
+    value = data.draw(json_leaf)
+    ctx = VerifyContext(root=base.root, options=VerifyOptions(), collector=Collector())
+    ctx.files = base.files
+    ctx.artifacts = dict(base.artifacts)
+    evidence = copy.deepcopy(base.artifacts["benchmark-evidence.json"])
+    ctx.artifacts["benchmark-evidence.json"] = evidence
+    ctx.inventories = base.inventories
+    node = evidence["performance"]
+    for part in path[:-1]:
+        node = node[part]
+    node[path[-1]] = value
+    performance.run(ctx)  # must not raise
+    assert ctx.collector.checks_run["performance"]["status"] in ("ran", "not_evaluated")
+    assert ctx.collector.decisions["performance"]["decision_grade"] in ("passed", "failed", "not_evaluated")

@@ -148,9 +148,16 @@ def run(ctx: VerifyContext) -> None:
     # samples do not support) reject the bundle through the verdict; the grade itself is computed from recomputed
     # values only, so it does not depend on what the artifact claims.
     blocking = [code for code in finding_codes if code in POLICY_CODES]
-    record = decision.build_decision(state, failures + sorted(state.blockers) + blocking)
+    reasons = failures + sorted(state.blockers) + blocking
+    record = _guard(state, "decision", lambda: decision.build_decision(state, reasons))
+    if record is None:  # the section was too malformed to summarise: fail closed with the reasons known so far
+        reasons = sorted(set(reasons) | {"malformed_performance_section"})
+        record = {"decision_grade": "failed", "failure_codes": reasons, "bank_sizes": [], "headline": {},
+                  "float_policy": state.tracker.to_json()}
     record["report_failure_codes"] = failures
     ctx.collector.decisions[FAMILY] = record
-    ctx.shared.setdefault("text.tables", []).append(decision.table_lines(state, record))
+    table = _guard(state, "table", lambda: decision.table_lines(state, record))
+    if table is not None:
+        ctx.shared.setdefault("text.tables", []).append(table)
     ctx.collector.ran(FAMILY, workloads=len(state.items("workloads")), statistics=len(state.stats) * 9,
                       comparisons=len(state.same_path_results) + len(state.cross_path_results))

@@ -32,6 +32,7 @@ MAX_DOCUMENT_P99 = Fraction(1, 20)
 MIN_DOCS_PER_SECOND = 100
 MIN_MIB_PER_SECOND = 1
 MAX_PEAK_RSS = 8 * 1024**3
+COMPOSITION_TOLERANCE = Fraction(1, 10)
 VALUE_MODEL_ROLES = {
     "baseline_fixed_build", "baseline_fixed_source_curation", "baseline_fixed_source_profiling",
     "baseline_per_request_uncached", "candidate_fixed_build", "candidate_fixed_cold_compile",
@@ -147,6 +148,26 @@ def _direct_decision(state: PerfState) -> list[tuple[int, dict[str, Any]]]:
             and w.get("sample_unit") == "whole_input"]
 
 
+def composition_shares(bank: dict[str, Any]) -> dict[str, Fraction] | None:
+    """Exact composition proportions compared between scale banks and the evaluated bank: alias share of names,
+    regex share of patterns, names per pattern, entities per pattern, and each class's share of patterns."""
+    try:
+        rows = bank["composition"]["taxonomy"]
+        names, patterns = bank["active_names"], bank["active_patterns"]
+        shares = {
+            "alias_share": Fraction(bank["active_aliases"], names) if names else Fraction(0),
+            "regex_share": Fraction(sum(r["regex_patterns"] for r in rows), patterns),
+            "names_per_pattern": Fraction(names, patterns),
+            "entities_per_pattern": Fraction(bank["active_entities"], patterns),
+        }
+        for row in rows:
+            shares["class:" + str(row["entity_class"])] = Fraction(row["literal_patterns"] + row["regex_patterns"],
+                                                                  patterns)
+        return shares
+    except (KeyError, TypeError, ZeroDivisionError):
+        return None
+
+
 def check_sweeps(state: PerfState) -> None:
     """Scale, density, size and concurrency sweeps are present and controlled."""
     direct = _direct_decision(state)
@@ -170,6 +191,16 @@ def check_sweeps(state: PerfState) -> None:
     if len(shapes) > 1 or len(samples) > 1 or len(families) > 1 or None in families:
         state.add(C.SWEEP_UNCONTROLLED, ("workloads",), "The scale cells differ in input shape, sample shape or "
                   "generator family.")
+    evaluated = [b for b in state.items("banks") if b.get("kind") == "evaluated_bank"]
+    reference = composition_shares(evaluated[0]) if len(evaluated) == 1 else None
+    for _position, workload in present:
+        bank = _bank(state, workload) or {}
+        shares = composition_shares(bank)
+        if reference is None or shares is None or set(shares) != set(reference) or any(
+                abs(shares[key] - reference[key]) > COMPOSITION_TOLERANCE for key in reference):
+            position = state.items("banks").index(bank) if bank in state.items("banks") else 0
+            state.add(C.SWEEP_UNCONTROLLED, ("banks", position, "composition"), "The scale bank's composition "
+                      "does not track the evaluated bank within 0.10.")
     _check_cover(state, direct, "hit_density", DENSITIES,
                  ("bank_id", "size_cohort", "documents", "bytes", "document_length_distribution"))
     _check_cover(state, direct, "size_cohort", SIZES,
