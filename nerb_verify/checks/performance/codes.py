@@ -131,8 +131,9 @@ DECISION_MATRIX = register(
     "and exactly one within-tolerance same-path comparison with the required metric per decision cell.")
 SWEEP_UNCONTROLLED = register(
     "performance.sweep_uncontrolled", "A scale, density, size or concurrency sweep is missing or not controlled.",
-    "1k/10k/25k/100k banks on one input shape and generator family; negative/sparse/normal/dense and "
-    "small/medium/large/huge on a fixed bank; serial and concurrent cells on identical bank and input.")
+    "1k/10k/25k/100k banks on one input shape and generator family, each tracking the evaluated bank's composition "
+    "proportions within 0.10; negative/sparse/normal/dense and small/medium/large/huge on a fixed bank; serial and "
+    "concurrent cells on identical bank and input.")
 CPU_CAPACITY = register(
     "performance.cpu_capacity", "A decision cell's concurrency exceeds the recorded CPU count.",
     "Concurrency can never exceed environment.cpu_count.")
