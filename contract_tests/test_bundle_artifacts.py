@@ -15,9 +15,9 @@ import time
 from pathlib import Path
 
 import pytest
+from conftest import REAL_BUNDLE, REPO
 from jsonschema import Draft202012Validator
 
-from conftest import REAL_BUNDLE, REPO
 from nerb_verify import context as C
 from nerb_verify.bundle import open_bundle
 from nerb_verify.canonical import self_hash
@@ -240,8 +240,8 @@ def test_wrong_shapes_never_raise(opened, rel, junk):
 
 # --- capacity internals ---------------------------------------------------------------------------------------------
 
-from hypothesis import given, settings  # noqa: E402
-from hypothesis import strategies as st  # noqa: E402
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 _json = st.recursive(
     st.none() | st.booleans() | st.integers(min_value=-10**12, max_value=10**12)

@@ -8,10 +8,10 @@ from fractions import Fraction
 from types import SimpleNamespace
 
 import pytest
+from conftest import REAL_BUNDLE, run_cli
 from hypothesis import given
 from hypothesis import strategies as st
 
-from conftest import REAL_BUNDLE, run_cli
 from nerb_verify.checks import summary
 from nerb_verify.findings import Collector
 from nerb_verify.render.numbers import fixed, percent

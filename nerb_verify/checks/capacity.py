@@ -29,7 +29,11 @@ import json
 from typing import Any
 
 from nerb_verify import context as C
-from nerb_verify.canonical import python_canonical_bytes, python_canonical_sha256, self_hash
+from nerb_verify.canonical import (
+    python_canonical_bytes,
+    python_canonical_sha256,
+    self_hash,
+)
 from nerb_verify.checks import capacity_source
 from nerb_verify.checks._access import as_dict, as_int, as_list, dig, same
 from nerb_verify.codes import register

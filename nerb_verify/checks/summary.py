@@ -324,10 +324,7 @@ def _segments(rel: str, text: str) -> list[tuple[int, int, str]]:
                 column = start - starts[line_index] if k == 0 else 0
                 pieces.append((line_index + 1 + k, column, part))
         return pieces
-    in_fence = False
     for index, line in enumerate(lines):
-        if line.startswith("```"):
-            in_fence = not in_fence
         if HEADING_ORDINAL.match(line):
             line = HEADING_ORDINAL.sub(lambda m: " " * len(m.group(0)), line)
         if re.fullmatch(r"\|?(\s*:?-+:?\s*\|)+\s*:?-*:?\s*\|?", line.strip()):

@@ -28,9 +28,9 @@ def render_markdown(model: RenderModel) -> str:
     """The summary as text (ends with exactly one newline)."""
     out: list[str] = ["# Verified benchmark summary", ""]
     out += [
-        "This page was written by `nerb-verify render` after the bundle passed verification. Every number on it is "
+        ("This page was written by `nerb-verify render` after the bundle passed verification. Every number on it is "
         "the correctly rounded value of a figure nerb-verify recomputed itself, from integer counts and raw timing "
-        "samples; nothing is copied from the publisher's own summary.",
+        "samples; nothing is copied from the publisher's own summary."),
         "",
         "## Verdicts",
         "",
@@ -39,9 +39,9 @@ def render_markdown(model: RenderModel) -> str:
         f"- Full-source capacity gates: {_yes_no(model.capacity_passed, 'passed', 'failed')}",
         f"- Performance decision-grade gates: {(model.performance_grade or 'not evaluated').replace('_', ' ')}",
         "",
-        "The known-bank contract is what the matcher promises: every pattern in the bank is found and mapped to its "
+        ("The known-bank contract is what the matcher promises: every pattern in the bank is found and mapped to its "
         "entity. Standalone redaction asks more: whether this particular bank, on its own, would catch the personal "
-        "data in unseen mail. A bank can keep the first promise and still fail the second.",
+        "data in unseen mail. A bank can keep the first promise and still fail the second."),
         "",
     ]
     out += ["## Known-bank contract", "", "| Check | Found | Out of | Share |", "|---|---:|---:|---:|"]

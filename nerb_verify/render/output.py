@@ -9,7 +9,12 @@ from pathlib import Path
 from nerb_verify.context import VerifyContext
 from nerb_verify.render.markdown import FIGURES, render_markdown
 from nerb_verify.render.model import build_model
-from nerb_verify.render.svg import contract_figure, coverage_figure, gates_figure, scale_figure
+from nerb_verify.render.svg import (
+    contract_figure,
+    coverage_figure,
+    gates_figure,
+    scale_figure,
+)
 
 
 def render_files(ctx: VerifyContext) -> dict[str, bytes]:

@@ -44,8 +44,8 @@ def _frame(title: str, desc: str, rows: int, body: list[str], legend: list[str] 
     height = TOP + rows * ROW_H + (40 if legend else 16)
     e = html.escape
     head = [
-        f'<svg xmlns="http://www.w3.org/2000/svg" width="{WIDTH}" height="{height}" '
-        f'viewBox="0 0 {WIDTH} {height}" role="img" aria-labelledby="t d">',
+        (f'<svg xmlns="http://www.w3.org/2000/svg" width="{WIDTH}" height="{height}" '
+        f'viewBox="0 0 {WIDTH} {height}" role="img" aria-labelledby="t d">'),
         f'<title id="t">{e(title)}</title>',
         f'<desc id="d">{e(desc)}</desc>',
         f'<rect x="0" y="0" width="{WIDTH}" height="{height}" fill="#ffffff"/>',
