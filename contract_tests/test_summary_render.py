@@ -69,6 +69,9 @@ def test_known_numbers_are_found_with_units(real_result):
     (SUMMARY, "median 0.699 ms", "median 0.689 ms", "summary.number_not_traced"),
     (SUMMARY, "| Open-world recall | 10.19% | 96.83% |", "| Open-world recall | 10.19% | 96.82% |",
      "summary.misrounded"),
+    (SUMMARY, "| Documents without an exact-span miss | 7 / 69 |",
+     "| Documents without an exact-span miss | 7 / 62 |", "summary.ratio_not_traced"),
+    ("figures/known-bank-contract.svg", "142 / 146</text>", "146 / 142</text>", "summary.ratio_not_traced"),
     (SUMMARY, "Cold compilation took 7.792 s", "Cold compilation took 6.792 s", "summary.number_not_traced"),
     (SUMMARY, "`f574b79caaf194f17ba8b8113939bd22c9380bc3`", "`f574b79caaf194f17ba8b8113939bd22c9380bc4`",
      "summary.hash_not_traced"),
@@ -142,6 +145,7 @@ def test_rendered_output_is_fully_traced_by_our_own_checker(real_result):
         assert found
         assert [t for t in found if summary.classify(t, figures) != "traced"] == [], rel
         assert all(h in figures.hashes for _, _, h in hashes)
+        assert all(summary.pair_traced(x, y, figures) for _, _, x, y in summary.pairs(rel, data.decode("utf-8")))
 
 
 def test_rendered_output_is_clean_under_the_privacy_scanner(real_result):

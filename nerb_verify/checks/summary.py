@@ -54,6 +54,11 @@ HASH_NOT_TRACED = register(
     "summary.hash_not_traced", "A hash or commit id in the summary is not one the verified artifacts carry.",
     "sha256 digests and 40-hex commit ids printed in the summary must be values recorded in the verified manifest, "
     "evidence, bank card, capacity decision or publication bindings.")
+RATIO_NOT_TRACED = register(
+    "summary.ratio_not_traced", "An 'X of Y' or 'X / Y' pair is not a ratio the verifier recomputed.",
+    "Both counts may be verified on their own, but together they must form one of the verified ratios (a metric's "
+    "numerator and denominator, a conformance ratio, documents without a miss). A pair that mixes counts from "
+    "different ratios misstates the result.")
 PROVENANCE = register(
     "summary.provenance_mismatch", "The summary names a machine or operating system the evidence does not record.",
     "CPU and OS names printed in the summary or figures must match the evidence's recorded environment.")
@@ -78,6 +83,7 @@ NUMBER = re.compile(r"(?<![\w.,#/])(\d{1,3}(?:,\d{3}){1,8}|\d{1,24})(?:\.(\d{1,2
 LONG_DIGITS = re.compile(r"\d{25,}")  # longer digit runs are never read as numbers, and never traced
 UNIT = re.compile(r"\s?(%|ms\b|µs\b|s\b|documents/s\b|docs/s\b|documents per second\b)")
 HASH = re.compile(r"sha256:[0-9a-f]{64}|(?<![0-9A-Za-z])[0-9a-f]{40}(?![0-9A-Za-z])")
+PAIR = re.compile(r"(?<![\w.,])(\d{1,3}(?:,\d{3}){0,8}) (?:of|/) (\d{1,3}(?:,\d{3}){0,8})(?![\w.,]?\d)")
 HEADING_ORDINAL = re.compile(r"^#{1,6}\s+\d+\.")
 SVG_TAG = re.compile(r"<(/?)(title|desc|text)\b[^>]{0,2000}>")
 ENTITY = re.compile(r"&#?\w+;")
@@ -206,6 +212,8 @@ def supported_figures(ctx: VerifyContext) -> Figures:
         sensitive, missed = figures.get(base + "documents_with_sensitive_gold"), figures.get(base + "documents_with_any_miss")
         if isinstance(sensitive, int) and isinstance(missed, int):
             out.add(COUNT, sensitive - missed)
+            if sensitive > 0:
+                out.add(PERCENT, Fraction(sensitive - missed, sensitive), HIGHER)
     conformance = [(figures.get("/catalog_conformance/patterns_with_positive_cases"),
                     figures.get("/catalog_conformance/active_patterns")),
                    (figures.get("/catalog_conformance/correctly_mapped"),
@@ -361,6 +369,28 @@ def tokens(rel: str, text: str) -> tuple[list[Token], list[tuple[int, int, str]]
     return found, hashes
 
 
+def pairs(rel: str, text: str) -> list[tuple[int, int, int, int]]:
+    """(line, column, X, Y) for every "X of Y" / "X / Y" pair of plain counts in one file."""
+    found: list[tuple[int, int, int, int]] = []
+    for line, offset, piece in _segments(rel, text):
+        clean = HASH.sub(_blank, piece)
+        for match in PAIR.finditer(clean):
+            if len(found) >= MAX_NUMBERS_PER_FILE:
+                return found
+            found.append((line, offset + match.start() + 1, int(match.group(1).replace(",", "")),
+                          int(match.group(2).replace(",", ""))))
+    return found
+
+
+def pair_traced(numerator: int, denominator: int, figures: Figures) -> bool:
+    """True when X/Y is a verified ratio (or either count is untraced, which is already its own finding)."""
+    if numerator not in figures.counts or denominator not in figures.counts:
+        return True
+    if denominator == 0:
+        return False
+    return Fraction(numerator, denominator) in figures.values[PERCENT]
+
+
 def classify(token: Token, figures: Figures) -> str:
     """'traced', 'favourable', 'misrounded' or 'untraced' for one number (see module docstring)."""
     if token.kind == COUNT:
@@ -401,6 +431,10 @@ def run(ctx: VerifyContext) -> None:
             untraced.append((rel, token.line, token.column))
             code = {"favourable": FAVOURABLE, "misrounded": MISROUNDED}.get(status, NOT_TRACED)
             col.add(code, rel, "", line=token.line, column=token.column)
+        for line, column, numerator, denominator in pairs(rel, text):
+            if not pair_traced(numerator, denominator, figures):
+                untraced.append((rel, line, column))
+                col.add(RATIO_NOT_TRACED, rel, "", line=line, column=column)
         for line, column, value in hashes:
             if value in figures.hashes or value.removeprefix("sha256:") in figures.hashes:
                 traced += 1
