@@ -275,9 +275,17 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--out", help="write the full JSON result here")
     parser.add_argument("--workdir", help="keep generated banks and inputs here")
     parser.add_argument("--primitive", action="store_true", help="run only the RE2 primitive with --python")
+    parser.add_argument("--markdown", metavar="RESULT", help="print the docs tables of a saved result and exit")
+    parser.add_argument("--chart", metavar="SVG", help="with --markdown: also write the SVG chart here")
     parser.add_argument("--worker", nargs=3, metavar=("ENGINE", "BANK", "CELLS"), help=argparse.SUPPRESS)
     parser.add_argument("--primitive-worker", nargs=2, metavar=("BANK", "INPUTS"), help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
+    if args.markdown:
+        report = json.loads(Path(args.markdown).read_text())
+        print(markdown(report))
+        if args.chart:
+            Path(args.chart).write_text(svg_chart(report))
+        return 0
     if args.worker:
         engine, bank, cells = args.worker
         print(json.dumps(worker(engine, Path(bank), json.loads(Path(cells).read_text()), args.passes)))
@@ -328,6 +336,66 @@ def main(argv: list[str] | None = None) -> int:
         Path(args.out).write_text(json.dumps(report, indent=2, sort_keys=True) + "\n")
     print_table(report)
     return 0
+
+
+def markdown(report: dict[str, Any]) -> str:
+    """The docs/performance.md tables for a result file (``--markdown RESULT.json``)."""
+    lines = ["| bank | entities | engine | compile s | peak RSS MiB |", "|---:|---:|---|---:|---:|"]
+    for n, entry in report["banks"].items():
+        for e in ("ours", "nerb"):
+            if e in entry and "compile_s" in entry[e]:
+                lines.append(f"| {int(n):,} | {entry['entities']} | {e} | {entry[e]['compile_s']:.2f} | "
+                             f"{entry[e]['peak_rss_mib']:.0f} |")
+    lines += ["", "| bank | cell | ours docs/s (wall) | NERB docs/s (wall) | ours docs/s (CPU) | NERB docs/s (CPU) | "
+              "ours MiB/s | NERB MiB/s | ours p99 ms | NERB p99 ms | ours median ms | NERB median ms | same records |",
+              "|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|"]
+    for n, entry in report["banks"].items():
+        if "ours" not in entry or "nerb" not in entry or "cells" not in entry["ours"]:
+            continue
+        order = [f"{d}-{z}" for z in SIZES for d in DENSITIES]
+        for cell in sorted(entry["ours"]["cells"], key=lambda c: order.index(c) if c in order else len(order)):
+            o, r = entry["ours"]["cells"][cell], entry["nerb"]["cells"][cell]
+            lines.append(f"| {int(n):,} | {cell} | {o['docs_per_s']:,.0f} | {r['docs_per_s']:,.0f} | "
+                         f"{o['cpu_docs_per_s']:,.0f} | {r['cpu_docs_per_s']:,.0f} | {o['mib_per_s']:,.1f} | "
+                         f"{r['mib_per_s']:,.1f} | {o['p99_ms']:.3f} | {r['p99_ms']:.3f} | {o['median_doc_ms']:.3f} | "
+                         f"{r['median_doc_ms']:.3f} | {entry['identical_records'][cell]} |")
+    return "\n".join(lines)
+
+
+def svg_chart(report: dict[str, Any]) -> str:
+    """A dependency-free SVG bar chart: documents/s (CPU time) per cell, ours beside NERB's, log scale."""
+    rows = []
+    order = [f"{d}-{z}" for z in SIZES for d in DENSITIES]
+    for n, entry in report["banks"].items():
+        if "ours" not in entry or "nerb" not in entry or "cells" not in entry["ours"]:
+            continue
+        for cell in sorted(entry["ours"]["cells"], key=lambda c: order.index(c) if c in order else len(order)):
+            rows.append((f"{int(n) // 1000}k {cell}", entry["ours"]["cells"][cell]["cpu_docs_per_s"],
+                         entry["nerb"]["cells"][cell]["cpu_docs_per_s"]))
+    bar, gap, left, width = 9, 8, 150, 520
+    height = len(rows) * (2 * bar + gap) + 60
+    top = max(max(o, r) for _, o, r in rows)
+    decades = math.ceil(math.log10(top))
+
+    def x(v: float) -> float:
+        return left + width * max(0.0, math.log10(max(v, 1))) / decades
+
+    out = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{left + width + 20}" height="{height}" '
+           'font-family="sans-serif" font-size="10">',
+           f'<text x="{left}" y="14" font-size="12">Documents/s (CPU time, log scale): '
+           'ours (blue) vs NERB engine (orange)</text>']
+    for d in range(decades + 1):
+        gx = left + width * d / decades
+        out.append(f'<line x1="{gx:.1f}" y1="22" x2="{gx:.1f}" y2="{height - 20}" stroke="#ddd"/>')
+        out.append(f'<text x="{gx:.1f}" y="{height - 6}" text-anchor="middle">1e{d}</text>')
+    y = 28
+    for label, ours, nerb in rows:
+        out.append(f'<text x="{left - 6}" y="{y + bar + 3}" text-anchor="end">{label}</text>')
+        out.append(f'<rect x="{left}" y="{y}" width="{x(ours) - left:.1f}" height="{bar}" fill="#1f77b4"/>')
+        out.append(f'<rect x="{left}" y="{y + bar}" width="{x(nerb) - left:.1f}" height="{bar}" fill="#ff7f0e"/>')
+        y += 2 * bar + gap
+    out.append("</svg>")
+    return "\n".join(out) + "\n"
 
 
 def print_table(report: dict[str, Any]) -> None:
