@@ -189,3 +189,25 @@ def test_no_output_contains_the_value(identifier: tuple[str, str], chain: list[s
         for output in _outputs(collector):
             for form in _forbidden(value) + _forbidden(identifier[0]):
                 assert form not in output
+
+
+lines = st.lists(st.one_of(st.sampled_from(["", "plain words", "x = 40", "5 / 3", "cd ~", "see: (", "\t", "1",
+                                            "219", "-09-9999", "&amp;", "%", "https://example.org/?q=1"]),
+                           identifiers.map(lambda pair: pair[0])), min_size=1, max_size=12)
+
+
+@SETTINGS
+@given(parts=lines, profile=st.sampled_from([CONTRACT, REPOSITORY]))
+def test_block_screen_never_changes_text_results(parts: list[str], profile) -> None:
+    from nerb_verify.privacy.engine import scan_string
+    from nerb_verify.privacy.text_scan import _chunks, locate
+
+    text = "\n".join(parts)
+    screened = Collector()
+    scan_text(text, profile, screened, "f.txt")
+    expected = set()
+    for number, line in enumerate(text.split("\n"), start=1):
+        for start, chunk in _chunks(line):
+            for code in scan_string(chunk, profile):
+                expected.add((code, number, start + locate(chunk, code, profile) + 1))
+    assert {(f.code, f.line, f.column) for f in screened.findings} == expected

@@ -49,38 +49,73 @@ def _is_gate_target(path: tuple[tuple[str | int, int], ...], value: str, pointer
     return found and value.startswith("/")
 
 
+_SMALLEST = 10**8  # 9 digits
+_LARGEST = 10**15  # 16 digits
+
+
+def _identifier_length(value: int) -> bool:
+    return _SMALLEST <= abs(value) < _LARGEST
+
+
 def scan_json(document: Any, profile: Profile, collector: Collector, artifact: str,
               pointer_root: Any = None, limit: int = messages.MAX_FINDINGS_PER_FILE) -> int:
     """Scan every key and string of ``document`` (and identifier-length numbers in the contract profile); add one
     finding per (place, code) to ``collector``. ``pointer_root`` is the evidence document that gate targets must
-    resolve into. Returns the number of findings added (at most ``limit``, then one truncation warning)."""
-    added = 0
-    stack: list[tuple[Any, tuple[tuple[str | int, int], ...]]] = [(document, ())]
-    while stack:
-        value, path = stack.pop()
-        hits: list[tuple[str, str, messages.Label]] = []
-        if isinstance(value, dict):
-            base = pointers.for_path(path)
-            for position, (key, child) in enumerate(value.items()):
-                for code in sorted(scan_string(key, profile)):
-                    hits.append((code, f"{base}/@key:{position}", messages.KEY))
-                stack.append((child, path + ((key, position),)))
-        elif isinstance(value, list):
-            for index in range(len(value) - 1, -1, -1):
-                stack.append((value[index], path + ((index, index),)))
-        elif isinstance(value, str):
+    resolve into. Returns the number of findings added (at most ``limit``, then one truncation warning).
+
+    Containers are walked with an explicit stack (no recursion); scalars inside a container are handled in place,
+    so the real bundle's long arrays of integer samples cost one type test per element.
+    """
+    state = {"added": 0}
+    hits: list[tuple[str, str, messages.Label]] = []
+    flag_numbers = profile.flag_numbers
+
+    def scalar(value: Any, path: tuple[tuple[str | int, int], ...]) -> None:
+        if isinstance(value, str):
             skip_paths = profile.permit_gate_targets and _is_gate_target(path, value, pointer_root)
             codes = scan_string(value, profile, skip_paths)
             if codes:
                 pointer = pointers.for_path(path)
                 hits.extend((code, pointer, messages.VALUE) for code in sorted(codes))
-        elif (profile.flag_numbers and isinstance(value, int) and not isinstance(value, bool)
-              and 9 <= len(str(abs(value))) <= 15 and _free_form(path)):
+        elif (flag_numbers and type(value) is int and _identifier_length(value) and _free_form(path)):
             hits.append((IDENTIFIER_NUMBER, pointers.for_path(path), messages.NUMBER))
+
+    def flush() -> bool:
         for code, pointer, where in hits:
-            if added >= limit:
+            if state["added"] >= limit:
                 collector.add(messages.TRUNCATED, artifact, "")
-                return added
+                return False
             messages.add(collector, code, artifact, pointer, where, profile.name)
-            added += 1
-    return added
+            state["added"] += 1
+        hits.clear()
+        return True
+
+    stack: list[tuple[Any, tuple[tuple[str | int, int], ...]]] = [(document, ())]
+    if not isinstance(document, (dict, list)):
+        scalar(document, ())
+        flush()
+        return state["added"]
+    while stack:
+        value, path = stack.pop()
+        if isinstance(value, dict):
+            base: str | None = None
+            for position, (key, child) in enumerate(value.items()):
+                codes = scan_string(key, profile)
+                if codes:
+                    base = pointers.for_path(path) if base is None else base
+                    hits.extend((code, f"{base}/@key:{position}", messages.KEY) for code in sorted(codes))
+                if isinstance(child, (dict, list)):
+                    stack.append((child, path + ((key, position),)))
+                elif isinstance(child, str) or (flag_numbers and type(child) is int and _identifier_length(child)):
+                    scalar(child, path + ((key, position),))
+        else:
+            simple = [index for index, item in enumerate(value)
+                      if isinstance(item, str) or (flag_numbers and type(item) is int and _identifier_length(item))]
+            for index in simple:
+                scalar(value[index], path + ((index, index),))
+            for index in range(len(value) - 1, -1, -1):
+                if isinstance(value[index], (dict, list)):
+                    stack.append((value[index], path + ((index, index),)))
+        if hits and not flush():
+            return state["added"]
+    return state["added"]

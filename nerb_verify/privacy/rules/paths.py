@@ -64,7 +64,7 @@ RULES = (
     Rule("path.rooted_backslash", LOCAL_PATH, compile_rule(
         r"(?<![\w\\])\\[A-Za-z0-9_$][\w.$-]+\\[A-Za-z0-9_$][\w.$-]+"), ("remainder",), trigger="\\"),
     Rule("path.home_shorthand", LOCAL_PATH, compile_rule(
-        r"(?<![\w~])~[\\/]|(?<![\w~])~$|(?i)\$\{?home\}?(?!\w)|(?i)%(?:userprofile|homepath|homedrive|appdata"
+        r"(?<![\w~])~[\\/]|(?<![\w~])~(?=[ \t]*(?:\n|$))|(?i)\$\{?home\}?(?!\w)|(?i)%(?:userprofile|homepath|homedrive|appdata"
         r"|localappdata)%|(?i)\$env:(?:userprofile|homepath|home)"), ("remainder", "url_path")),
     Rule("path.option_attached", LOCAL_PATH, compile_rule(
         r"(?:^|(?<=[\s=,;\[\](){}]))(?:-[A-Za-z]|--[A-Za-z][\w-]*?)(?:/|~[\\/]|[A-Za-z]:[\\/]|\\\\)"),
