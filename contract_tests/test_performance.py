@@ -251,3 +251,18 @@ def test_every_code_has_a_broken_fixture_or_a_documented_exemption() -> None:
             assert code in covered or code in exempt, code
     for case in mutations.CASES:
         assert case["code"] in case["expect"]["codes"]
+
+
+def test_block_assignment_and_abba_schedule() -> None:
+    from nerb_verify.checks.performance.blocks import abba_labels, block_assignment, split_blocks
+
+    assignment = block_assignment(10)
+    assert assignment == ["control_first", "candidate_first", "control_first", "candidate_first", "control_first",
+                          "candidate_first", "control_first", "control_first", "candidate_first", "candidate_first"]
+    assert assignment.count("candidate_first") == 5
+    assert abba_labels("candidate_first", 2) == ["candidate", "control", "control", "candidate"]
+    assert abba_labels("control_first", 2) == ["control", "candidate", "candidate", "control"]
+    labels = abba_labels("candidate_first", 10)
+    assert labels.count("candidate") == labels.count("control") == 10
+    assert split_blocks(list(range(20)), 10) == [[2 * i, 2 * i + 1] for i in range(10)]
+    assert split_blocks(list(range(19)), 10) is None
