@@ -106,6 +106,18 @@ PRIVACY = register(
 GATES = register(
     "capacity.gates_failed", "A capacity gate is false.",
     "Every gate in report.gates, including passed, must be true for a capacity decision to stand.")
+ARITHMETIC = register(
+    "capacity.report_arithmetic_mismatch", "A capacity report total or phase rate does not follow from its parts.",
+    "Each phase's throughput_milli_records_per_second is floor(records * 10^12 / elapsed_ns); the report totals are "
+    "the worst case over the phases (peak RSS and owned-disk high water the maximum, free disk the minimum, "
+    "observation gap and acquisition duration the maximum, retries the sum), and total elapsed time and "
+    "observation count are at least the phases' sums.")
+GATE_UNSUPPORTED = register(
+    "capacity.gate_unsupported", "A capacity gate is true but the figures it bounds violate the policy.",
+    "Recomputed from the policy and the report: total runtime, owned disk, runtime and preflight free disk, "
+    "observation cadence, resource acquisition duration, peak RSS against the effective cap, source conservation, "
+    "phase throughput, checkpoint wall cadence and checkpoint record gap. A gate that says passed while its bound "
+    "does not hold is unsupported.")
 EVIDENCE_BINDING = register(
     "capacity.evidence_binding_mismatch", "The capacity report disagrees with the benchmark evidence.",
     "The report's source rows, preparation commitments (source content hash, prepared artifact, record count) and "
@@ -216,6 +228,7 @@ def run(ctx: VerifyContext) -> None:
     _report_size(ctx, report, len(report_full))
     _policy(ctx, report)
     _gates(ctx, report)
+    _report_arithmetic(ctx, report)
     chain_hash = _chain(ctx, chain)
     _terminal(ctx, decision, report, chain, run_hash)
     _attestation(ctx, decision, report, run_hash, chain_hash)
@@ -278,6 +291,72 @@ def _gates(ctx: VerifyContext, report: dict[str, Any]) -> None:
     for name in gates:
         if gates[name] is not True:
             ctx.collector.add(GATES, A, "/report" + safe_pointer(report, ["gates", name]))
+
+
+def _ints(*values: Any) -> list[int] | None:
+    out = [as_int(v) for v in values]
+    return None if any(v is None for v in out) else [v for v in out if v is not None]
+
+
+def _report_arithmetic(ctx: VerifyContext, report: dict[str, Any]) -> None:
+    """Phase rates and report totals recomputed from the phases; gate bounds recomputed from the policy."""
+    col = ctx.collector
+    phases = [p for p in as_list(report.get("phases")) or [] if isinstance(p, dict)]
+    totals = as_dict(report.get("totals")) or {}
+    policy = as_dict(report.get("policy")) or {}
+    environment = as_dict(report.get("environment")) or {}
+    gates = as_dict(report.get("gates")) or {}
+    for index, phase in enumerate(phases):
+        got = _ints(phase.get("records"), phase.get("elapsed_ns"), phase.get("throughput_milli_records_per_second"))
+        if got is None or got[1] <= 0 or got[0] * 10**12 // got[1] != got[2]:
+            col.add(ARITHMETIC, A, join(["report", "phases", index, "throughput_milli_records_per_second"]))
+
+    def column(key: str) -> list[int] | None:
+        return _ints(*(p.get(key) for p in phases)) if phases else None
+
+    aggregates = [("peak_process_tree_rss_bytes", max, "eq"), ("owned_disk_high_water_bytes", max, "eq"),
+                  ("minimum_free_disk_bytes", min, "eq"), ("maximum_resource_observation_wall_gap_ns", max, "eq"),
+                  ("maximum_resource_acquisition_duration_ns", max, "eq"),
+                  ("resource_acquisition_retry_count", sum, "eq"), ("elapsed_ns", sum, "ge"),
+                  ("resource_observation_count", sum, "ge")]
+    for key, combine, relation in aggregates:
+        values, total = column(key), as_int(totals.get(key))
+        ok = values is not None and total is not None and (
+            total == combine(values) if relation == "eq" else total >= combine(values))
+        if not ok:
+            col.add(ARITHMETIC, A, join(["report", "totals", key]))
+    bounds = [
+        ("total_runtime", totals.get("elapsed_ns"), "le", policy.get("maximum_total_runtime_ns")),
+        ("owned_disk", totals.get("owned_disk_high_water_bytes"), "le", policy.get("maximum_owned_disk_bytes")),
+        ("runtime_free_disk", totals.get("minimum_free_disk_bytes"), "ge", policy.get("minimum_runtime_free_disk_bytes")),
+        ("preflight_free_disk", environment.get("preflight_free_disk_bytes"), "ge",
+         policy.get("minimum_preflight_free_disk_bytes")),
+        ("resource_observation_cadence", totals.get("maximum_resource_observation_wall_gap_ns"), "le",
+         policy.get("maximum_resource_observation_wall_gap_ns")),
+        ("resource_acquisition_duration", totals.get("maximum_resource_acquisition_duration_ns"), "le",
+         policy.get("maximum_resource_acquisition_duration_ns")),
+        ("peak_rss", totals.get("peak_process_tree_rss_bytes"), "le", environment.get("effective_rss_cap_bytes")),
+        ("peak_rss", environment.get("effective_rss_cap_bytes"), "le", policy.get("max_absolute_rss_bytes")),
+        ("source_conservation", totals.get("source_rows_accounted"), "eq", policy.get("source_rows")),
+    ]
+    minimum_rate = as_int(policy.get("minimum_phase_records_per_second"))
+    for phase in phases:
+        bounds.append(("phase_throughput", phase.get("throughput_milli_records_per_second"), "ge",
+                       minimum_rate * 1000 if minimum_rate is not None else None))
+        bounds.append(("checkpoint_wall_cadence", phase.get("maximum_progress_checkpoint_wall_gap_ns"), "le",
+                       policy.get("maximum_progress_checkpoint_wall_gap_ns")))
+        bounds.append(("checkpoint_progress", phase.get("maximum_checkpoint_gap_records"), "le",
+                       policy.get("maximum_checkpoint_record_gap")))
+    reported: set[str] = set()
+    for gate, value, relation, bound in bounds:
+        if gates.get(gate) is not True or gate in reported:
+            continue  # a false gate is capacity.gates_failed already
+        pair = _ints(value, bound)
+        holds = pair is not None and {"le": pair[0] <= pair[1], "ge": pair[0] >= pair[1],
+                                      "eq": pair[0] == pair[1]}[relation]
+        if not holds:
+            reported.add(gate)
+            col.add(GATE_UNSUPPORTED, A, join(["report", "gates", gate]))
 
 
 def _chain(ctx: VerifyContext, chain: list[Any]) -> str | None:

@@ -111,6 +111,12 @@ CASES = [
           "The capacity privacy block's own hash does not seal it."),
     _case("capacity.gates_failed", "owned-disk-gate-false", [_set("/report/gates/owned_disk", False), _seal()],
           "One capacity gate is false (report size and hashes recomputed)."),
+    _case("capacity.report_arithmetic_mismatch", "phase-rate-edited",
+          [_set("/report/phases/1/throughput_milli_records_per_second", 218074), _seal()],
+          "The split phase's rate is one milli-record per second above what its records and time give."),
+    _case("capacity.gate_unsupported", "preflight-disk-below-minimum",
+          [_set("/report/environment/preflight_free_disk_bytes", 26843545599), _seal()],
+          "The preflight free-disk gate passes although free disk was one byte below the policy minimum."),
     _case("capacity.evidence_binding_mismatch", "test-records-differ",
           [_set("/report/phases/2/commitments/test_records", 51705), _seal()],
           "The build phase records another test-role size than the evidence."),
@@ -129,3 +135,4 @@ def capacity_policy_edit(bundle_dir: Path) -> None:
 
 
 TRANSFORMS["capacity_policy_edit"] = capacity_policy_edit
+
