@@ -79,6 +79,17 @@ def test_cases_cover_every_pattern_and_every_tag(fake_bank):
     assert cases.positive_bytes().endswith(b"\n") and cases.positive_bytes().count(b"\n") == len(cases.positive)
 
 
+def test_case_files_are_byte_identical_to_nerbs_published_example(fake_bank):
+    """NERB's example card (enron_bank_card_fake.json) publishes the case artifacts for this very bank."""
+    import json
+
+    card = json.loads((FIXTURES / "enron_bank_card_fake.json").read_text())["catalog_conformance"]
+    section, _ = run_conformance(fake_bank, compile_bank(fake_bank))
+    for key in ("positive_cases_artifact", "negative_cases_artifact", "approved_positive_cases", "negative_cases",
+                "correctly_mapped", "patterns_with_positive_cases", "active_patterns", "recall", "passed"):
+        assert section[key] == card[key], key
+
+
 def test_swapcase_keeps_scalar_count():
     assert simple_swapcase("Stra\u00dfe") == "sTRA\u00dfE"
     assert simple_swapcase("k\u212a") == "Kk"
