@@ -403,3 +403,42 @@ def test_rational_gate_matches_brute_force(num: int, den: int, digits: int, scal
     lhs, rhs = num * decimal.denominator, decimal.numerator * den
     expected = {"gte": lhs >= rhs, "lte": lhs <= rhs, "eq": lhs == rhs}[operator]
     assert outcome.status == "ok" and outcome.result is expected
+
+
+# -- the insufficient-support terminal ----------------------------------------------------------------------------------
+def insufficient_support_evidence() -> dict[str, Any]:
+    evidence = real_evidence()
+    evidence["quality"]["evaluated"] = False
+    evidence["quality"]["slices"] = []
+    chain = evidence["audit_chain"]
+    chain["score"]["status"] = "insufficient_support"
+    chain["prediction_audit"]["status"] = "not_run_insufficient_support"
+    for check in evidence["promotion"]["checks"]:
+        if check["category"] == "quality":
+            check["actual"] = None
+            check["passed"] = False
+    return evidence
+
+
+def test_insufficient_support_keeps_failed_frozen_quality_gates() -> None:
+    evidence = insufficient_support_evidence()
+    ctx = run_gates(evidence, figures=all_figures(real_evidence()))
+    assert codes(ctx, "gate") == set()
+    assert ctx.collector.checks_run["gate"]["insufficient_support"] == 11
+
+
+@pytest.mark.parametrize("change", ["passed", "actual", "score", "claims", "target"])
+def test_insufficient_support_exception_is_narrow(change: str) -> None:
+    evidence = insufficient_support_evidence()
+    check = by_id(evidence, "catalog_coverage")
+    if change == "passed":
+        check["passed"] = True
+    elif change == "actual":
+        check["actual"] = 0.0
+    elif change == "score":
+        evidence["audit_chain"]["score"]["status"] = "scored_pending_prediction_audit"
+    elif change == "claims":
+        evidence["promotion"]["claims"] = [{}]
+    else:
+        check["target"] = "/quality/slices/1/metrics/catalog_coverage"
+    assert "gate.target" in gate_codes(evidence, figures=all_figures(real_evidence()))

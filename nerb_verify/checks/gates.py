@@ -163,6 +163,33 @@ def required_gates(evidence: dict[str, Any]) -> dict[str, tuple[str, object]]:
     return required
 
 
+FROZEN_QUALITY_TARGETS = frozenset(
+    [join(["quality", "slices", 0, count]) for count in CATALOGED_MISS_COUNTS]
+    + [join(["quality", "slices", 0, "metrics", metric]) for metric in POLICY])
+
+
+def insufficient_support_gate(evidence: dict[str, Any], check: dict[str, Any]) -> bool:
+    """Whether ``check`` is a frozen quality gate of an insufficient-support terminal (its target cannot resolve).
+
+    Allowed only when the chain stopped for insufficient support, quality is not evaluated with no slices, nothing is
+    promoted, verified or claimed, and the gate is failed with a null actual.
+    """
+    chain = evidence.get("audit_chain")
+    quality = evidence.get("quality")
+    promotion = evidence.get("promotion")
+    verifier = evidence.get("verifier")
+    if not (isinstance(chain, dict) and isinstance(quality, dict) and isinstance(promotion, dict)):
+        return False
+    score, audit = chain.get("score"), chain.get("prediction_audit")
+    return (isinstance(score, dict) and score.get("status") == "insufficient_support"
+            and isinstance(audit, dict) and audit.get("status") == "not_run_insufficient_support"
+            and quality.get("evaluated") is False and quality.get("slices") == []
+            and promotion.get("passed") is False and promotion.get("claims") == []
+            and isinstance(verifier, dict) and verifier.get("passed") is False
+            and check.get("category") == "quality" and check.get("target") in FROZEN_QUALITY_TARGETS
+            and "actual" in check and check["actual"] is None and check.get("passed") is False)
+
+
 class _Gates:
     def __init__(self, ctx: VerifyContext, evidence: dict[str, Any], checks: list[Any]) -> None:
         self.ctx = ctx
@@ -233,6 +260,12 @@ class _Gates:
                      category=Label(check["category"]),
                      prefixes=Label(" or ".join(gate_eval.CATEGORY_PREFIXES[check["category"]])))
             self.counts["not_evaluated"] += 1
+            return
+        if outcome.status == "target" and insufficient_support_gate(self.ev, check):
+            # Spec 10 section 9.7: an audit stopped for insufficient support keeps its frozen quality gates, failed,
+            # with null actuals; the target cannot exist because no slice was scored.
+            self.counts["insufficient_support"] = self.counts.get("insufficient_support", 0) + 1
+            self.ctx.collector.record(EV, join(base + ["passed"]), "gate.passed", passed, "false", passed is False)
             return
         if outcome.status == "target":
             message = {"performance_shape": "A performance gate must target a workload statistic or peak RSS.",
