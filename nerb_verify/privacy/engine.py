@@ -87,8 +87,9 @@ def _payloads(query: str, fragment: str) -> list[str]:
 
 
 def _run(rules: tuple, scope: str, text: str, found: set[str]) -> None:
+    gates: dict[int, bool] = {}
     for rule in rules:
-        if scope in rule.scopes and rule.code not in found and rule.hits(text):
+        if scope in rule.scopes and rule.code not in found and rule.hits(text, gates):
             found.add(rule.code)
 
 

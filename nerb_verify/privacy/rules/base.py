@@ -30,12 +30,20 @@ class Rule:
     # A cheap pattern that must match before the rule is tried (e.g. "at least eight digits close together").
     gate: regex.Pattern[str] | None = None
 
-    def hits(self, text: str) -> bool:
-        """True when the pattern matches somewhere in ``text`` and the validator (if any) accepts that match."""
+    def hits(self, text: str, gates: dict[int, bool] | None = None) -> bool:
+        """True when the pattern matches somewhere in ``text`` and the validator (if any) accepts that match.
+        ``gates`` caches gate results for one text across rules (several rules share a gate)."""
         if self.trigger is not None and not any(char in text for char in self.trigger):
             return False
-        if self.gate is not None and self.gate.search(text) is None:
-            return False
+        if self.gate is not None:
+            key = id(self.gate)
+            passed = gates.get(key) if gates is not None else None
+            if passed is None:
+                passed = self.gate.search(text) is not None
+                if gates is not None:
+                    gates[key] = passed
+            if not passed:
+                return False
         if self.validate is None:
             return self.pattern.search(text) is not None
         return any(self.validate(match) for match in self.pattern.finditer(text, overlapped=True))

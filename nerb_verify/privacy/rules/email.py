@@ -51,7 +51,7 @@ RULES = (
     Rule("email.address_public", EMAIL, _ADDRESS, ("full",), trigger="@", validate=_not_reserved),
     Rule("email.spelled", EMAIL, compile_rule(
         rf"(?i)(?<!\w)[\w.+-]+\s*{_OPEN}\s*at\s*{_CLOSE}\s*{_LABEL}(?:\s*(?:{_OPEN}\s*dot\s*{_CLOSE}|\.)\s*{_LABEL})+"),
-        ("full",)),
+        ("full",), gate=regex.compile(rf"(?i){_OPEN}\s*at\s*{_CLOSE}")),
     Rule("email.at_sign", AT_SIGN, compile_rule(r"@"), ("full",), trigger="@"),
     Rule("email.document_id", DOCUMENT_ID, compile_rule(r"(?i)(?<![^\W_])doc_[0-9a-f]{64}(?![^\W_])"), ("full",)),
 )

@@ -13,6 +13,8 @@ closing tag ``</b>``, not a Markdown root link ``](/x)``), drive paths, rooted b
 
 from __future__ import annotations
 
+import regex
+
 from nerb_verify.codes import register
 from nerb_verify.privacy.rules.base import Rule, compile_rule
 
@@ -44,7 +46,8 @@ RULES = (
         rf"(?:/home|/var/home|/export/home|/usr/home){_SEG}(?!\$)[A-Za-z0-9_][\w.-]*"
         rf"|(?<![\w.-])(?:[A-Za-z]:)?(?:{_SEG})?(?:Users|Documents and Settings){_SEG}(?!(?:Public|Shared|Default)\b)"
         rf"[A-Za-z0-9_][\w.-]*"
-        rf"|(?i:[A-Za-z]:){_SEG}(?i:users){_SEG}(?!(?i:public|shared|default)\b)[A-Za-z0-9_][\w.-]*"), ("remainder",)),
+        rf"|(?i:[A-Za-z]:){_SEG}(?i:users){_SEG}(?!(?i:public|shared|default)\b)[A-Za-z0-9_][\w.-]*"), ("remainder",),
+         gate=regex.compile(r"(?i)users|home|documents and settings")),
     Rule("path.root_home", PERSONAL_PATH, compile_rule(r"(?<![\w.~-])/r[o]ot(?![\w.-])"), ("remainder",), trigger="/"),
     Rule("path.tilde_user", PERSONAL_PATH, compile_rule(rf"(?<![\w~])~[A-Za-z_][\w.-]*[\\/]"),
          ("remainder", "url_path"), trigger="~"),
@@ -70,5 +73,5 @@ RULES = (
         r"(?:^|(?<=[\s=,;\[\](){}]))(?:-[A-Za-z]|--[A-Za-z][\w-]*?)(?:/|~[\\/]|[A-Za-z]:[\\/]|\\\\)"),
         ("remainder",)),
     Rule("path.relative_home", PERSONAL_PATH, compile_rule(rf"(?<![\w.-])(?:home|users){_SEG}{_NAME}"),
-         ("remainder",)),
+         ("remainder",), gate=regex.compile(r"home|users")),
 )
