@@ -187,7 +187,7 @@ ALSO = {
     "partial-labels-keep-false-positives": ["summary.number_not_traced"],
     "synthetic-strength-slice": ["summary.number_not_traced"],
     "completeness-not-applicable": ["summary.number_not_traced"],
-    "gate-on-partial-labels": ["summary.number_not_traced"],
+    "gate-on-partial-labels": ["summary.number_not_traced", "summary.ratio_not_traced"],
     "four-documents": ["summary.number_not_traced"],
     "evaluated-without-slices": ["summary.number_not_traced", "summary.verdict_mismatch"],
 }
