@@ -178,3 +178,32 @@ def test_cli_text_prints_headline_table() -> None:
     assert result.code == 0, result.stdout + result.stderr
     for fragment in ("Known-bank contract (recomputed): PASS", "NOT ELIGIBLE", "142 / 1,393", "3,183 / 14,916"):
         assert fragment in result.stdout
+
+
+def test_eligible_true_only_when_every_gate_passes() -> None:
+    from contract_tests.family_harness import ALL_FAMILIES
+    from tools.mutations.quality import recompute_metrics
+
+    a = real_artifacts()
+    s = slice_of(a, 0)
+    s.update(true_positive=1393, false_negative=0, predicted_spans=1400, false_positive=7,
+             cataloged_gold_spans=1200, cataloged_true_positive=1200, cataloged_false_negative=0,
+             documents_with_any_miss=0, documents_with_any_cataloged_miss=0,
+             covered_sensitive_characters=14916, leaked_sensitive_characters=0, predicted_characters=15142,
+             documents_with_any_leaked_character=0)
+    recompute_metrics(s)
+
+    def performance_passed(ctx) -> None:
+        ctx.collector.decisions["performance"] = {"decision_grade": "passed"}
+
+    ctx = run_families(a, ALL_FAMILIES[:-1] + (performance_passed, decisions.run))
+    standalone = ctx.collector.decisions["standalone_redaction"]
+    assert standalone["failed_gates"] == [] and standalone["not_evaluated_gates"] == []
+    assert standalone["eligible"] is True
+
+    def performance_failed(ctx) -> None:
+        ctx.collector.decisions["performance"] = {"decision_grade": "failed"}
+
+    ctx = run_families(a, ALL_FAMILIES[:-1] + (performance_failed, decisions.run))
+    assert ctx.collector.decisions["standalone_redaction"]["failed_gates"] == ["performance"]
+    assert ctx.collector.decisions["standalone_redaction"]["eligible"] is False

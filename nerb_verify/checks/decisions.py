@@ -206,6 +206,9 @@ def _other_gates(ctx: VerifyContext, known: dict[str, Any]) -> list[dict[str, An
     performance = ctx.collector.decisions.get("performance")
     perf_passed: bool | None = None
     if isinstance(performance, dict):
+        grade = performance.get("decision_grade")
+        if grade in ("passed", "failed"):
+            perf_passed = grade == "passed"
         for key in ("passed", "eligible", "gates_passed"):
             if isinstance(performance.get(key), bool):
                 perf_passed = performance[key]
