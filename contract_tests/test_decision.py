@@ -207,3 +207,8 @@ def test_eligible_true_only_when_every_gate_passes() -> None:
     ctx = run_families(a, ALL_FAMILIES[:-1] + (performance_failed, decisions.run))
     assert ctx.collector.decisions["standalone_redaction"]["failed_gates"] == ["performance"]
     assert ctx.collector.decisions["standalone_redaction"]["eligible"] is False
+
+
+def test_headline_table_snapshot(real_ctx, snapshot) -> None:
+    """The readable table of the real bundle's recomputed headline figures (syrupy snapshot)."""
+    assert real_ctx.shared["text.tables"][0] == snapshot

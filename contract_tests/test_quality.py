@@ -479,3 +479,32 @@ def test_brute_force_perturbed_rate_is_rejected(docs: list[dict[str, Any]], name
         metrics[name] = math.nextafter(metrics[name], direction)
         expected = "quality.metric_mismatch"
     assert codes(only_quality(artifacts)) == {expected}
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(docs=documents(), completeness=st.sampled_from(["partial", "exhaustive_within_scope"]),
+       strength=st.sampled_from(["independent", "structured_weak"]))
+def test_brute_force_ineligible_slices_keep_hits_and_misses_only(docs: list[dict[str, Any]], completeness: str,
+                                                                 strength: str) -> None:
+    """Partial or structured-weak labels: hits and misses only, open-world counts zero and open-world rates null."""
+    from nerb_verify.checks.quality_math import OPEN_WORLD_ONLY_COUNTS, is_open_world_eligible
+
+    artifacts, counts = synthetic_evidence(docs, "person")
+    item = artifacts[EVIDENCE]["quality"]["slices"][0]
+    item.update(label_strength=strength, annotation_completeness=completeness)
+    eligible = is_open_world_eligible(strength, completeness)
+    if not eligible:
+        for name in OPEN_WORLD_ONLY_COUNTS:
+            item[name] = 0
+        item["predicted_spans"] = item["true_positive"]
+        rates = brute_force_rates(item)
+        item["metrics"] = {name: (rates[name] if name in ("catalog_coverage", "cataloged_recall") else None)
+                           for name in METRIC_NAMES}
+    ctx = only_quality(artifacts)
+    assert ctx.collector.findings == []
+    assert (ctx.figures["/quality/slices/0/metrics/precision"] is None) == (
+        not eligible or counts["predicted_spans"] == 0)
+    if not eligible and counts["false_positive"] > 0:
+        item["false_positive"] = counts["false_positive"]
+        item["predicted_spans"] = counts["predicted_spans"]
+        assert codes(only_quality(artifacts)) == {"quality.ineligible_open_world_counts"}
