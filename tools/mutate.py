@@ -91,8 +91,8 @@ NAIVE_EDITS: list[tuple[str, list[dict[str, Any]], str]] = [
     ("inventory", [_set(INVENTORY, "/0/bytes", 59)], "an inventory entry"),
     ("summary-figure", [{"op": "replace_text", "file": "summary.md", "old": "| 10.48% |", "new": "| 80.48% |"}],
      "a percentage in summary.md"),
-    ("svg-figure", [{"op": "replace_text", "file": "figures/performance-scale.svg", "old": "6,810.8",
-                     "new": "9,810.8"}], "a number in an SVG figure"),
+    ("svg-figure", [{"op": "replace_text", "file": "figures/performance-scale.svg", "old": ">6,811 docs/s<",
+                     "new": ">9,811 docs/s<"}], "a number in an SVG figure"),
 ]
 
 
@@ -165,7 +165,7 @@ HASH_AWARE: list[tuple[str, list[dict[str, Any]], str, list[str]]] = [
     ("capacity-attempt-edited", [_set(CAPACITY, "/attempt_chain/0/elapsed_ns", 410079834)],
      "A capacity attempt edited (its chain hash left as published).", ["capacity"]),
     ("publication-decision", [_set(PUBLICATION, "/decision/standalone_privacy_redaction_allowed", True)],
-     "The publication's standalone-redaction decision flipped and resealed.", ["publication", "decision"]),
+     "The publication's standalone-redaction decision flipped and resealed.", ["decision"]),
     ("known-bank-passed-false", [_set(EVIDENCE, "/catalog_conformance/missed", 1),
                                  _set(EVIDENCE, "/catalog_conformance/correctly_mapped", 39603)],
      "One conformance case missed while recall and passed still claim 1.0 and true.", ["conformance"]),
@@ -177,7 +177,7 @@ TEXT_EDITS: list[tuple[str, str, str, str, str]] = [
     ("summary-percent-favourable", "summary.md", "| 10.48% |", "| 10.49% |", "A percentage rounded up."),
     ("summary-count", "summary.md", "82,173 candidates", "82,137 candidates", "A count edited."),
     ("summary-verdict", "summary.md", "NOT ELIGIBLE for standalone", "ELIGIBLE for standalone", "A verdict word."),
-    ("svg-number", "figures/performance-scale.svg", "6,810.8", "9,810.8", "A figure's number edited."),
+    ("svg-number", "figures/performance-scale.svg", ">6,811 docs/s<", ">9,811 docs/s<", "A figure's number edited."),
 ]
 
 
