@@ -106,4 +106,8 @@ CASES = [
     _case("privacy.url_budget_exceeded", "card-version-urls-six-deep", _built("url_too_deep"),
           "Six URLs nested in each other's queries: deeper than the URL budget, fails closed.",
           codes=["card.bank_version_format", "privacy.url_budget_exceeded"]),
+    _case("privacy.local_path", "card-version-generic-tmp-path",
+          [{"op": "json_set", "file": "bank-card.json", "pointer": "/bank/version", "value": "built in /tmp/bank"}],
+          "A generic absolute path: no person in it, but public evidence may hold no local path at all.",
+          codes=["card.bank_version_format", "privacy.local_path"]),
 ]
