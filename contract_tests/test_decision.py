@@ -212,3 +212,10 @@ def test_eligible_true_only_when_every_gate_passes() -> None:
 def test_headline_table_snapshot(real_ctx, snapshot) -> None:
     """The readable table of the real bundle's recomputed headline figures (syrupy snapshot)."""
     assert real_ctx.shared["text.tables"][0] == snapshot
+
+
+def test_missing_evidence_decides_nothing() -> None:
+    ctx = run_families({})
+    assert ctx.collector.decisions["standalone_redaction"]["eligible"] is None
+    assert ctx.collector.decisions["known_bank_contract"]["verdict"] == "NOT_EVALUATED"
+    assert ctx.collector.checks_run["decision"]["status"] == "not_evaluated"

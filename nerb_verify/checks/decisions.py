@@ -80,7 +80,11 @@ def run(ctx: VerifyContext) -> None:
     ctx.collector.decisions["standalone_redaction"] = standalone
     _compare_statements(ctx, known, standalone)
     ctx.shared.setdefault("text.tables", []).append(headline_table(known, standalone))
-    ctx.collector.ran(FAMILY, decisions=2)
+    if not isinstance(ctx.evidence, dict):
+        # Both decisions are recorded as not evaluated (eligible None), never as a pass.
+        ctx.collector.ran(FAMILY, "not_evaluated", reason=Label("evidence missing or invalid"))
+    else:
+        ctx.collector.ran(FAMILY, decisions=2)
 
 
 # ---------------------------------------------------------------------------------------------------------- known bank
