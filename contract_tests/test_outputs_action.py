@@ -116,7 +116,7 @@ def test_local_run_clean_bundle(tmp_path):
     assert run.exit_code == 0, run.summary
     assert run.outputs == {"verdict": "verified", "exit-code": "0", "sarif": str(sarif_path)}
     assert "## nerb-verify: verified (exit 0)" in run.summary
-    assert re.search(r"^\| fixtures/bundles/nerb-enron \| verified \| 0 \| 0 \|", run.summary, re.M)
+    assert re.search(r"^\| fixtures/bundles/nerb-enron \| verified \| 0 \| 0 \|", run.summary, re.MULTILINE)
     assert "| fixtures/bundles/nerb-enron | /quality/slices/0 | precision | 0.95302 | match |" in run.summary
     assert not sarif_errors(json.loads(sarif_path.read_text(encoding="utf-8")))
 
@@ -128,14 +128,14 @@ def test_local_run_broken_bundle(tmp_path):
     assert run.exit_code == 1
     assert run.outputs["verdict"] == "rejected" and run.outputs["exit-code"] == "1"
     assert "## nerb-verify: rejected (exit 1)" in run.summary
-    assert re.search(r"^\| \S+bundle \| rejected \| 1 \| [1-9]", run.summary, re.M)
+    assert re.search(r"^\| \S+bundle \| rejected \| 1 \| [1-9]", run.summary, re.MULTILINE)
     log = json.loads(sarif_path.read_text(encoding="utf-8"))
     assert not sarif_errors(log)
     assert any(r["locations"][0]["physicalLocation"]["artifactLocation"]["uri"] == "bank-card.json"
                for r in log["runs"][0]["results"])
     rule = log["runs"][0]["tool"]["driver"]["rules"][0]
     assert rule["helpUri"].startswith("https://github.com/example/nerb-verify/blob/" + "0" * 40 + "/docs/")
-    assert re.search(r"^::error file=bank-card\.json,line=\d+", run.stdout, re.M), "annotations are printed"
+    assert re.search(r"^::error file=bank-card\.json,line=\d+", run.stdout, re.MULTILINE), "annotations are printed"
     assert CANARY not in run.summary + run.stdout + sarif_path.read_text(encoding="utf-8")
 
 

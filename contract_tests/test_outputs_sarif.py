@@ -11,7 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from contract_tests.conftest import run_cli
-from contract_tests.outputs_helpers import BROKEN, CANARY, REAL_BUNDLE, REPO, masked, sarif_errors
+from contract_tests.outputs_helpers import BROKEN, CANARY, REPO, masked, sarif_errors
 from nerb_verify import codes
 from nerb_verify.findings import Finding
 from nerb_verify.outputs import sarif

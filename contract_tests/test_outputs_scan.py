@@ -45,7 +45,7 @@ def test_scan_sarif_validates_and_hides_the_value(tmp_path):
 
 
 def test_scan_paths_inside_the_source_root_are_relative_to_it(tmp_path):
-    _clean, flagged = _folders(tmp_path)
+    _folders(tmp_path)
     result = run_cli("scan", "--format", "github", "--no-allowlist", "flagged", cwd=tmp_path,
                      env={"PYTHONPATH": str(REPO)})
     assert result.code == 1
