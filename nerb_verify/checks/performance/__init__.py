@@ -38,7 +38,7 @@ POLICY_CODES = frozenset({
     C.SECTION_EMPTY, C.SECTION_MALFORMED, C.INVENTORY_MISSING, C.INVENTORY_SHAPE, C.INVALID_SAMPLE, C.RSS_SAMPLES,
     C.PHASE_CONTRACT, C.SAMPLE_SUPPORT, C.COMPARISON_INVALID, C.COMPARISON_FAILED, C.VALUE_MODEL_POLICY,
     C.DECISION_MATRIX, C.SWEEP_UNCONTROLLED, C.CPU_CAPACITY, C.MEMORY_CAPACITY, C.ABSOLUTE_POLICY,
-    C.BREAKEVEN_COMPONENT,
+    C.BREAKEVEN_COMPONENT, C.BASELINE_CAPABILITY,
 })
 MALFORMED = (KeyError, TypeError, ValueError, AttributeError, IndexError, ZeroDivisionError, AssertionError)
 
@@ -117,6 +117,7 @@ def run(ctx: VerifyContext) -> None:
         _guard(state, "plan_hashes", lambda: _check_hash_fields(state))
         _guard(state, "bank_composition", lambda: structure.check_bank_composition(state))
         _guard(state, "references", lambda: structure.check_references(state))
+        _guard(state, "baselines", lambda: structure.check_baselines(state))
         _guard(state, "inventories", lambda: inventories.check_inventories(state))
         _per_workload(state)
         _comparisons(state)

@@ -63,6 +63,10 @@ BANK_COMPOSITION = register(
     "performance.bank_composition", "A bank's totals disagree with its taxonomy.",
     "active_entities, active_names, active_aliases and active_patterns are sums over the taxonomy rows; taxon "
     "classes are unique.")
+BASELINE_CAPABILITY = register(
+    "performance.baseline_capability", "A baseline declared exact lacks a capability.",
+    "A baseline whose semantic_equivalence is exact must support literal patterns, regex patterns, aliases, canonical "
+    "mapping and Unicode; otherwise it cannot serve as an exact twin or an exact cache-value baseline.")
 UNKNOWN_REFERENCE = register(
     "performance.unknown_reference", "A workload refers to an unknown descriptor or carries a stale reference hash.",
     "harness_id, bank_id, input_id and baseline_id must exist, and harness_sha256, bank_hash and input_sha256 must "

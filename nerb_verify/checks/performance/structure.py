@@ -86,6 +86,10 @@ def check_bank_composition(state: PerfState) -> None:
     values = [str(b.get("bank_hash")) for b in state.items("banks")]
     if len(set(values)) != len(values):
         state.add(C.BANK_COMPOSITION, ("banks",), "Two banks share one bank_hash.")
+    artifacts = [str((b.get("artifact") or {}).get("sha256")) if isinstance(b.get("artifact"), dict) else ""
+                 for b in state.items("banks")]
+    if len(set(artifacts)) != len(artifacts):
+        state.add(C.BANK_COMPOSITION, ("banks",), "Two banks share one artifact.")
     evidence_bank = (state.ctx.evidence or {}).get("bank") if isinstance(state.ctx.evidence, dict) else None
     evaluated = [b for b in state.items("banks") if b.get("kind") == "evaluated_bank"]
     if isinstance(evidence_bank, dict) and evaluated:
@@ -96,6 +100,16 @@ def check_bank_composition(state: PerfState) -> None:
             position = state.items("banks").index(evaluated[0])
             state.add(C.UNKNOWN_REFERENCE, ("banks", position, "bank_hash"),
                       "The evaluated performance bank is not the evidence's bank.")
+
+
+def check_baselines(state: PerfState) -> None:
+    """An ``exact`` baseline supports every capability (it stands in for the candidate's semantics)."""
+    for position, baseline in enumerate(state.items("baselines")):
+        capabilities = baseline.get("capabilities")
+        if baseline.get("semantic_equivalence") == "exact" and (
+                not isinstance(capabilities, dict) or not capabilities
+                or not all(value is True for value in capabilities.values())):
+            state.add(C.BASELINE_CAPABILITY, ("baselines", position, "capabilities"))
 
 
 def check_references(state: PerfState) -> None:
