@@ -214,3 +214,17 @@ def bank_and_text(draw):
 def test_engine_agrees_with_reference_matcher(case):
     bank, text, shard_size = case
     assert compile_bank(bank, shard_size=shard_size).scan_text(text) == reference_scan(bank, text)
+
+
+def test_set_free_path_only_for_prefix_free_ascii_shards():
+    contacts = make_bank({"c": [("a", "A", _lit("ann@x.org")), ("b", "B", _lit("bo@x.org")),
+                                ("k", "K", _lit("kim@x.org", case_sensitive=True))]})
+    compiled = compile_bank(contacts)
+    assert compiled.entities[0].shards[0].unique_keys is not None
+    assert [r["name_id"] for r in compiled.scan_text("ANN@X.ORG \u212aim@x.org kim@x.org")] == ["a", "k"]
+    prefixed = make_bank({"c": [("a", "A", _lit("Sam")), ("b", "B", _lit("Samwise"))]})
+    assert compile_bank(prefixed).entities[0].shards[0].unique_keys is None
+    folded_twins = make_bank({"c": [("a", "A", _lit("Ann", case_sensitive=True)), ("b", "B", _lit("ann"))]})
+    assert compile_bank(folded_twins).entities[0].shards[0].unique_keys is None
+    spaced = make_bank({"c": [("a", "A", _lit("Ann Lee", ws=True))]})
+    assert compile_bank(spaced).entities[0].shards[0].unique_keys is None

@@ -24,17 +24,21 @@ EMAIL = (r"(?i)\b[a-z0-9_][a-z0-9.!#$%&'*+/=?^_`{|}~-]*@(?:[a-z0-9](?:[a-z0-9-]{
          r"[a-z](?:[a-z0-9-]{0,61}[a-z0-9])?\b")
 
 
-def word(rng: random.Random) -> str:
-    return "".join(rng.choice(ALPHABET) for _ in range(rng.randint(1, 4)))
+ASCII_ALPHABET = ["a", "b", "k", "K", "s", "S", "1", "_", "-", ".", "@", "x"]
+TEXT_EXTRA = ["\u212a", "\u017f", "\u00e9", " ", "\u24b6"]
 
 
-def make_case(rng: random.Random) -> tuple[dict, str]:
+def word(rng: random.Random, alphabet: list[str] | None = None) -> str:
+    return "".join(rng.choice(alphabet or ALPHABET) for _ in range(rng.randint(1, 4)))
+
+
+def make_case(rng: random.Random, ascii_literals: bool = False) -> tuple[dict, str]:
     entities = {}
     values = []
     for e in range(rng.randint(1, 2)):
         names = {}
         for i in range(rng.randint(1, 6)):
-            value = word(rng)
+            value = word(rng, ASCII_ALPHABET if ascii_literals else None)
             values.append(value)
             names[f"n{i}"] = {"canonical": f"N{i}", "description": "", "status": "active", "metadata": {},
                               "patterns": {"p": {"kind": "literal", "value": value, "description": "",
@@ -43,7 +47,7 @@ def make_case(rng: random.Random) -> tuple[dict, str]:
                                                  "normalize_whitespace": rng.random() < 0.5,
                                                  "left_boundary": rng.choice(["none", "word"]),
                                                  "right_boundary": rng.choice(["none", "word"]), "metadata": {}}}}
-        if rng.random() < 0.5:
+        if rng.random() < (0.1 if ascii_literals else 0.5):
             names["unknown_email"] = {"canonical": "Unknown email", "description": "", "status": "active",
                                       "metadata": {}, "patterns": {"p": {"kind": "regex", "value": EMAIL,
                                                                          "description": "", "status": "active",
@@ -54,7 +58,7 @@ def make_case(rng: random.Random) -> tuple[dict, str]:
     bank = {"schema_version": "nerb.bank.v1", "id": "diff_bank", "name": "d", "description": "", "version": "1",
             "status": "active", "created_at": "2026-01-01T00:00:00Z", "updated_at": "2026-01-01T00:00:00Z",
             "unicode_normalization": "none", "default_regex_flags": [], "metadata": {}, "entities": entities}
-    pieces = [rng.choice([word(rng), rng.choice(values), "a@b.kx", "x.a_b@k-a.ss", "\u03a9a@b.c\u03a9",
+    pieces = [rng.choice([word(rng, ASCII_ALPHABET + TEXT_EXTRA if ascii_literals else None), rng.choice(values), "a@b.kx", "x.a_b@k-a.ss", "\u03a9a@b.c\u03a9",
                           rng.choice(values).swapcase()]) for _ in range(rng.randint(0, 8))]
     return bank, "".join(pieces)
 
@@ -68,6 +72,8 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--cases", type=int, default=1000)
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--ascii-literals", action="store_true",
+                        help="ASCII literals without whitespace (exercises the engine's Set-free path)")
     args = parser.parse_args()
     from nerb.engine import Bank
 
@@ -76,7 +82,7 @@ def main() -> int:
     rng = random.Random(args.seed)
     compared = refused_both = 0
     for n in range(args.cases):
-        bank, text = make_case(rng)
+        bank, text = make_case(rng, args.ascii_literals)
         source = json.dumps(bank).encode()
         try:
             theirs = key(Bank.from_source_bytes(source, use_cache=False).scan_bytes(text.encode()))

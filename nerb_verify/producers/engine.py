@@ -326,11 +326,19 @@ def _word_after(data: bytes, pos: int) -> bool:
 
 @dataclass
 class Shard:
-    """A slice of one entity's detectors: a lexicographically sorted finder alternation and an anchored Set."""
+    """A slice of one entity's detectors: a lexicographically sorted finder alternation and an anchored Set.
+
+    ``unique_keys`` is set only for a shard whose detectors are all ASCII literals without whitespace whose case
+    folds are *prefix-free* (no fold is a prefix of another, equality included). Then at most one body can match at
+    any start, the finder's match is that body's match, and the case fold of the matched text names the detector:
+    the Set call is skipped. (Soundness: an ASCII literal under RE2's simple folding matches only characters whose
+    ``str.casefold`` is the literal's own folded character, e.g. U+212A -> ``k``, U+017F -> ``s``.)
+    """
 
     detector_indices: list[int]
     finder: Any
     matcher_set: Any
+    unique_keys: dict[str, int] | None = None
 
 
 @dataclass
@@ -443,6 +451,7 @@ class EntityMatcher:
         find = shard.finder.Match
         at_start = shard.matcher_set.Match
         indices = shard.detector_indices
+        unique = shard.unique_keys
         end_if = self.end_if_matches
         view = memoryview(data)
         length = len(data)
@@ -452,6 +461,16 @@ class EntityMatcher:
             start, finder_end = find(unanchored, data, cursor, length)[0]
             if start < 0:
                 break
+            if unique is not None:
+                index = unique.get(data[start:finder_end].decode("utf-8").casefold(), -1)
+                if index >= 0:
+                    winner_end = end_if(index, data, start, finder_end)
+                    if winner_end is None:
+                        cursor = start + _utf8_len(data[start])
+                    else:
+                        out.append((start, winner_end, index))
+                        cursor = winner_end
+                    continue
             hits = at_start(view[start:])
             winner_end = None
             if hits and len(hits) == 1:
@@ -580,7 +599,8 @@ def compile_bank(bank: dict[str, Any], shard_size: int = DEFAULT_SHARD_SIZE,
             else:
                 plans.append(None)
                 bodies.append(literal_body(det))
-        shards = [_build_shard(list(range(lo, min(lo + shard_size, len(detectors)))), bodies, options, _re2)
+        shards = [_build_shard(list(range(lo, min(lo + shard_size, len(detectors)))), bodies, detectors, options,
+                               _re2)
                   for lo in range(0, len(detectors), shard_size)]
         matcher = EntityMatcher(entity_id, detectors, bodies, plans, shards, options)
         _probe_empty(matcher)
@@ -589,7 +609,8 @@ def compile_bank(bank: dict[str, Any], shard_size: int = DEFAULT_SHARD_SIZE,
     return CompiledBank(bank["id"], bank, entities, total)
 
 
-def _build_shard(indices: list[int], bodies: list[str], options: Any, _re2: Any) -> Shard:
+def _build_shard(indices: list[int], bodies: list[str], detectors: list[Detector], options: Any,
+                 _re2: Any) -> Shard:
     alternation = "|".join(sorted({bodies[i] for i in indices}))
     finder = _re2.RE2(alternation.encode("utf-8"), options)
     if not finder.ok():
@@ -600,7 +621,24 @@ def _build_shard(indices: list[int], bodies: list[str], options: Any, _re2: Any)
             raise EngineCompileError("a detector does not compile in RE2")
     if not matcher_set.Compile():
         raise EngineCompileError("a shard's RE2::Set does not compile (raise max_mem or lower the shard size)")
-    return Shard(indices, finder, matcher_set)
+    return Shard(indices, finder, matcher_set, _unique_keys(indices, detectors))
+
+
+def _unique_keys(indices: list[int], detectors: list[Detector]) -> dict[str, int] | None:
+    """Fold -> detector index when the shard qualifies for the Set-free path (see :class:`Shard`), else None."""
+    keys: dict[str, int] = {}
+    for i in indices:
+        det = detectors[i]
+        value = det.value
+        if det.kind != "literal" or not value.isascii() or any(ch in WHITE_SPACE for ch in value):
+            return None
+        keys[value.casefold()] = i
+    if len(keys) != len(indices):
+        return None
+    ordered = sorted(keys)
+    if any(b.startswith(a) for a, b in zip(ordered, ordered[1:])):
+        return None
+    return keys
 
 
 def _probe_empty(matcher: EntityMatcher) -> None:
