@@ -28,7 +28,12 @@ from nerb_verify.checks.performance import hashes  # noqa: E402
 from nerb_verify.checks.performance.breakeven import breakeven_result  # noqa: E402
 from nerb_verify.checks.performance.decision import decimal_text  # noqa: E402
 from nerb_verify.checks.performance.floatpolicy import double_matches  # noqa: E402
-from nerb_verify.context import EVIDENCE, PERFORMANCE_REPORT, VerifyContext, VerifyOptions  # noqa: E402
+from nerb_verify.context import (  # noqa: E402
+    EVIDENCE,
+    PERFORMANCE_REPORT,
+    VerifyContext,
+    VerifyOptions,
+)
 from nerb_verify.findings import Collector  # noqa: E402
 
 REAL = REPO / "fixtures" / "bundles" / "nerb-enron"
@@ -254,7 +259,11 @@ def test_every_code_has_a_broken_fixture_or_a_documented_exemption() -> None:
 
 
 def test_block_assignment_and_abba_schedule() -> None:
-    from nerb_verify.checks.performance.blocks import abba_labels, block_assignment, split_blocks
+    from nerb_verify.checks.performance.blocks import (
+        abba_labels,
+        block_assignment,
+        split_blocks,
+    )
 
     assignment = block_assignment(10)
     assert assignment == ["control_first", "candidate_first", "control_first", "candidate_first", "control_first",

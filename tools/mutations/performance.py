@@ -27,7 +27,11 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent.parent))
 from nerb_verify.canonical import nerb_pretty_bytes, python_canonical_bytes, self_hash  # noqa: E402
 from nerb_verify.checks.performance.blocks import split_blocks  # noqa: E402
 from nerb_verify.checks.performance.permutation import permutation_count  # noqa: E402
-from nerb_verify.checks.performance.statistics import Denominators, compute_stats, samples_to_ns  # noqa: E402
+from nerb_verify.checks.performance.statistics import (  # noqa: E402
+    Denominators,
+    compute_stats,
+    samples_to_ns,
+)
 from nerb_verify.loader import sha256_prefixed  # noqa: E402
 
 EVIDENCE = "benchmark-evidence.json"
@@ -310,7 +314,7 @@ CASES: list[dict[str, Any]] = [
           [_edit("inventory_rewrite", inventory="controlled_negative_huge_inventory", row=0, delta=1)],
           ["performance.inventory_arithmetic"]),
     _case("performance.bank_composition", "taxonomy-pattern-count",
-          [_set(P + "/banks/1/composition/taxonomy/0/literal_patterns", 1)], ["performance.bank_composition"]),
+          [_set(P + "/banks/3/composition/taxonomy/0/literal_patterns", 90903)], ["performance.bank_composition"]),
     _case("performance.baseline_capability", "exact-baseline-without-unicode",
           [_set(P + "/baselines/1/capabilities/unicode", False)],
           ["performance.baseline_capability", "summary.verdict_mismatch"]),

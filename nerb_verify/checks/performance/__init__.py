@@ -15,7 +15,6 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from nerb_verify.checks.performance import codes as C
 from nerb_verify.checks.performance import (
     breakeven,
     cross_path,
@@ -28,6 +27,7 @@ from nerb_verify.checks.performance import (
     structure,
     workloads,
 )
+from nerb_verify.checks.performance import codes as C
 from nerb_verify.checks.performance.state import PerfState, label
 from nerb_verify.context import PERFORMANCE_REPORT, VerifyContext
 from nerb_verify.findings import Label

@@ -80,7 +80,7 @@ def permutation_count(cand_blocks: list[list[int]], ctrl_blocks: list[list[int]]
     cand = [sorted(b)[-keep:] for b in cand_blocks]
     ctrl = [sorted(b)[-keep:] for b in ctrl_blocks]
     low_width = count_blocks // 2
-    low = _fragments(cand, ctrl, range(0, low_width), keep)
+    low = _fragments(cand, ctrl, range(low_width), keep)
     high = _fragments(cand, ctrl, range(low_width, count_blocks), keep)
     low_mask = (1 << low_width) - 1
     full = (1 << count_blocks) - 1

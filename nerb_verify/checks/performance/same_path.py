@@ -13,7 +13,11 @@ from typing import Any
 
 from nerb_verify.checks.performance import codes as C
 from nerb_verify.checks.performance.blocks import block_assignment, split_blocks
-from nerb_verify.checks.performance.floatpolicy import double_matches, is_number, log_matches
+from nerb_verify.checks.performance.floatpolicy import (
+    double_matches,
+    is_number,
+    log_matches,
+)
 from nerb_verify.checks.performance.permutation import permutation_count
 from nerb_verify.checks.performance.state import PerfState, label
 
@@ -90,6 +94,12 @@ def check_same_path(state: PerfState, position: int, comparison: dict[str, Any])
         state.add(C.COMPARISON_INVALID, (*base, "samples_per_block"), "The samples do not split into the frozen "
                   "blocks.")
         valid = False
+    if cand[1].get("sample_unit") == "document":
+        found = state.lookup("inputs", cand[1].get("input_id"))
+        if found is None or per_block != found[1].get("documents"):
+            state.add(C.COMPARISON_INVALID, (*base, "samples_per_block"), "A document block must be one complete "
+                      "pass over the input's documents.")
+            valid = False
     c_value, b_value = a_stats.exact.get(metric), b_stats.exact.get(metric)
     if not isinstance(c_value, Fraction) or not isinstance(b_value, Fraction) or c_value <= 0 or b_value <= 0:
         state.add(C.COMPARISON_INVALID, (*base, "metric"), "The metric is null for the compared workloads.")
