@@ -182,3 +182,12 @@ def test_the_installed_package_ships_the_schemas(monkeypatch):
     packages = set(dist.packages or [])
     assert {"nerb_verify", "nerb_verify.outputs", "nerb_verify.commands"} <= packages
     assert "nerb_verify.schemas" in packages, "pyproject maps schemas/ to nerb_verify.schemas but does not ship it"
+
+
+def test_local_run_eligibility_requirement(tmp_path):
+    # NERB's own verifier finds the real bank not eligible for standalone redaction; so does ours (exit 3).
+    run = _run(tmp_path, bundles="fixtures/bundles/nerb-enron", sarif=str(tmp_path / "o.sarif"),
+               **{"require-standalone-redaction-eligible": "true", "annotations": "false"})
+    assert run.exit_code == 3
+    assert run.outputs["verdict"] == "ineligible" and run.outputs["exit-code"] == "3"
+    assert "| fixtures/bundles/nerb-enron | ineligible | 3 |" in run.summary
