@@ -17,7 +17,7 @@ from typing import Any
 
 from nerb_verify import context as C
 from nerb_verify import pointers
-from nerb_verify.canonical import python_canonical_sha256
+from nerb_verify.canonical import python_canonical_bytes, python_canonical_sha256
 from nerb_verify.checks.files import declared_paths, is_unusable
 from nerb_verify.codes import register
 from nerb_verify.context import VerifyContext
@@ -58,6 +58,16 @@ PERFORMANCE_MANIFEST = register(
     "binding.performance_manifest_sha256", "performance_manifest_sha256 differs between artifacts.",
     "The performance manifest hash must be identical in manifest, evidence and performance report (the performance "
     "family also recomputes it from the descriptors).")
+
+PROVENANCE = register(
+    "binding.provenance_mismatch", "A provenance section of the evidence differs from the manifest's copy.",
+    "The evidence repeats the manifest's artifact_kind, evaluator, source, preparation, splits, bank, software, "
+    "commands, environment and privacy sections, and its verifier identity (minus the passed flag). Each copy must be "
+    "identical to the manifest's, value for value and type for type (7200 is not 7200.0), or the evidence is not "
+    "about the benchmark the manifest froze.")
+
+PROVENANCE_FIELDS = ("artifact_kind", "evaluator", "source", "preparation", "splits", "bank", "software", "commands",
+                     "environment", "privacy")
 
 _DRIVE = re.compile(r"^[A-Za-z]:")
 
@@ -127,6 +137,17 @@ def _equal_hash(ctx: VerifyContext, code: str, field: str, sources: list[tuple[s
             ctx.collector.add(code, rel, "/" + field, "Differs from the value in {other}.", other=Label(reference_rel))
 
 
+def _check_provenance(ctx: VerifyContext, manifest: dict[str, Any], evidence: dict[str, Any]) -> None:
+    """Each provenance section of the evidence must be identical (canonical bytes) to the manifest's copy."""
+    pairs = [(field, manifest[field], evidence[field]) for field in PROVENANCE_FIELDS]
+    verifier = {k: v for k, v in evidence["verifier"].items() if k != "passed"}
+    pairs.append(("verifier", manifest["verifier"], verifier))
+    for field, expected, actual in pairs:
+        if python_canonical_bytes(expected) != python_canonical_bytes(actual):
+            ctx.collector.add(PROVENANCE, C.EVIDENCE, "/" + field,
+                              "The evidence's {field} differs from the manifest's.", field=Label(field))
+
+
 def run(ctx: VerifyContext) -> None:
     """Check the publication artifact list and the first-layer hash equalities (see module docstring)."""
     publication = ctx.artifacts.get(C.PUBLICATION)
@@ -144,6 +165,8 @@ def run(ctx: VerifyContext) -> None:
                              evidence["manifest_sha256"], recomputed, ok)
         if not ok:
             ctx.collector.add(MANIFEST_SHA256, C.EVIDENCE, "/manifest_sha256")
+    if manifest is not None and evidence is not None:
+        _check_provenance(ctx, manifest, evidence)
     sources = [(C.EVIDENCE, evidence), (C.MANIFEST, manifest)]
     _equal_hash(ctx, AUDIT_PLAN, "audit_plan_sha256", sources)
     _equal_hash(ctx, THRESHOLDS, "thresholds_sha256", sources)
