@@ -412,6 +412,10 @@ def run(ctx: VerifyContext) -> None:
     if not available:
         col.ran("summary", "not_evaluated", reason=Label("summary.md and figures missing or unreadable"))
         return
+    if not isinstance(ctx.evidence, dict) or not isinstance(ctx.manifest, dict):
+        # The verified figures come from the evidence and manifest; their own errors already reject the bundle.
+        col.ran("summary", "not_evaluated", reason=Label("manifest or evidence missing or schema-invalid"))
+        return
     figures = supported_figures(ctx)
     traced = 0
     untraced: list[tuple[str, int, int]] = []
