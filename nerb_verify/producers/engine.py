@@ -530,13 +530,15 @@ class CompiledBank:
             for s, e, i in matcher.scan(data):
                 d = dets[i]
                 raw.append((s, e, d.entity_id, d.name_id, d.pattern_id, d))
-        raw.sort(key=lambda t: t[:5])
-        records = [{
-            "entity": det.entity_id, "canonical_name": det.canonical_name, "surface_name": det.surface_name,
-            "string": data[s:e].decode("utf-8"), "start": s, "end": e, "offset_unit": "byte",
-            "entity_id": det.entity_id, "name_id": det.name_id, "pattern_id": det.pattern_id,
-            "pattern_kind": det.kind, "captures": {},
-        } for s, e, _, _, _, det in raw]
+        raw.sort()
+        records = []
+        for s, e, _, _, _, det in raw:
+            record = _record_template(det).copy()
+            record["string"] = data[s:e].decode("utf-8")
+            record["start"] = s
+            record["end"] = e
+            record["captures"] = {}
+            records.append(record)
         if offsets == "char":
             _to_char_offsets(data, records)
         return records
@@ -548,6 +550,14 @@ class CompiledBank:
         except UnicodeEncodeError as exc:
             raise ScanInputError("scan input is not valid Unicode text") from exc
         return self.scan_bytes(data, offsets)
+
+
+@lru_cache(maxsize=262_144)
+def _record_template(det: Detector) -> dict[str, Any]:
+    """A detector's record fields in NERB's key order; each record is a copy with its own span, string, captures."""
+    return {"entity": det.entity_id, "canonical_name": det.canonical_name, "surface_name": det.surface_name,
+            "string": "", "start": 0, "end": 0, "offset_unit": "byte", "entity_id": det.entity_id,
+            "name_id": det.name_id, "pattern_id": det.pattern_id, "pattern_kind": det.kind, "captures": None}
 
 
 def _to_char_offsets(data: bytes, records: list[dict[str, Any]]) -> None:
