@@ -153,6 +153,12 @@ def run(ctx: VerifyContext) -> None:
         extra = [k for k in published if k not in expected]
         if extra:
             col.add(MALFORMED, A, join([part]), "{part} holds {n} unexpected key(s).", part=Label(part), n=len(extra))
+    table = ["Publication (publication.json), recomputed from the other artifacts:"]
+    for part in ("decision", "scope", "bindings"):
+        rows = [r for r in col.recomputed if r.artifact == A and r.figure.startswith(part + ".")]
+        matched = sum(1 for r in rows if r.status == "match")
+        table.append(f"  {part:<9} {matched}/{len(rows)} fields match")
+    ctx.shared.setdefault("text.tables", []).append(table)
     col.ran("publication", fields=evaluated)
 
 
