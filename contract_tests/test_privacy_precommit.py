@@ -134,10 +134,10 @@ def test_bundle_hook_verifies_a_touched_bundle(tmp_path: Path, hook_env: dict[st
     _run(["git", "commit", "-q", "-m", "bundle", "--no-verify"], work, hook_env)
     case = next(c for c in CASES if c["slug"] == "card-version-fullwidth-address-and-tmp-path")
     shutil.rmtree(work / "evidence" / "enron")
-    materialize(case, work / "evidence" / "enron")
+    shutil.copytree(materialize(case, tmp_path / "mutant"), work / "evidence" / "enron")
     _run(["git", "add", "--all"], work, hook_env)
     broken = _try_repo(work, hook_repo, "nerb-verify-bundle", hook_env)
     output = broken.stdout + broken.stderr
     assert broken.returncode == 1, output
-    assert "privacy.email" in output and "evidence/enron/bank-card.json#/bank/version" in output
+    assert "privacy.email" in output and "evidence/enron/bank-card.json#/bank/version" in output, output
     assert "example.org" not in output
