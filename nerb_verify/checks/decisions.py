@@ -286,7 +286,13 @@ def _compare_statements(ctx: VerifyContext, known: dict[str, Any], standalone: d
     quality_ok = standalone["quality_gates_passed"]
     evidence = ctx.evidence if isinstance(ctx.evidence, dict) else {}
 
+    inputs_available = isinstance(ctx.evidence, dict)
+
     def says_more(statement: Any, recomputed: bool | None) -> bool:
+        # When the evidence itself is unavailable the decision is not evaluated and the cause already has its own
+        # finding; comparing against "unknown" would only repeat it.
+        if recomputed is None and not inputs_available:
+            return False
         return statement is True and recomputed is not True
 
     promotion = evidence.get("promotion")
