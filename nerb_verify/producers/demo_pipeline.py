@@ -1,0 +1,290 @@
+"""The whole producer workflow on the embedded synthetic corpus, end to end (``nerb-verify demo``).
+
+Steps: generate the corpus and its answer key -> prepare -> split (fixture mode: the demo corpus is far below the
+production floors) -> bank build from train (with conformance) -> smoke performance profile -> freeze the manifest
+(plans, thresholds, audit plan) -> bind the frozen target and open the sealed test **once** -> sample, gold from the
+answer key, catalog qualification from the bank, one scan per sampled document, scoring -> assemble and seal ->
+verify. Private files live under ``<output>/private`` (0700); the public bundle is ``<output>/bundle``.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import json
+import subprocess
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Any
+
+from nerb_verify.canonical import python_canonical_sha256
+from nerb_verify.loader import sha256_prefixed
+from nerb_verify.producers import assembly, demo_corpus, evaluation, harness
+from nerb_verify.producers.sealed import SealedAccessError, SealedTest
+
+LABEL_POLICY = {"policy": "nerb_verify.demo_answer_key_gold.v1", "view": "subject_current_body",
+                "classes": ["contact", "person"], "source": "generator answer key, exact planted surfaces",
+                "strength": "structured_weak"}
+SLICES = (("person_contact_all_test", "person_contact", "demo_gold_person_contact", ["contact", "person"]),
+          ("contact_all_test", "contact", "demo_gold_contact", ["contact"]),
+          ("person_all_test", "person", "demo_gold_person", ["person"]))
+
+
+@dataclass
+class DemoResult:
+    """Where things went and what the verifier said."""
+
+    bundle: Path
+    private: Path
+    verdict: str
+    exit_code: int
+    error_codes: list[str]
+    second_access_refused: bool
+
+
+def _now() -> str:
+    """UTC now at whole seconds (the lineage's resolution), after waiting for the next second to begin.
+
+    Waiting makes successive timestamps strictly increasing: freeze < access < evidence, as the lineage requires.
+    """
+    import time
+
+    time.sleep(1.0 - (time.time() % 1.0) + 0.01)
+    return datetime.now(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
+def _cli(argv: list[str]) -> int:
+    from nerb_verify.cli import main
+
+    sink = io.StringIO()
+    with contextlib.redirect_stdout(sink):
+        return main(argv)
+
+
+def _git_commit(repo: Path) -> tuple[str, bool]:
+    try:
+        commit = subprocess.run(["git", "-C", str(repo), "rev-parse", "HEAD"], capture_output=True, check=True,
+                                timeout=30).stdout.decode().strip()
+        dirty = bool(subprocess.run(["git", "-C", str(repo), "status", "--porcelain", "--untracked-files=no"],
+                                    capture_output=True, check=True, timeout=30).stdout.strip())
+        if len(commit) == 40:
+            return commit, dirty
+    except (OSError, subprocess.SubprocessError):
+        pass
+    return "0" * 40, True
+
+
+def _jsonl(path: Path) -> list[dict[str, Any]]:
+    return [json.loads(line) for line in path.read_bytes().splitlines() if line.strip()]
+
+
+def run_demo(output: Path, *, messages: int = 400, seed: int = 7, progress: Callable[[str], None] = print,
+             sample_size: int = 100) -> DemoResult:
+    """Run the whole workflow into ``output`` (must not exist or be empty); returns the verdict."""
+    from nerb_verify.producers.bank_format import load_bank
+    from nerb_verify.producers.engine import compile_bank
+    from nerb_verify.verify import verify_bundle
+
+    output.mkdir(parents=True, exist_ok=True)
+    if any(output.iterdir()):
+        raise assembly.AssemblyError("the output folder is not empty")
+    private = output / "private"
+    private.mkdir(mode=0o700)
+    public = private / "public-sections"
+    progress("1/9 corpus: generating the embedded synthetic corpus")
+    corpus, answers = demo_corpus.write(private / "corpus", messages, seed)
+    progress("2/9 prepare")
+    sections = public / "manifest-sections.json"
+    if _cli(["prepare", str(corpus), "--private-root", str(private), "--source-id", "nerb_verify_demo",
+             "--owner", "nerb_verify_demo", "--access", "synthetic_public", "--public-out", str(sections),
+             "--no-progress"]) != 0:
+        raise assembly.AssemblyError("prepare failed")
+    progress("3/9 split (fixture mode: the demo corpus is below the production floors)")
+    if _cli(["split", "--private-root", str(private), "--mode", "fixture", "--public-out", str(sections),
+             "--no-progress"]) != 0:
+        raise assembly.AssemblyError("split failed")
+    public_sections = json.loads(sections.read_text(encoding="utf-8"))
+    split_dir = private / "enron-split" / "run"
+    development = split_dir / "development"
+    progress("4/9 bank build from train, conformance")
+    revision = public_sections["source"]["revision"]
+    bank_dir = private / "bank"
+    if _cli(["bank", "build", str(development), "--private-dir", str(bank_dir), "--public-dir", str(public),
+             "--dataset-revision", revision, "--dataset-split", "train"]) != 0:
+        raise assembly.AssemblyError("bank build failed")
+    bank_sections = json.loads((public / "manifest-bank.json").read_text(encoding="utf-8"))
+    card = json.loads((public / "bank-card.json").read_text(encoding="utf-8"))
+    conformance = json.loads((bank_dir / "conformance" / "result.json").read_text(encoding="utf-8"))
+    bank = load_bank(bank_dir / "bank.json")
+    compiled = compile_bank(bank)
+    progress("5/9 performance: smoke profile (not decision grade)")
+    from nerb_verify.producers.bank_card import structured_headers_view
+
+    validation = [text.encode("utf-8") for text in (structured_headers_view(r)[0]
+                                                     for r in _jsonl(development / "validation.jsonl")) if text]
+    performance, inventories = harness.run_profile("smoke", harness.HarnessInputs(
+        bank_path=bank_dir / "bank.json", train_dir=development, train_source=development / "train.jsonl",
+        train_artifact=public_sections["splits"]["roles"]["train"]["artifact"], validation_documents=validation,
+        work_dir=private / "performance", progress=progress))
+    progress("6/9 freeze: manifest, thresholds, quality and conformance plans, audit plan")
+    repo = Path(__file__).resolve().parents[2]
+    commit, dirty = _git_commit(repo)
+    provenance = assembly.Provenance(
+        git_commit=commit, git_dirty=dirty, package_version=_package_version(),
+        evaluator_source_sha256=assembly.source_sha256(Path(evaluation.__file__)),
+        verifier_source_sha256=assembly.source_sha256(Path(__file__).resolve().parents[1] / "verify.py"),
+        created_at=_now())
+    sealed_manifest = json.loads((split_dir / "sealed" / "manifest.json").read_bytes())
+    test_ref = sealed_manifest["roles"]["test"]["artifact"]
+    memberships = {m["document_id"]: m for m in _jsonl(split_dir / "sealed" / "memberships.jsonl")
+                   if m.get("role") == "test"}
+    salt = [test_ref["sha256"], public_sections["splits"]["policy_sha256"], commit]
+    label_policy_sha = python_canonical_sha256(LABEL_POLICY)
+    audit_plan = {"schema_version": "nerb_verify.demo_audit_plan.v1", "sample_size": sample_size,
+                  "sample_salt": salt, "rank_domain": evaluation.SAMPLE_RANK_DOMAIN,
+                  "label_policy_sha256": label_policy_sha,
+                  "catalog_policy_sha256": python_canonical_sha256({"catalog": "bank_only_literal_or_exact_regex"}),
+                  "scoring_policy_sha256": python_canonical_sha256({"matching": evaluation.MATCHING}),
+                  "slices": [s[0] for s in SLICES], "bank_hash": bank_sections["bank"]["canonical_hash"]}
+    sample_design = {"method": "deterministic_stratified_without_replacement",
+                     "policy_sha256": python_canonical_sha256({"strata": "recurrence x size band x risk",
+                                                               "minimum": 2, "residual": "hamilton"}),
+                     "seed_sha256": python_canonical_sha256(audit_plan),
+                     "membership_artifact": {"id": "demo_gold_sample_membership", "sha256": None, "bytes": 0}}
+    frame = len(memberships)
+    quality_plan = [{"id": sid, "entity_class": cls, "label_artifact_id": lid, "cohort": "all",
+                     "split_role": "test", "text_view": "subject_current_body", "promotion_gate": False,
+                     "frame_documents": frame, "sample_documents": min(sample_size, frame),
+                     "sample_design": sample_design} for sid, cls, lid, _ in SLICES]
+    plan = assembly.freeze_plans(
+        public_sections=public_sections, bank_section=bank_sections["bank"],
+        conformance_plan=bank_sections["conformance_plan"], labels=[], quality_plan=quality_plan,
+        provenance=provenance, audit_plan=audit_plan, gate_slice=None, performance_plan=performance)
+    from nerb_verify.checks.performance.hashes import performance_manifest_sha256
+
+    perf_hash = performance_manifest_sha256(performance)
+    target = assembly.frozen_target(plan, bank_hash=bank_sections["bank"]["canonical_hash"],
+                                    split_manifest_sha256=sha256_prefixed(
+                                        (split_dir / "sealed" / "manifest.json").read_bytes()),
+                                    test_artifact_sha256=test_ref["sha256"], frozen_at=_now(),
+                                    performance_manifest_sha256=perf_hash)
+    progress("7/9 sealed test: bind the frozen target, open once, evaluate")
+    sealed = SealedTest(split_dir / "sealed", private / "enron-split" / "lineage.jsonl")
+    _now()  # the access happens in a later second than the freeze
+    sealed.bind_evidence(target)
+    key = {row["message_id"]: row["mentions"] for row in _jsonl(answers)}
+    with sealed.open_once() as lines:
+        records = [json.loads(line) for line in lines]
+    second_refused = refuse_second_access(sealed, target)
+    scored = evaluate_test(records, memberships, key, bank, compiled, salt, sample_size, label_policy_sha)
+    progress("8/9 assemble: evidence, audit chain, lineage, report, publication, summary, figures")
+    plan.manifest["labels"] = scored["labels"] + [assembly.conformance_label(bank_sections["conformance_plan"])]
+    membership_ref = scored["sample_artifact"]
+    for entry in plan.manifest["quality_plan"]:
+        entry["sample_design"]["membership_artifact"] = membership_ref
+    entries = sealed.lineage.entries()
+    chain = assembly.audit_chain(plan, gold_sha256=scored["gold_sha256"], sample_sha256=membership_ref["sha256"],
+                                 catalog_binding_sha256=scored["catalog_sha256"],
+                                 prediction_sha256=scored["prediction_sha256"], quality_passed=False,
+                                 evaluator_source_sha256=provenance.evaluator_source_sha256)
+    aggregate = {"id": "demo_prediction_audit_receipt", "sha256": python_canonical_sha256(scored["quality"]),
+                 "bytes": len(json.dumps(scored["quality"]))}
+    lineage = assembly.public_lineage(entries, target, aggregate)
+    claimed = [e for e in entries if e.get("event") == "claimed"]
+    test_access = {"benchmark_version": assembly.BENCHMARK_VERSION, "current_version_access_count": len(claimed),
+                   "current_version_accessed_at": claimed[-1]["at"] if claimed else None,
+                   "frozen_target": target, "lineage": lineage, "lineage_head_sha256": None,
+                   "optimization_roles": ["train", "validation"]}
+    evidence = assembly.build_evidence(plan, quality=scored["quality"], catalog_conformance=conformance,
+                                       performance=performance, test_access=test_access, chain=chain,
+                                       created_at=_now())
+    report = assembly.performance_report(evidence, "smoke")
+    bundle = assembly.write_bundle(output / "bundle", manifest=plan.manifest, evidence=evidence, report=report,
+                                   card=card, inventories=inventories, capacity=None)
+    progress("9/9 verify")
+    result = verify_bundle(bundle)
+    codes = sorted({f.code for f in result.collector.findings if f.severity == "error"})
+    return DemoResult(bundle, private, result.verdict, result.exit_code, codes, second_refused)
+
+
+def refuse_second_access(sealed: SealedTest, target: dict[str, Any]) -> bool:
+    """Try a second evaluation against the same test artifact: it must be refused, and the refusal is recorded."""
+    try:
+        sealed.bind_evidence(target)
+    except SealedAccessError as exc:
+        sealed.lineage.append("access_refused", {"test_artifact_sha256": target["test_artifact_sha256"],
+                                                 "reason": exc.code})
+        return True
+    return False
+
+
+def _package_version() -> str:
+    try:
+        from importlib.metadata import version
+
+        return version("nerb-verify")
+    except Exception:  # noqa: BLE001 - an uninstalled checkout
+        return "0.0.0"
+
+
+def evaluate_test(records: list[dict[str, Any]], memberships: dict[str, dict[str, Any]],
+                  key: dict[str, list[dict[str, str]]], bank: dict[str, Any], compiled: Any, salt: list[str],
+                  sample_size: int, label_policy_sha: str) -> dict[str, Any]:
+    """Sample, gold from the answer key, catalog qualification, one scan per sampled document, three slices."""
+    by_id = {r["document_id"]: r for r in records}
+    candidates = []
+    for doc_id, record in by_id.items():
+        member = memberships.get(doc_id, {})
+        candidates.append(evaluation.SampleCandidate(
+            doc_id, str(member.get("group_id", doc_id)),
+            record["view_metadata"]["subject_current_body"]["utf8_bytes"],
+            bool(member.get("challenges")),
+            str((member.get("identities") or {}).get("recurrence", "none"))))
+    sample = evaluation.select_sample(candidates, sample_size, salt)
+    detectors = evaluation.catalog_index(bank)
+    documents: dict[str, int] = {}
+    gold: list[evaluation.GoldSpan] = []
+    scan_rows: list[dict[str, Any]] = []
+    for doc_id in sample:
+        record = by_id[doc_id]
+        text = record["views"]["subject_current_body"]
+        documents[doc_id] = len(text)
+        mentions = [(m["entity_class"], m["surface"]) for m in key.get(record["headers"]["message_id"], [])]
+        for cls, start, end in evaluation.locate_mentions(text, mentions):
+            gold.append(evaluation.GoldSpan(doc_id, cls, start, end,
+                                            evaluation.qualify_catalog(detectors, text, cls, start, end)))
+        for row in compiled.scan_text(text, "char"):
+            scan_rows.append({"document_id": doc_id, **row})
+    predictions = evaluation.predictions_from_records(scan_rows)
+    gold_doc = {"documents": [{"document_id": d, "spans": sorted((g.entity_class, g.start, g.end) for g in gold
+                                                                 if g.document_id == d)} for d in sample]}
+    gold_sha = python_canonical_sha256(gold_doc)
+    sample_raw = "\n".join(sample).encode("utf-8")
+    scope = {"document_regions": ["subject", "current_body"], "exclusions": [], "span_policy_sha256": label_policy_sha}
+    slices = []
+    labels = []
+    for sid, cls, lid, classes in SLICES:
+        spec = evaluation.SliceSpec(id=sid, entity_class=cls, label_artifact_id=lid, label_strength="structured_weak",
+                                    annotation_completeness="exhaustive_within_scope",
+                                    annotation_scope={**scope, "entity_classes": classes})
+        scored = evaluation.score_slice(spec, documents, gold, predictions)
+        slices.append(scored)
+        spans = scored["gold_spans"]
+        labels.append(assembly.label_entry(
+            lid, classes, "structured_weak",
+            {"id": "demo_gold_annotations", "sha256": gold_sha, "bytes": len(json.dumps(gold_doc))},
+            len(documents), spans, label_policy_sha,
+            {"adjudication_artifact": None, "independently_reviewed": False,
+             "producer_id": "demo_corpus_generator", "protocol_sha256": label_policy_sha, "reviewer_id": None}))
+    catalog = [(g.document_id, g.entity_class, g.start, g.end, g.catalog_identity) for g in gold]
+    return {
+        "quality": {"evaluated": True, "matching_semantics": evaluation.MATCHING,
+                    "character_position_semantics": evaluation.POSITIONS, "slices": slices},
+        "labels": labels, "gold_sha256": gold_sha, "catalog_sha256": python_canonical_sha256(catalog),
+        "prediction_sha256": python_canonical_sha256([[p.document_id, p.entity_class, p.start, p.end, p.name_id]
+                                                      for p in predictions]),
+        "sample_artifact": {"id": "demo_gold_sample_membership", "sha256": sha256_prefixed(sample_raw),
+                            "bytes": len(sample_raw)},
+    }

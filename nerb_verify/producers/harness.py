@@ -1,0 +1,501 @@
+"""Performance harness (spec 50 section 8, spec 20): measure, then emit the evidence ``performance`` section.
+
+Two profiles:
+
+* ``smoke`` (minutes; CI and the demo): every lifecycle phase on the evaluated bank plus a 1k scale bank, 5 samples per
+  cell, warmups 0 (fresh process) or 3 (reused), no twins, no comparisons, no break-even model. Every workload is
+  ``decision_grade: false`` and ``promotion_gate: false``; the report says ``profile: smoke``. A smoke section is
+  authentic evidence (every statistic is recomputable from its samples) but it is **not** decision grade, and the
+  verifier's promotion-level policy checks say so.
+* ``decision`` (hours): the same cells with 20 / 100 / 1,000 samples in ten paired blocks against exact same-path
+  controls (``control_<id>``), hash-derived ABBA/BAAB order (:func:`block_schedule`, the verifier's own
+  ``block_assignment``). Implemented here: the schedule, the paired runner and the sample counts; see
+  docs/producers.md for what the decision profile does not run yet.
+
+Timing is ``perf_counter_ns`` around the operation only; one RSS sample (``ru_maxrss``, Linux KiB x 1024) follows
+every timing sample. Fresh-process cells run ``python -m nerb_verify.producers.harness --worker REQUEST`` once per
+sample. Inventories are ``{"bytes","records"}`` rows (no text, no identifiers). Every hash and statistic is computed
+with the verifier's own functions (``checks.performance.hashes`` / ``inventories.summarize``), so what we emit is
+exactly what it checks.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import resource
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+from fractions import Fraction
+from pathlib import Path
+from typing import Any
+
+from nerb_verify.canonical import python_canonical_bytes, python_canonical_sha256
+from nerb_verify.checks.performance import hashes
+from nerb_verify.checks.performance.blocks import abba_labels, block_assignment
+from nerb_verify.checks.performance.inventories import summarize
+from nerb_verify.checks.performance.statistics import Denominators, compute_stats
+from nerb_verify.loader import sha256_prefixed
+
+COMMAND_ID = "nerb_verify_performance_runner"
+GENERATOR_SEED = "nerb-verify-performance"
+PADDING = "nerb synthetic benchmark padding "
+SMOKE_SAMPLES = 5
+WARMUPS = 3
+PHASE_HARNESS = {
+    "source_profile": "source_profile_harness", "source_build": "source_build_harness",
+    "cold_compile": "cold_compile_harness", "helper_cache_miss": "helper_cache_miss_harness",
+    "helper_cache_hit": "helper_cache_hit_harness", "direct_bank_scan": "direct_bank_scan_harness",
+    "end_to_end": "end_to_end_harness",
+}
+FRESH = {"source_profile", "source_build", "cold_compile", "helper_cache_miss", "end_to_end"}
+SETUP = {"source_profile", "source_build", "cold_compile"}
+
+
+def rss_bytes() -> int:
+    """This process's peak RSS in bytes (Linux reports KiB, macOS bytes)."""
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    return peak if sys.platform == "darwin" else peak * 1024
+
+
+def _source_sha256() -> str:
+    return sha256_prefixed(Path(__file__).read_bytes())
+
+
+# ------------------------------------------------------------------------------------------------- operations
+
+def _scan_all(compiled: Any, documents: list[bytes]) -> tuple[int, str]:
+    """Scan every document; returns (record count, correctness hash over the per-document records)."""
+    import hashlib
+
+    digest = hashlib.sha256()
+    total = 0
+    for data in documents:
+        records = compiled.scan_bytes(data)
+        total += len(records)
+        digest.update(python_canonical_bytes([[r["entity_id"], r["name_id"], r["pattern_id"], r["start"], r["end"]]
+                                              for r in records]))
+    return total, "sha256:" + digest.hexdigest()
+
+
+def _read_documents(path: Path) -> list[bytes]:
+    return [json.loads(line)["text"].encode("utf-8") for line in path.read_bytes().splitlines() if line.strip()]
+
+
+_HELPER_CACHE: dict[str, Any] = {}
+
+
+def _helper_compile(bank_raw: bytes) -> Any:
+    """The "helper" path: a compile memoised by the bank bytes' hash (hit = lookup; miss = validate + compile)."""
+    from nerb_verify.producers.bank_format import parse_bank_bytes
+    from nerb_verify.producers.engine import compile_bank
+
+    key = sha256_prefixed(bank_raw)
+    compiled = _HELPER_CACHE.get(key)
+    if compiled is None:
+        compiled = compile_bank(parse_bank_bytes(bank_raw))
+        _HELPER_CACHE[key] = compiled
+    return compiled
+
+
+def run_operation(request: dict[str, Any]) -> dict[str, Any]:
+    """One fresh-process sample: prepare outside the clock, time the operation, report ns, RSS and correctness."""
+    from nerb_verify.producers.bank_format import parse_bank_bytes
+    from nerb_verify.producers.engine import compile_bank
+
+    phase = request["phase"]
+    records, correctness = 0, None
+    if phase == "source_profile":
+        raw = Path(request["source"]).read_bytes()
+        start = time.perf_counter_ns()
+        rows = [json.loads(line) for line in raw.splitlines() if line.strip()]
+        correctness = python_canonical_sha256(rows)
+        elapsed = time.perf_counter_ns() - start
+    elif phase == "source_build":
+        from nerb_verify.producers.bank_builder import build_bank, open_train_bundle
+        from nerb_verify.producers.bank_format import canonical_hash
+
+        start = time.perf_counter_ns()
+        result = build_bank(open_train_bundle(Path(request["source_dir"])))
+        correctness = canonical_hash(result.bank)
+        elapsed = time.perf_counter_ns() - start
+    elif phase == "cold_compile":
+        bank = parse_bank_bytes(Path(request["bank"]).read_bytes())
+        start = time.perf_counter_ns()
+        compiled = compile_bank(bank)
+        elapsed = time.perf_counter_ns() - start
+        correctness = python_canonical_sha256(compiled.active_patterns)
+    elif phase == "helper_cache_miss":
+        bank_raw = Path(request["bank"]).read_bytes()
+        documents = _read_documents(Path(request["input"]))
+        _HELPER_CACHE.clear()
+        start = time.perf_counter_ns()
+        records, correctness = _scan_all(_helper_compile(bank_raw), documents)
+        elapsed = time.perf_counter_ns() - start
+    elif phase == "end_to_end":
+        start = time.perf_counter_ns()
+        bank = parse_bank_bytes(Path(request["bank"]).read_bytes())
+        documents = _read_documents(Path(request["input"]))
+        records, correctness = _scan_all(compile_bank(bank), documents)
+        elapsed = time.perf_counter_ns() - start
+    else:
+        raise ValueError("unknown phase")
+    return {"pid": os.getpid(), "elapsed_ns": max(1, elapsed), "peak_rss_bytes": rss_bytes(),
+            "record_count": records, "correctness_sha256": correctness}
+
+
+def _fresh_sample(request: dict[str, Any]) -> dict[str, Any]:
+    env = dict(os.environ)
+    env["PYTHONPATH"] = os.pathsep.join([str(Path(__file__).resolve().parents[2]), env.get("PYTHONPATH", "")])
+    done = subprocess.run([sys.executable, "-m", "nerb_verify.producers.harness", "--worker", json.dumps(request)],
+                          capture_output=True, check=True, env=env, timeout=600)
+    return json.loads(done.stdout.decode("utf-8").strip().splitlines()[-1])
+
+
+# ------------------------------------------------------------------------------------------ inputs and banks
+
+@dataclass
+class PreparedInput:
+    """A measured input: private documents, public descriptor pieces and its inventory bytes."""
+
+    id: str
+    kind: str
+    bank_id: str
+    documents: list[bytes]
+    path: Path
+    inventory_id: str
+    inventory: bytes = b""
+    records: list[int] = field(default_factory=list)
+    generator: dict[str, Any] | None = None
+
+
+def scale_bank(evaluated: dict[str, Any], patterns: int) -> dict[str, Any]:
+    """A generated ``nerb.bank.v1`` bank with ``patterns`` active literals whose class shares track the evaluated bank.
+
+    Tokens ``NERB<taxon><index:05d>`` (no real value), entities ``nerb_perf_t<t>_s0``, names ``nerb_perf_t<t>_c|a<i>``;
+    largest-remainder split of ``patterns`` over the evaluated bank's per-class active pattern counts.
+    """
+    from nerb_verify.producers.bank_format import active_detectors
+
+    per_class: dict[str, int] = {}
+    for det in active_detectors(evaluated):
+        per_class[det.entity_id] = per_class.get(det.entity_id, 0) + 1
+    total = sum(per_class.values())
+    classes = sorted(per_class)
+    quotas = {c: Fraction(per_class[c] * patterns, total) for c in classes}
+    alloc = {c: int(q) for c, q in quotas.items()}
+    for c in sorted(classes, key=lambda k: (-(quotas[k] - alloc[k]), k))[: patterns - sum(alloc.values())]:
+        alloc[c] += 1
+    entities: dict[str, Any] = {}
+    for t, cls in enumerate(classes):
+        names = {}
+        for i in range(alloc[cls]):
+            token = f"NERB{t}{i:05d}"
+            names[f"nerb_perf_t{t}_{'a' if cls == 'person' else 'c'}{i}"] = {
+                "canonical": token, "description": "generated", "metadata": {}, "status": "active",
+                "patterns": {"p": {"kind": "literal", "value": token, "case_sensitive": False,
+                                   "normalize_whitespace": False, "left_boundary": "word", "right_boundary": "word",
+                                   "priority": i, "status": "active", "description": "generated", "metadata": {}}}}
+        entities[f"nerb_perf_t{t}_s0"] = {"description": f"generated {cls}", "status": "active", "regex_flags": [],
+                                          "metadata": {"entity_class": cls}, "names": names}
+    return {"schema_version": "nerb.bank.v1", "id": f"scale_{patterns}", "name": "Generated scale bank",
+            "description": "Generated performance bank.", "version": "1", "status": "active",
+            "created_at": "1970-01-01T00:00:00Z", "updated_at": "1970-01-01T00:00:00Z",
+            "unicode_normalization": "none", "default_regex_flags": [], "metadata": {"seed": GENERATOR_SEED},
+            "entities": entities}
+
+
+def controlled_documents(count: int, size: int) -> list[bytes]:
+    """Negative controlled documents: padding text cut to exactly ``size`` bytes (no bank token inside)."""
+    text = (PADDING * (size // len(PADDING) + 1))[:size]
+    return [text.encode("ascii")] * count
+
+
+def bank_descriptor(bank_id: str, kind: str, bank: dict[str, Any], raw: bytes, entity_class: dict[str, str],
+                    generator: dict[str, Any] | None) -> dict[str, Any]:
+    """Performance bank descriptor: totals equal the per-class taxonomy sums (what the verifier recomputes)."""
+    from nerb_verify.producers.bank_format import active_detectors, canonical_hash, canonical_json_bytes, native_source_bytes
+
+    rows: dict[str, dict[str, int]] = {}
+    entity_ids: dict[str, set[str]] = {}
+    for det in active_detectors(bank):
+        cls = entity_class.get(det.entity_id, det.entity_id)
+        row = rows.setdefault(cls, {"aliases": 0, "canonical_names": 0, "entities": 0, "literal_patterns": 0,
+                                    "regex_patterns": 0})
+        entity_ids.setdefault(cls, set()).add(det.entity_id)
+        row["literal_patterns" if det.kind == "literal" else "regex_patterns"] += 1
+        row["aliases" if cls == "person" else "canonical_names"] += 1
+    taxonomy = []
+    for cls in sorted(rows):
+        rows[cls]["entities"] = len(entity_ids[cls])
+        taxonomy.append({"entity_class": cls, **rows[cls]})
+    return {
+        "id": bank_id, "kind": kind, "bank_hash": canonical_hash(bank),
+        "artifact": {"id": f"{bank_id}_artifact", "sha256": sha256_prefixed(raw), "bytes": len(raw)},
+        "active_entities": sum(r["entities"] for r in taxonomy), "active_aliases": sum(r["aliases"] for r in taxonomy),
+        "active_names": sum(r["canonical_names"] + r["aliases"] for r in taxonomy),
+        "active_patterns": sum(r["literal_patterns"] + r["regex_patterns"] for r in taxonomy),
+        "canonical_json_bytes": canonical_json_bytes(bank), "native_source_bytes": native_source_bytes(bank),
+        "composition": {"taxonomy": taxonomy}, "generator": generator, "descriptor_sha256": None,
+    }
+
+
+def input_descriptor(item: PreparedInput, bank_hash: str) -> dict[str, Any]:
+    """Input descriptor from its inventory (the verifier's ``summarize``), bound to the inventory file bytes."""
+    rows = [{"bytes": len(d), "records": r} for d, r in zip(item.documents, item.records)]
+    item.inventory = python_canonical_bytes(rows)
+    raw_docs = b"".join(item.documents)
+    return {
+        "id": item.id, "kind": item.kind, "bank_id": item.bank_id, "bank_hash": bank_hash,
+        "artifact": {"id": f"{item.id}_documents", "sha256": sha256_prefixed(raw_docs), "bytes": len(raw_docs)},
+        **summarize(rows), "generator": item.generator,
+        "inventory_ref": {"id": item.inventory_id, "sha256": sha256_prefixed(item.inventory),
+                          "bytes": len(item.inventory)},
+        "descriptor_sha256": None,
+    }
+
+
+# ------------------------------------------------------------------------------------------------- workloads
+
+def block_schedule(block_count: int, per_twin: int) -> list[list[str]]:
+    """Observation order per block: ABBA for candidate-first blocks, BAAB otherwise (the verifier's own rule)."""
+    return [abba_labels(first, per_twin) for first in block_assignment(block_count)]
+
+
+def _float_stat(value: Any) -> Any:
+    if isinstance(value, Fraction):
+        return float(value)
+    return value
+
+
+def workload_entry(spec: dict[str, Any], ns: list[int], rss: list[int], item: dict[str, Any] | None,
+                   records_per_sample: int | None) -> dict[str, Any]:
+    """A workload with samples (seconds = ns / 1e9), RSS, and statistics computed by the verifier's functions."""
+    if item is not None:
+        den = Denominators("whole_input", item["documents"], item["bytes"], records_per_sample, 1)
+    else:
+        den = Denominators("operation", None, None, None, 1)
+    stats = compute_stats(ns, spec["phase"], den)
+    return {**spec, "samples_seconds": [n / 1e9 for n in ns], "samples_ref": None,
+            "rss_samples_bytes": rss, "peak_rss_bytes": max(rss), "records_per_sample": records_per_sample,
+            "stats": {k: _float_stat(v) for k, v in stats.exact.items()}, "workload_sha256": None}
+
+
+@dataclass
+class HarnessInputs:
+    """What the harness needs: the evaluated bank file, train bundle, train source file and validation documents."""
+
+    bank_path: Path
+    train_dir: Path
+    train_source: Path
+    train_artifact: dict[str, Any]
+    validation_documents: list[bytes]
+    work_dir: Path
+    progress: Callable[[str], None] = lambda _message: None
+
+
+def run_profile(profile: str, inputs: HarnessInputs) -> tuple[dict[str, Any], dict[str, bytes]]:
+    """Measure a profile; returns the evidence ``performance`` section and the inventory files (id -> bytes)."""
+    if profile not in ("smoke", "decision"):
+        raise ValueError("profile must be smoke or decision")
+    from nerb_verify.producers.bank_format import bank_bytes, parse_bank_bytes
+    from nerb_verify.producers.engine import compile_bank
+
+    decision = profile == "decision"
+    bank_raw = inputs.bank_path.read_bytes()
+    bank = parse_bank_bytes(bank_raw)
+    scale = scale_bank(bank, 1000)
+    scale_raw = bank_bytes(scale)
+    work = inputs.work_dir
+    work.mkdir(parents=True, exist_ok=True, mode=0o700)
+    scale_path = work / "scale_1000.json"
+    scale_path.write_bytes(scale_raw)
+    generator = {"id": "nerb_verify_performance_generator", "seed": GENERATOR_SEED, "source_sha256": _source_sha256(),
+                 "spec_sha256": python_canonical_sha256({"padding": PADDING, "size": 10240, "documents": 100}),
+                 "version": "1.0.0"}
+    real = PreparedInput("real_validation_input", "real_input", "evaluated_bank", inputs.validation_documents[:100],
+                         work / "real.jsonl", "real_validation_inventory")
+    synthetic = PreparedInput("scale_1000_input", "synthetic_input", "scale_1000", controlled_documents(100, 10240),
+                              work / "scale.jsonl", "controlled_negative_medium_inventory", generator=generator)
+    compiled = {"evaluated_bank": compile_bank(bank), "scale_1000": compile_bank(scale)}
+    for item in (real, synthetic):
+        item.records = [len(compiled[item.bank_id].scan_bytes(d)) for d in item.documents]
+        item.path.write_bytes(b"".join(json.dumps({"text": d.decode("utf-8")}).encode() + b"\n"
+                                       for d in item.documents))
+    entity_class = {eid: (e.get("metadata") or {}).get("entity_class", eid) for eid, e in scale["entities"].items()}
+    banks = [bank_descriptor("evaluated_bank", "evaluated_bank", bank, bank_raw, {}, None),
+             bank_descriptor("scale_1000", "synthetic_scale", scale, scale_raw, entity_class,
+                             {**generator, "id": "nerb_verify_performance_scale_bank"})]
+    bank_hash = {b["id"]: b["bank_hash"] for b in banks}
+    input_items = [input_descriptor(real, bank_hash["evaluated_bank"]),
+                   input_descriptor(synthetic, bank_hash["scale_1000"])]
+    harness_list = []
+    for phase, harness_id in sorted(PHASE_HARNESS.items(), key=lambda kv: kv[1]):
+        entry = {"id": harness_id, "phase": phase, "command_id": COMMAND_ID, "source_sha256": _source_sha256(),
+                 "source_artifact": inputs.train_artifact if phase in ("source_profile", "source_build") else None,
+                 "descriptor_sha256": None}
+        entry["operation_spec_sha256"] = hashes.operation_spec_sha256(entry)
+        harness_list.append(entry)
+    performance: dict[str, Any] = {"evaluated": True, "banks": banks, "inputs": input_items,
+                                   "harnesses": harness_list, "baselines": [], "workloads": [],
+                                   "comparisons": [], "breakeven_models": []}
+    hashes.reseal_performance_section(performance)
+    descriptors = {d["id"]: d for name in ("banks", "inputs", "harnesses") for d in performance[name]}
+    setup_n = 20 if decision else SMOKE_SAMPLES
+    scan_n = 1000 if decision else SMOKE_SAMPLES
+    mid_n = 100 if decision else SMOKE_SAMPLES
+    cells = [
+        ("real_source_profile", "source_profile", "evaluated_bank", None, setup_n, 1),
+        ("real_source_build", "source_build", "evaluated_bank", None, setup_n, 1),
+        ("real_cold_compile", "cold_compile", "evaluated_bank", None, setup_n, 1),
+        ("real_helper_cache_miss", "helper_cache_miss", "evaluated_bank", "real_validation_input", mid_n, 1),
+        ("real_helper_cache_hit", "helper_cache_hit", "evaluated_bank", "real_validation_input", mid_n, 1),
+        ("real_direct_throughput", "direct_bank_scan", "evaluated_bank", "real_validation_input", scan_n, 1),
+        ("real_end_to_end", "end_to_end", "evaluated_bank", "real_validation_input", mid_n, 1),
+        ("scale_1000_direct", "direct_bank_scan", "scale_1000", "scale_1000_input", scan_n, 1),
+        ("scale_1000_concurrency_4", "direct_bank_scan", "scale_1000", "scale_1000_input", scan_n, 4),
+    ]
+    paths = {"evaluated_bank": inputs.bank_path, "scale_1000": scale_path,
+             "real_validation_input": real.path, "scale_1000_input": synthetic.path}
+    docs = {"real_validation_input": real.documents, "scale_1000_input": synthetic.documents}
+    for workload_id, phase, bank_id, input_id, count, concurrency in cells:
+        inputs.progress(f"performance ({profile}): {workload_id} x {count}")
+        spec = {"id": workload_id, "phase": phase, "promotion_gate": False, "decision_grade": decision,
+                "harness_id": PHASE_HARNESS[phase], "harness_sha256": descriptors[PHASE_HARNESS[phase]][
+                    "descriptor_sha256"],
+                "bank_id": bank_id, "bank_hash": bank_hash[bank_id], "input_id": input_id,
+                "input_sha256": descriptors[input_id]["descriptor_sha256"] if input_id else None,
+                "baseline_id": None, "warmups": 0 if phase in FRESH else WARMUPS,
+                "sample_unit": "operation" if phase in SETUP else "whole_input", "work_per_sample": 1,
+                "concurrency": concurrency,
+                "process_model": "fresh_process_per_sample" if phase in FRESH else "reused_process",
+                "median_method": "standard_even_average", "percentile_method": "nearest_rank"}
+        ns, rss, records, correctness = _measure(phase, count, concurrency, compiled.get(bank_id),
+                                                 docs.get(input_id) if input_id else None, bank_raw,
+                                                 {"bank": str(paths[bank_id]), "input": str(paths.get(input_id, "")),
+                                                  "source": str(inputs.train_source),
+                                                  "source_dir": str(inputs.train_dir)})
+        if len(set(correctness)) > 1:
+            raise RuntimeError(f"{workload_id}: correctness differs between samples")
+        per_sample = records[0] if phase not in SETUP else None
+        item = next((i for i in input_items if i["id"] == input_id), None)
+        if per_sample is not None and item is not None and per_sample != item["records"]:
+            raise RuntimeError(f"{workload_id}: records differ from the inventory")
+        performance["workloads"].append(workload_entry(spec, ns, rss, item, per_sample))
+    performance["workloads"].sort(key=lambda w: w["id"])
+    hashes.reseal_performance_section(performance)
+    return performance, {real.inventory_id: real.inventory, synthetic.inventory_id: synthetic.inventory}
+
+
+def _measure(phase: str, count: int, concurrency: int, compiled: Any, documents: list[bytes] | None,
+             bank_raw: bytes, request: dict[str, Any]) -> tuple[list[int], list[int], list[int], list[str]]:
+    ns: list[int] = []
+    rss: list[int] = []
+    records: list[int] = []
+    correctness: list[str] = []
+    if phase in FRESH:
+        for _ in range(count):
+            result = _fresh_sample({**request, "phase": phase})
+            ns.append(result["elapsed_ns"])
+            rss.append(result["peak_rss_bytes"])
+            records.append(result["record_count"])
+            correctness.append(str(result["correctness_sha256"]))
+        return ns, rss, records, correctness
+    assert documents is not None
+    if phase == "helper_cache_hit":
+        _helper_compile(bank_raw)  # prime the cache
+
+        def operation() -> tuple[int, str]:
+            return _scan_all(_helper_compile(bank_raw), documents)
+    elif concurrency > 1:
+        pool = ThreadPoolExecutor(max_workers=concurrency)
+        chunks = [documents[i::concurrency] for i in range(concurrency)]
+
+        def operation() -> tuple[int, str]:
+            results = list(pool.map(lambda chunk: _scan_all(compiled, chunk), chunks))
+            return sum(r[0] for r in results), python_canonical_sha256([r[1] for r in results])
+    else:
+        def operation() -> tuple[int, str]:
+            return _scan_all(compiled, documents)
+    for _ in range(WARMUPS):
+        operation()
+    for _ in range(count):
+        start = time.perf_counter_ns()
+        found, digest = operation()
+        ns.append(max(1, time.perf_counter_ns() - start))
+        rss.append(rss_bytes())
+        records.append(found)
+        correctness.append(digest)
+    return ns, rss, records, correctness
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Worker entry point: ``--worker REQUEST_JSON`` runs one fresh-process sample and prints its JSON result."""
+    args = sys.argv[1:] if argv is None else argv
+    if len(args) != 2 or args[0] != "--worker":
+        sys.stderr.write("usage: python -m nerb_verify.producers.harness --worker REQUEST_JSON\n")
+        return 2
+    sys.stdout.write(json.dumps(run_operation(json.loads(args[1]))) + "\n")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
+
+
+def report_failure_codes(performance: dict[str, Any], software: dict[str, Any], environment: dict[str, Any]
+                         ) -> list[str]:
+    """The report-level failure codes of a run, from our own measurements (spec 20 decision grade).
+
+    ``decision_cell_count`` unless exactly 19 decision cells; ``dirty_git_worktree``; ``finite_breakeven`` unless
+    exactly one value model with a finite or already-better result; ``execution_cpu_capacity`` /
+    ``execution_memory_capacity``; per decision cell ``<id>:rss`` above 8 GiB and, for decision direct scans,
+    ``<id>:latency`` / ``<id>:throughput`` against the frozen thresholds. A smoke run always fails on the first one.
+    """
+    thresholds = hashes.DECISION_THRESHOLDS
+    failures: set[str] = set()
+    cells = [w for w in performance["workloads"] if w.get("decision_grade") is True]
+    if len(cells) != 19:
+        failures.add("decision_cell_count")
+    if software.get("git_dirty") is not False:
+        failures.add("dirty_git_worktree")
+    models = performance.get("breakeven_models") or []
+    if len(models) != 1 or models[0].get("result") not in ("candidate_already_better", "finite_breakeven"):
+        failures.add("finite_breakeven")
+    for workload in performance["workloads"]:
+        if workload.get("decision_grade") is True and workload["concurrency"] > environment["cpu_count"]:
+            failures.add("execution_cpu_capacity")
+        if workload["peak_rss_bytes"] > environment["memory_bytes"]:
+            failures.add("execution_memory_capacity")
+    inputs = {i["id"]: i for i in performance["inputs"]}
+    for workload in cells:
+        wid = workload["id"]
+        if workload["peak_rss_bytes"] > thresholds["max_peak_rss_bytes"]:
+            failures.add(f"{wid}:rss")
+        if workload["phase"] != "direct_bank_scan" or workload.get("baseline_id") is not None:
+            continue
+        ns = [round(s * 1e9) for s in workload["samples_seconds"]]
+        item = inputs.get(workload["input_id"])
+        den = Denominators(workload["sample_unit"], item["documents"] if item else None,
+                           item["bytes"] if item else None, workload.get("records_per_sample"),
+                           workload["work_per_sample"])
+        exact = compute_stats(ns, workload["phase"], den).exact
+        p99 = exact["p99_seconds"]
+        if workload["sample_unit"] == "document":
+            if not isinstance(p99, Fraction) or p99 > Fraction(str(thresholds["max_document_p99_seconds"])):
+                failures.add(f"{wid}:latency")
+            continue
+        docs, mib = exact["documents_per_second"], exact["mib_per_second"]
+        min_docs = Fraction(str(thresholds["min_documents_per_second"]))
+        min_mib = Fraction(str(thresholds["min_mib_per_second"]))
+        bound = min(Fraction(item["documents"]) / min_docs, Fraction(item["bytes"], 1024 * 1024) / min_mib) \
+            if item else None
+        if (not isinstance(docs, Fraction) or docs < min_docs or not isinstance(mib, Fraction) or mib < min_mib
+                or bound is None or not isinstance(p99, Fraction) or p99 > bound):
+            failures.add(f"{wid}:throughput")
+    return sorted(failures)
