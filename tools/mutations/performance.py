@@ -183,8 +183,8 @@ def perf_set_report(bundle_dir: Path, field: str, value: Any) -> None:
 
 
 def perf_environment(bundle_dir: Path, field: str, value: Any) -> None:
-    """Set one environment field in the evidence and the report alike (they must stay equal)."""
-    for rel in (EVIDENCE, REPORT):
+    """Set one environment field in the manifest, the evidence and the report alike (they must stay equal)."""
+    for rel in ("benchmark-manifest.json", EVIDENCE, REPORT):
         doc = _load(bundle_dir, rel)
         doc["environment"][field] = value
         _store(bundle_dir, rel, doc)
