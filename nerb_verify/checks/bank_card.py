@@ -6,8 +6,12 @@ The card describes the bank the evidence evaluated. We check:
 * the candidate funnel conserves candidates (decision totals = type totals = reason totals = total_candidates, and
   each type's active + draft + rejected = total); bank stats add up (totals = sum over statuses, literal + regex =
   patterns, active totals = the active status, funnel active = active patterns);
-* the iteration log: exactly one selected iteration, the count and selected id agree with the builder, and the
-  selected iteration is the published bank;
+* the iteration log: exactly one selected iteration and it is the one kept, parents link to earlier iterations, the
+  count and selected id agree with the builder, the selected iteration is the published bank, and each iteration's
+  contact TP + FN = labeled spans with recall exactly TP / spans;
+* development validation: TP + FN = gold spans, cataloged TP + FN + wrong = cataloged spans, and catalog coverage,
+  cataloged recall and labeled-span recall are the exact doubles of their fractions (other rates there have no
+  counts behind them and are only schema-checked);
 * bindings: benchmark version (manifest), bank identity (``id`` to evidence and manifest, hashes and sizes to the
   evidence), active counts (evidence), source identity (evidence source, split manifest, split roles of the manifest),
   ``dataset_split`` and builder hashes to the capacity report's build commitments, catalog conformance (evidence,
@@ -19,6 +23,7 @@ The card describes the bank the evidence evaluated. We check:
 from __future__ import annotations
 
 import re
+from fractions import Fraction
 from typing import Any
 
 from nerb_verify import context as C
@@ -48,8 +53,16 @@ STATS = register(
     "literal + regex patterns must equal the pattern total.")
 ITERATIONS = register(
     "card.iterations_invalid", "The iteration log does not identify the published bank.",
-    "Exactly one iteration is selected; builder.iteration_count is the number of iterations; the selected id is "
-    "builder.selected_iteration_id; the selected iteration's bank hash and active patterns are the card's bank.")
+    "Exactly one iteration is selected and it is the one kept; ids are unique and each parent is an earlier "
+    "iteration (none for the first); builder.iteration_count is the number of iterations; the selected id is "
+    "builder.selected_iteration_id; the selected iteration's bank hash and active patterns are the card's bank; each "
+    "iteration's contact true positives + false negatives = labeled spans and its recall is exactly TP / spans.")
+VALIDATION = register(
+    "card.validation_inconsistent", "The card's development-validation counts or rates do not agree.",
+    "For contact and person: true positives + false negatives = gold spans; cataloged true positives + cataloged "
+    "false negatives + cataloged wrong canonical = cataloged gold spans; catalog_coverage, cataloged_recall and "
+    "labeled_span_recall are exactly the correctly rounded doubles of cataloged/gold, cataloged TP/cataloged and "
+    "TP/gold (null exactly when the denominator is 0).")
 BANK = register(
     "card.bank_mismatch", "The card's bank is not the bank the evidence evaluated.",
     "bank.id must equal the evidence's and the manifest's bank id; canonical and artifact hashes, canonical size "
@@ -104,6 +117,7 @@ def run(ctx: VerifyContext) -> None:
     _funnel(ctx, card)
     _stats(ctx, card)
     _iterations(ctx, card)
+    _validation(ctx, card)
     version = dig(card, "bank", "version")
     if not isinstance(version, str) or not VERSION_TOKEN.fullmatch(version):
         col.add(BANK_VERSION, A, "/bank/version")
@@ -178,6 +192,27 @@ def _iterations(ctx: VerifyContext, card: dict[str, Any]) -> None:
         col.add(ITERATIONS, A, "/iterations", "{n} iterations are selected; exactly one must be.", n=len(selected))
     if as_int(dig(card, "builder", "iteration_count")) != len(iterations):
         col.add(ITERATIONS, A, "/builder/iteration_count", "iteration_count is not the number of iterations.")
+    seen: list[Any] = []
+    for index, item in enumerate(iterations):
+        if not isinstance(item, dict):
+            continue
+        base = ["iterations", index]
+        parent = item.get("parent_id")
+        if item.get("id") in seen or (parent is not None if index == 0 else parent not in seen):
+            col.add(ITERATIONS, A, join(base + ["parent_id"]), "Iteration {n} is not linked to an earlier one.",
+                    n=index + 1)
+        seen.append(item.get("id"))
+        if (item.get("selected") is True) != (item.get("decision") == "keep"):
+            col.add(ITERATIONS, A, join(base + ["decision"]), "Only the selected iteration may be kept.")
+        tp, fn, spans = (as_int(item.get(k)) for k in ("contact_labeled_true_positive",
+                                                         "contact_labeled_false_negative", "contact_labeled_spans"))
+        if tp is None or fn is None or spans is None or tp + fn != spans:
+            col.add(ITERATIONS, A, join(base + ["contact_labeled_spans"]),
+                    "Iteration {n}: true positives and false negatives do not add up to the labeled spans.",
+                    n=index + 1)
+        elif not _exact_rate(item.get("contact_labeled_recall"), tp, spans):
+            col.add(ITERATIONS, A, join(base + ["contact_labeled_recall"]),
+                    "Iteration {n}: the recall is not exactly TP / spans.", n=index + 1)
     if len(selected) != 1:
         return
     index = selected[0]
@@ -192,6 +227,47 @@ def _iterations(ctx: VerifyContext, card: dict[str, Any]) -> None:
         if expected is None or not same(chosen.get(key), expected):
             col.add(ITERATIONS, A, join(["iterations", index, key]),
                     "The selected iteration's {field} does not match the card.", field=Label(key))
+
+
+def _exact_rate(stored: Any, numerator: int, denominator: int) -> bool:
+    """The stored rate is the correctly rounded double of numerator/denominator (null when the denominator is 0)."""
+    if denominator == 0:
+        return stored is None
+    if isinstance(stored, bool) or not isinstance(stored, (int, float)):
+        return False
+    return float(stored) == float(Fraction(numerator, denominator))
+
+
+def _validation(ctx: VerifyContext, card: dict[str, Any]) -> None:
+    col = ctx.collector
+    for cls in ("contact", "person"):
+        block = as_dict(dig(card, "development_validation", cls))
+        if block is None:
+            col.add(MALFORMED, A, join(["development_validation", cls]))
+            continue
+        values = {k: as_int(block.get(k)) for k in (
+            "true_positive", "false_negative", "gold_spans", "cataloged_true_positive", "cataloged_false_negative",
+            "cataloged_wrong_canonical", "cataloged_gold_spans")}
+        if any(v is None for v in values.values()):
+            col.add(MALFORMED, A, join(["development_validation", cls]))
+            continue
+        v = {k: x for k, x in values.items() if x is not None}
+        sums = [("gold_spans", v["true_positive"] + v["false_negative"], v["gold_spans"]),
+                ("cataloged_gold_spans", v["cataloged_true_positive"] + v["cataloged_false_negative"]
+                 + v["cataloged_wrong_canonical"], v["cataloged_gold_spans"])]
+        for key, total, stored in sums:
+            if total != stored:
+                col.add(VALIDATION, A, join(["development_validation", cls, key]))
+        rates = [("catalog_coverage", v["cataloged_gold_spans"], v["gold_spans"]),
+                 ("cataloged_recall", v["cataloged_true_positive"], v["cataloged_gold_spans"]),
+                 ("labeled_span_recall", v["true_positive"], v["gold_spans"])]
+        for key, numerator, denominator in rates:
+            ok = _exact_rate(block.get(key), numerator, denominator)
+            exact = Fraction(numerator, denominator) if denominator else None
+            col.record(A, join(["development_validation", cls, key]), "card." + key, block.get(key), exact, ok,
+                       evaluated=exact is not None)
+            if not ok:
+                col.add(VALIDATION, A, join(["development_validation", cls, key]))
 
 
 def _bind(ctx: VerifyContext, code: str, pointer: str, mine: Any, theirs: Any, figure: str) -> None:
