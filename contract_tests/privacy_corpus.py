@@ -115,6 +115,7 @@ HAND_REJECT: list[Row] = [
     ("email-html-to-percent", "jane&#37;«»40corp-mail.org", {EMAIL}, {EMAIL}),
     ("email-in-url-userinfo", "https://jane«»@corp-mail.org/x", {EMAIL}, {EMAIL}),
     ("email-in-url-path", "https://example.org/u/jane«»@corp-mail.org", {EMAIL}, {EMAIL}),
+    ("email-qp-single-escape", "jane=«»40corp-mail.co.uk", {EMAIL}, {EMAIL}),
     ("email-eight-percent-layers", "jane%«»" + "25" * 7 + "40corp-mail.org", {EMAIL}, {EMAIL}),
     ("at-any", "meet @«» noon", {AT}, set()),
     ("at-fullwidth-alone", "\uff20«»", {AT}, set()),
@@ -211,6 +212,7 @@ ACCEPT_BOTH: list[str] = [
     "scale_100000_canonical_bank", "compare_scale_100000_direct_vs_control_scale_100000_direct_p99_seconds",
     "home page", "Users guide",
     "https://github.com/johnnygreco/nerb/blob/main/docs/enron-benchmark.md#artifact-contract", "",
+    "id=40a0b1c2d3e4f5a6b7c8d9", "sha256:009413140403d0216b8279ae3146a376cf655b099134f9dea8aaab0fdfd868ee",
     "\u00e9t\u00e9 \u0928\u092e\u0938\u094d\u0924\u0947", "ISBN 978-3-16-148410-0", "port 8080 and 8443",
 ]
 

@@ -211,3 +211,13 @@ def test_block_screen_never_changes_text_results(parts: list[str], profile) -> N
             for code in scan_string(chunk, profile):
                 expected.add((code, number, start + locate(chunk, code, profile) + 1))
     assert {(f.code, f.line, f.column) for f in screened.findings} == expected
+
+
+@SETTINGS
+@given(digest=st.binary(min_size=32, max_size=32), prefix=st.sampled_from(["sha256:", "", "git ", "id="]),
+       uuid=st.uuids())
+def test_hashes_and_uuids_are_never_identifiers(digest: bytes, prefix: str, uuid) -> None:
+    # Evidence is full of digests; a run of digits inside one (after a colon, say) must not look like a number.
+    for text in (prefix + digest.hex(), str(uuid), digest.hex()[:40]):
+        for profile in (CONTRACT, REPOSITORY):
+            assert scan_uncached(text, profile) == frozenset(), (text, profile.name)

@@ -12,7 +12,7 @@ middle dot, no-break spaces) and the decimal digits of other scripts. One *round
 4. HTML character references;
 5. percent escapes (UTF-8 byte runs and ``%uXXXX``);
 6. quoted-printable escapes (``=`` plus two upper-case hex digits, UTF-8 byte runs of two or more, or one escape
-   glued to a following word character); the engine peels these one layer per view instead (see :func:`normalise`);
+   between two letters); the engine peels these one layer per view instead (see :func:`normalise`);
 7. backslash escapes (``\\uXXXX`` with surrogate pairs, ``\\u{X..}``, ``\\UXXXXXXXX``, ``\\xXX``, ``\\N{NAME}``,
    ``\\/`` and ``\\@``).
 
@@ -79,9 +79,11 @@ for _chars, _target in (
 _HEX2 = "[0-9A-Fa-f]{2}"
 _PERCENT_RUN = regex.compile(rf"(?:%{_HEX2})+")
 _PERCENT_U = regex.compile(r"%[uU]([0-9A-Fa-f]{4})")
-# A quoted-printable run is decoded only when it has two or more escapes or is glued to a following word character
-# (``jane=40corp``), so ``n=40 documents`` or ``next=219`` in a URL query keep their meaning.
-_QP_RUN = regex.compile(r"(?:=[0-9A-F]{2}){2,}|=[0-9A-F]{2}(?=\w)")
+# A quoted-printable run is decoded only when it has two or more escapes, or is one escape between two letters that
+# does not start a hex token with digits (``jane=40corp``), so ``n=40 documents``, ``next=219`` in a URL query or
+# ``id=40a0...`` (a digest) keep their meaning.
+_QP_RUN = regex.compile(
+    r"(?:=[0-9A-F]{2}){2,}|(?<=[^\W\d_])=[0-9A-F]{2}(?=[^\W\d_])(?![0-9a-fA-F]*[0-9][0-9a-fA-F]*(?![\w]))")
 _BACKSLASH = regex.compile(
     r"\\u\{([0-9A-Fa-f]{1,6})\}"
     r"|\\u([dD][89abAB][0-9A-Fa-f]{2})\\u([dD][c-fC-F][0-9A-Fa-f]{2})"

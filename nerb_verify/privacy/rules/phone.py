@@ -3,7 +3,8 @@
 Shapes (after normalisation, so look-alike hyphens, dots, spaces and other scripts' digits are ASCII):
 
 * E.164 ``+`` and 8-15 digits, and formatted international numbers (``+`` then digits with spaces, dots, hyphens,
-  slashes, underscores or parentheses) with at least 8 digits, padded ones included;
+  slashes, underscores or parentheses) with 8 to 20 digits, so padded ones are included while a long digit run (a
+  digest, a counter) is not a phone number;
 * the ``00`` international prefix, compact or formatted;
 * national formats: North American (area code in parentheses or not, any separator, optional leading 1),
   trunk-prefixed (a 0, then 2-4, 3-4 and 3-4 digit groups) and French-style pairs (a 0 and four more pairs);
@@ -37,11 +38,11 @@ def _international(match: regex.Match[str]) -> bool:
     text = match.group(0)
     if regex.fullmatch(r"\+\d+\.\d+", text):  # a signed decimal such as +0.123456789 or +1.23456789
         return False
-    return digit_count(text) >= 8
+    return 8 <= digit_count(text) <= 20
 
 
 def _double_zero(match: regex.Match[str]) -> bool:
-    return digit_count(match.group(0)) >= 10
+    return 10 <= digit_count(match.group(0)) <= 20
 
 
 def _trunk(match: regex.Match[str]) -> bool:
@@ -82,11 +83,11 @@ _NORTH_AMERICAN = (
 _CONTEXT = r"(?i)(?<![a-z])(?:tel|phone|mobile|cell|fax|call)[^\w\n]{0,3}(?P<number>\+?\d[\d() \t./_-]{8,}\d)(?!\d)"
 
 RULES = (
-    Rule("phone.international", PHONE, compile_rule(rf"(?<![\w+])\+[1-9]{_GROUPED}"), ("full", ), gate=EIGHT_DIGITS,
+    Rule("phone.international", PHONE, compile_rule(rf"(?<![\w+])\+[1-9]{_GROUPED}(?!\w)"), ("full", ), gate=EIGHT_DIGITS,
          validate=_international, trigger="+"),
-    Rule("phone.international_public", PHONE, compile_rule(rf"(?<![\w+])\+[1-9]{_GROUPED}"), ("full",),
+    Rule("phone.international_public", PHONE, compile_rule(rf"(?<![\w+])\+[1-9]{_GROUPED}(?!\w)"), ("full",),
          gate=EIGHT_DIGITS, validate=_international_public, trigger="+"),
-    Rule("phone.double_zero", PHONE, compile_rule(rf"(?<![\w.+])00[ \t]?[1-9]{_GROUPED}"), ("full", ), gate=EIGHT_DIGITS,
+    Rule("phone.double_zero", PHONE, compile_rule(rf"(?<![\w.+])00[ \t]?[1-9]{_GROUPED}(?!\w)"), ("full", ), gate=EIGHT_DIGITS,
          validate=_double_zero),
     Rule("phone.north_american", PHONE, compile_rule(_NORTH_AMERICAN), ("full",), gate=EIGHT_DIGITS),
     Rule("phone.north_american_plausible", PHONE, compile_rule(_NORTH_AMERICAN), ("full",), gate=EIGHT_DIGITS, validate=_nanp),
