@@ -54,13 +54,25 @@ def _pool() -> list[tuple[str, object]]:
 POOL = _pool()
 
 
-def _nudge(value: object) -> object:
+def _nudge(value: object, pointer: str = "") -> object:
+    """The smallest edit of a leaf that the verifier must notice.
+
+    Thresholds move in the *loosening* direction (tightening a threshold is always allowed). Performance
+    statistics move by a relative 1e-9, because the float policy accepts either of two derivations of the same
+    figure (exact, or step by step in doubles) and a one-ulp step can land on the other one.
+    """
     if isinstance(value, bool):
         return not value
+    direction = 1
+    if pointer.endswith("/threshold"):
+        check = EVIDENCE["promotion"]["checks"][int(pointer.split("/")[3])]
+        direction = -1 if check["operator"] == "gte" else 1
     if isinstance(value, int):
-        return value + 1
+        return value + direction
     assert isinstance(value, float)
-    return math.nextafter(value, math.inf)
+    if pointer.startswith("/performance/") and value != 0.0:
+        return value * (1 + direction * 1e-9)
+    return math.nextafter(value, direction * math.inf)
 
 
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
@@ -68,7 +80,8 @@ def _nudge(value: object) -> object:
 def test_single_nudge_is_detected(tmp_path_factory, leaf: tuple[str, object]) -> None:
     pointer, value = leaf
     case = {"base": "nerb-enron", "reseal": True,
-            "ops": [{"op": "json_set", "file": "benchmark-evidence.json", "pointer": pointer, "value": _nudge(value)}]}
+            "ops": [{"op": "json_set", "file": "benchmark-evidence.json", "pointer": pointer,
+                     "value": _nudge(value, pointer)}]}
     bundle = materialize(case, tmp_path_factory.mktemp("nudge"))
     result = verify_dir(bundle)
     assert result.verdict == "rejected", pointer

@@ -7,12 +7,13 @@ bundle. The verifier itself never calls it.
 
 Order (each step depends only on the ones before it):
 
-1. performance section sub-hashes and ``performance_manifest_sha256`` (performance family helpers, when present);
+1. performance section sub-hashes and ``performance_manifest_sha256`` (the performance family's hash functions);
 2. ``thresholds_sha256`` from ``promotion.checks``;
 3. copies of both in manifest, frozen targets (current and lineage), audit chain ``score``;
 4. lineage ``entry_sha256`` chain and ``lineage_head_sha256``; audit chain ``chain_sha256``;
 5. evidence ``manifest_sha256``;
-6. performance report: ``performance`` copied from the evidence, ``performance_manifest_sha256``, ``run_sha256``;
+6. performance report: ``performance`` copied from the evidence, ``performance_manifest_sha256``, ``plan_sha256``,
+   ``run_sha256``;
 7. bank card ``card_sha256``; capacity decision ``decision_sha256``;
 8. every JSON artifact rewritten; then publication ``artifacts[]`` (raw bytes), ``bindings`` and
    ``publication_sha256``.
@@ -60,13 +61,11 @@ def _write(root: Path, rel: str, data: Any) -> None:
     (root / rel).write_bytes(nerb_pretty_bytes(data))
 
 
-def _performance_hooks() -> tuple[Any, Any, Any]:
-    try:
-        from nerb_verify.checks.performance import hashes  # type: ignore[attr-defined]
-    except ImportError:  # performance family not available
-        return None, None, None
-    return (getattr(hashes, "reseal_performance_section", None), getattr(hashes, "performance_manifest_sha256", None),
-            getattr(hashes, "run_sha256", None))
+def _performance_hooks() -> tuple[Any, Any, Any, Any]:
+    from nerb_verify.checks.performance import hashes
+
+    return (hashes.reseal_performance_section, hashes.performance_manifest_sha256, hashes.run_sha256,
+            hashes.plan_sha256)
 
 
 def _set_frozen(target: Any, field: str, value: str) -> None:
@@ -81,7 +80,7 @@ def seal_bundle(root: Path) -> None:
     report = _read(root, C.PERFORMANCE_REPORT)
     card = _read(root, C.BANK_CARD)
     capacity = _read(root, C.CAPACITY_DECISION)
-    reseal_performance, performance_hash, run_hash = _performance_hooks()
+    reseal_performance, performance_hash, run_hash, plan_hash = _performance_hooks()
 
     if isinstance(evidence, dict):
         performance = evidence.get("performance")
@@ -130,7 +129,9 @@ def seal_bundle(root: Path) -> None:
             report["performance"] = evidence["performance"]
         if "performance_manifest_sha256" in report:
             report["performance_manifest_sha256"] = evidence.get("performance_manifest_sha256")
-        report["run_sha256"] = run_hash(report) if run_hash is not None else self_hash(report, "run_sha256")
+        if "plan_sha256" in report:
+            report["plan_sha256"] = plan_hash(report)
+        report["run_sha256"] = run_hash(report)
     if isinstance(card, dict):
         card["card_sha256"] = self_hash(card, "card_sha256")
     if isinstance(capacity, dict):
@@ -161,8 +162,7 @@ def seal_steps(root: Path, steps: list[str]) -> None:
         elif step == "run_sha256":
             report = _read(root, C.PERFORMANCE_REPORT)
             if isinstance(report, dict):
-                run_hash = _performance_hooks()[2]
-                report["run_sha256"] = run_hash(report) if run_hash else self_hash(report, "run_sha256")
+                report["run_sha256"] = _performance_hooks()[2](report)
                 _write(root, C.PERFORMANCE_REPORT, report)
         elif step == "publication_sha256":
             publication = _read(root, C.PUBLICATION)
