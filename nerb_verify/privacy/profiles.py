@@ -56,8 +56,8 @@ CONTRACT = Profile(
 
 REPOSITORY = Profile(
     name="repository",
-    rule_names=_BOTH + ("email.address_public", "ssn.issuable_shape", "phone.international_public", "phone.context_public",
-        "phone.north_american_plausible", "path.file_uri"),
+    rule_names=_BOTH + ("email.address_public", "ssn.issuable_shape", "phone.international_public",
+                        "phone.context_public", "phone.north_american_plausible", "path.file_uri"),
     flag_numbers=False,
     permit_gate_targets=False,
 )

@@ -5,10 +5,10 @@ Rules run on normalised text (look-alike slashes such as U+2215 are ``/`` by the
 out: remote hosts and paths are permitted, while the URL's payloads are checked separately (``urls.py``).
 
 Personal (both profiles): ``/home/<name>``, ``/Users/<name>``, ``Users/<name>`` and ``C:\\Users\\<name>`` in any
-slash direction, the root account's home folder, ``~<name>/``, WSL and ``/var/home`` forms. Generic system paths (``/tmp/out``,
-``/usr/bin``) are not personal. Contract only: every absolute POSIX path (not a lone ``/`` between spaces, not a
-closing tag ``</b>``, not a Markdown root link ``](/x)``), drive paths, rooted backslash paths, ``~/``, ``$HOME``,
-``%USERPROFILE%``, option-attached paths (``-I/usr/include``, ``--outC:\\x``) and relative ``home/<name>``.
+slash direction, the root account's home folder, ``~<name>/``, WSL and ``/var/home`` forms. Generic system paths
+(``/tmp/out``, ``/usr/bin``) are not personal. Contract only: every absolute POSIX path (not a lone ``/`` between
+spaces, not a closing tag ``</b>``, not a Markdown root link ``](/x)``), drive paths, rooted backslash paths, ``~/``,
+``$HOME``, ``%USERPROFILE%``, option-attached paths (``-I/usr/include``, ``--outC:\\x``) and relative ``home/<name>``.
 """
 
 from __future__ import annotations
@@ -49,7 +49,7 @@ RULES = (
         rf"|(?i:[A-Za-z]:){_SEG}(?i:users){_SEG}(?!(?i:public|shared|default)\b)[A-Za-z0-9_][\w.-]*"), ("remainder",),
          gate=regex.compile(r"(?i)users|home|documents and settings")),
     Rule("path.root_home", PERSONAL_PATH, compile_rule(r"(?<![\w.~-])/r[o]ot(?![\w.-])"), ("remainder",), trigger="/"),
-    Rule("path.tilde_user", PERSONAL_PATH, compile_rule(rf"(?<![\w~])~[A-Za-z_][\w.-]*[\\/]"),
+    Rule("path.tilde_user", PERSONAL_PATH, compile_rule(r"(?<![\w~])~[A-Za-z_][\w.-]*[\\/]"),
          ("remainder", "url_path"), trigger="~"),
     Rule("path.unc", NETWORK_SHARE, compile_rule(rf"(?<![\w\\])\\\\{_NAME}\\[\w.$-]+"), ("remainder", "url_path"),
          trigger="\\"),
@@ -67,8 +67,9 @@ RULES = (
     Rule("path.rooted_backslash", LOCAL_PATH, compile_rule(
         r"(?<![\w\\])\\[A-Za-z0-9_$][\w.$-]+\\[A-Za-z0-9_$][\w.$-]+"), ("remainder",), trigger="\\"),
     Rule("path.home_shorthand", LOCAL_PATH, compile_rule(
-        r"(?<![\w~])~[\\/]|(?<![\w~])~(?=[ \t]*(?:\n|$))|(?i)\$\{?home\}?(?!\w)|(?i)%(?:userprofile|homepath|homedrive|appdata"
-        r"|localappdata)%|(?i)\$env:(?:userprofile|homepath|home)"), ("remainder", "url_path")),
+        r"(?<![\w~])~[\\/]|(?<![\w~])~(?=[ \t]*(?:\n|$))|(?i:\$\{?home\}?)(?!\w)"
+        r"|(?i:%(?:userprofile|homepath|homedrive|appdata|localappdata)%)|(?i:\$env:(?:userprofile|homepath|home))"),
+        ("remainder", "url_path")),
     Rule("path.option_attached", LOCAL_PATH, compile_rule(
         r"(?:^|(?<=[\s=,;\[\](){}]))(?:-[A-Za-z]|--[A-Za-z][\w-]*?)(?:/|~[\\/]|[A-Za-z]:[\\/]|\\\\)"),
         ("remainder",)),

@@ -80,22 +80,24 @@ _NORTH_AMERICAN = (
     rf"(?P<exchange>\d{{3}}){_SEP}(?P<line>\d{{4}})(?![\w]|[.]\d)"
 )
 
-_CONTEXT = r"(?i)(?<![a-z])(?:tel|phone|mobile|cell|fax|call)[^\w\n]{0,3}(?P<number>\+?\d[\d() \t./_-]{8,}\d)(?!\d)"
+_CONTEXT = (r"(?i)(?<![a-z])(?:tel|phone|mobile|cell|fax|call)[^\w\n]{0,3}"
+            r"(?P<number>\+?\d[\d() \t./_-]{8,}\d)(?!\d)")
+_INTERNATIONAL = compile_rule(rf"(?<![\w+])\+[1-9]{_GROUPED}(?!\w)")
+_DOUBLE_ZERO = compile_rule(rf"(?<![\w.+])00[ \t]?[1-9]{_GROUPED}(?!\w)")
+_TRUNK = compile_rule(rf"(?<![\w.+])0\d{{2,4}}{_SEP}\d{{3,4}}{_SEP}\d{{3,4}}(?![\w]|[.]\d)")
+_PAIRS = compile_rule(rf"(?<![\w.+])0[1-9](?:{_SEP}\d{{2}}){{4}}(?![\w]|[.]\d)")
+_COMPACT = compile_rule(r"(?<![\w.+])1?[2-9]\d{2}[2-9]\d{6}(?!\w|[.]\d)")
+_FULL = ("full",)
 
 RULES = (
-    Rule("phone.international", PHONE, compile_rule(rf"(?<![\w+])\+[1-9]{_GROUPED}(?!\w)"), ("full", ), gate=EIGHT_DIGITS,
-         validate=_international, trigger="+"),
-    Rule("phone.international_public", PHONE, compile_rule(rf"(?<![\w+])\+[1-9]{_GROUPED}(?!\w)"), ("full",),
-         gate=EIGHT_DIGITS, validate=_international_public, trigger="+"),
-    Rule("phone.double_zero", PHONE, compile_rule(rf"(?<![\w.+])00[ \t]?[1-9]{_GROUPED}(?!\w)"), ("full", ), gate=EIGHT_DIGITS,
-         validate=_double_zero),
-    Rule("phone.north_american", PHONE, compile_rule(_NORTH_AMERICAN), ("full",), gate=EIGHT_DIGITS),
-    Rule("phone.north_american_plausible", PHONE, compile_rule(_NORTH_AMERICAN), ("full",), gate=EIGHT_DIGITS, validate=_nanp),
-    Rule("phone.trunk", PHONE, compile_rule(rf"(?<![\w.+])0\d{{2,4}}{_SEP}\d{{3,4}}{_SEP}\d{{3,4}}(?![\w]|[.]\d)"),
-         ("full",), gate=EIGHT_DIGITS, validate=_trunk),
-    Rule("phone.pairs", PHONE, compile_rule(rf"(?<![\w.+])0[1-9](?:{_SEP}\d{{2}}){{4}}(?![\w]|[.]\d)"), ("full",), gate=EIGHT_DIGITS),
-    Rule("phone.context", PHONE, compile_rule(_CONTEXT),
-        ("full",), gate=EIGHT_DIGITS, validate=_context),
-    Rule("phone.context_public", PHONE, compile_rule(_CONTEXT), ("full",), gate=EIGHT_DIGITS, validate=_context_public),
-    Rule("phone.compact", PHONE, compile_rule(r"(?<![\w.+])1?[2-9]\d{2}[2-9]\d{6}(?!\w|[.]\d)"), ("full",), gate=EIGHT_DIGITS),
+    Rule("phone.international", PHONE, _INTERNATIONAL, _FULL, _international, "+", EIGHT_DIGITS),
+    Rule("phone.international_public", PHONE, _INTERNATIONAL, _FULL, _international_public, "+", EIGHT_DIGITS),
+    Rule("phone.double_zero", PHONE, _DOUBLE_ZERO, _FULL, _double_zero, None, EIGHT_DIGITS),
+    Rule("phone.north_american", PHONE, compile_rule(_NORTH_AMERICAN), _FULL, None, None, EIGHT_DIGITS),
+    Rule("phone.north_american_plausible", PHONE, compile_rule(_NORTH_AMERICAN), _FULL, _nanp, None, EIGHT_DIGITS),
+    Rule("phone.trunk", PHONE, _TRUNK, _FULL, _trunk, None, EIGHT_DIGITS),
+    Rule("phone.pairs", PHONE, _PAIRS, _FULL, None, None, EIGHT_DIGITS),
+    Rule("phone.context", PHONE, compile_rule(_CONTEXT), _FULL, _context, None, EIGHT_DIGITS),
+    Rule("phone.context_public", PHONE, compile_rule(_CONTEXT), _FULL, _context_public, None, EIGHT_DIGITS),
+    Rule("phone.compact", PHONE, _COMPACT, _FULL, None, None, EIGHT_DIGITS),
 )
