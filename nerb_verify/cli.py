@@ -27,6 +27,7 @@ COMMANDS: list[tuple[str, str, str]] = [
     ("bank", "bank", "Build a known-entity bank from the train role only, with its public card (producers)."),
     ("scan-bank", "scan_bank", "Compile a bank once on RE2 and scan many documents (producers)."),
     ("conformance", "conformance", "Prove a bank against synthetic cases for every active pattern (producers)."),
+    ("demo", "demo", "Run the whole producer workflow on an embedded synthetic corpus, then verify (producers)."),
 ]
 
 

@@ -1,0 +1,285 @@
+"""Producers III: quality evaluator, performance harness, bundle assembly and the one-command demo.
+
+The module-scoped fixture runs a small demo (200 messages, ~20 s on 2 cores) once; the other tests check the bundle it
+produced, flip single counts / samples / hashes in copies of it with tools/fixturelib.py ops, and unit-test the
+evaluator and harness against the verifier's own arithmetic.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+import sys
+from fractions import Fraction
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from contract_tests.conftest import REPO, run_cli, verify_dir
+
+pytest.importorskip("re2")
+
+sys.path.insert(0, str(REPO))
+from tools import fixturelib  # noqa: E402
+
+from nerb_verify.checks import quality_math  # noqa: E402
+from nerb_verify.checks.performance import blocks  # noqa: E402
+from nerb_verify.producers import evaluation, harness  # noqa: E402
+from nerb_verify.producers.demo_pipeline import EXPECTED_SMOKE_FINDINGS, is_expected, run_demo  # noqa: E402
+
+EV = "benchmark-evidence.json"
+REPORT = "performance-report.json"
+
+
+@pytest.fixture(scope="module")
+def demo(tmp_path_factory):
+    out = tmp_path_factory.mktemp("demo") / "run"
+    result = run_demo(out, messages=200, seed=11, progress=lambda _m: None, sample_size=30)
+    return result
+
+
+def _errors(path: Path) -> set[tuple[str, str, str]]:
+    result = verify_dir(path)
+    return {(f.code, f.artifact, f.pointer) for f in result.collector.findings if f.severity == "error"}
+
+
+# ------------------------------------------------------------------------------------------------ the demo run
+
+def test_demo_bundle_has_only_the_expected_smoke_findings(demo):
+    assert demo.verdict == "rejected"  # a smoke run is never promotable; it is still authentic evidence
+    unexpected = [e for e in demo.errors if not is_expected(e)]
+    assert unexpected == []
+    # each expected finding is really there (the list is not a blanket excuse)
+    assert {c for c, _a, _p in EXPECTED_SMOKE_FINDINGS} == set(demo.error_codes)
+
+
+def test_every_recomputed_figure_matches(demo):
+    result = verify_dir(demo.bundle)
+    mismatches = [r for r in result.collector.recomputed if r.status == "mismatch"]
+    assert [r.to_json() for r in mismatches] == []
+    assert len(result.collector.recomputed) > 150
+    ran = {name: info.get("status") for name, info in result.collector.checks_run.items()}
+    for family in ("quality", "conformance", "lineage", "gate", "binding", "summary", "privacy", "card",
+                   "performance", "manifest", "decision", "claim"):
+        assert ran.get(family) == "ran", family
+    # Without a capacity decision the publication's capacity binding cannot be filled (schema.type), so the
+    # publication and capacity families do not run on the demo bundle (docs/producers.md, "Demo").
+    assert ran.get("publication") == "not_evaluated" and ran.get("capacity") == "not_evaluated"
+
+
+def test_sealed_test_opened_once_and_second_attempt_refused_and_recorded(demo):
+    assert demo.second_access_refused
+    lineage = demo.private / "enron-split" / "lineage.jsonl"
+    events = [json.loads(line)["event"] for line in lineage.read_text().splitlines()]
+    assert events == ["evidence_bound", "claimed", "completed", "access_refused"]
+    evidence = json.loads((demo.bundle / EV).read_text())
+    assert evidence["test_access"]["current_version_access_count"] == 1
+    assert len(evidence["test_access"]["lineage"]) == 1
+    report = json.loads((demo.bundle / REPORT).read_text())
+    assert report["profile"] == "smoke" and report["decision_grade"]["passed"] is False
+    assert "decision_cell_count" in report["decision_grade"]["failure_codes"]
+    assert evidence["promotion"]["passed"] is False and evidence["verifier"]["passed"] is False
+
+
+def test_private_values_never_reach_the_bundle(demo):
+    corpus = (demo.private / "corpus" / "answer-key.jsonl").read_text()
+    surfaces = {m["surface"] for line in corpus.splitlines() for m in json.loads(line)["mentions"]}
+    text = "\n".join(p.read_text(encoding="utf-8") for p in demo.bundle.rglob("*") if p.is_file())
+    assert surfaces and not [s for s in surfaces if s in text]
+    assert "doc_" not in text
+
+
+FLIPS = [
+    # (name, ops, reseal)
+    ("quality count", [{"op": "json_set", "file": EV, "pointer": "/quality/slices/0/true_positive", "value": 0}],
+     False),
+    ("quality count resealed", [{"op": "json_set", "file": EV, "pointer": "/quality/slices/1/gold_spans",
+                                 "value": 1}], True),
+    ("quality rate", [{"op": "json_set", "file": EV, "pointer": "/quality/slices/0/metrics/catalog_coverage",
+                       "value": 0.5}], True),
+    ("conformance count", [{"op": "json_set", "file": EV, "pointer": "/catalog_conformance/correctly_mapped",
+                            "value": 1}], True),
+    ("timing sample, hashes left alone", [{"op": "json_set", "file": EV,
+                                          "pointer": "/performance/workloads/0/samples_seconds/0", "value": 0.5}],
+     False),
+    ("median timing sample resealed", [{"op": "json_edit_median_sample", "workload": 5}], True),
+    ("rss sample, hashes left alone", [{"op": "json_set", "file": EV,
+                                        "pointer": "/performance/workloads/1/rss_samples_bytes/0", "value": 1}],
+     False),
+    ("peak rss sample resealed", [{"op": "json_edit_peak_rss", "workload": 1}], True),
+    ("statistic", [{"op": "json_set", "file": EV, "pointer": "/performance/workloads/2/stats/median_seconds",
+                    "value": 1.0}], True),
+    ("bank hash", [{"op": "json_set", "file": EV, "pointer": "/bank/canonical_hash",
+                    "value": "sha256:" + "1" * 64}], True),
+    ("evidence manifest hash", [{"op": "json_set", "file": EV, "pointer": "/manifest_sha256",
+                                 "value": "sha256:" + "2" * 64}], False),
+    ("lineage entry hash", [{"op": "json_set", "file": EV, "pointer": "/test_access/lineage/0/entry_sha256",
+                             "value": "sha256:" + "3" * 64}], False),
+    ("inventory row", [{"op": "replace_text", "file": "inventories/real_validation_inventory.json",
+                        "old": '"records":', "new": '"records": ', "count": 1}], True),
+    ("card count", [{"op": "json_set", "file": "bank-card.json", "pointer": "/bank/active_patterns",
+                     "value": 1}], True),
+]
+
+
+@pytest.mark.parametrize("name,ops,reseal", FLIPS, ids=[f[0] for f in FLIPS])
+def test_single_flip_is_rejected_with_a_new_finding(demo, tmp_path, name, ops, reseal):
+    base = set(demo.errors)
+    case = {"code": "x", "slug": "y", "base": "demo", "ops": ops, "reseal": reseal}
+    bundle = tmp_path / "bundle"
+    shutil.copytree(demo.bundle, bundle)
+    for op in ops:
+        if op["op"] == "json_edit_peak_rss":  # raise the largest RSS sample of one workload (its peak moves)
+            evidence = json.loads((bundle / EV).read_text())
+            samples = evidence["performance"]["workloads"][op["workload"]]["rss_samples_bytes"]
+            fixturelib.apply_op(bundle, {"op": "json_set", "file": EV, "value": max(samples) + 4096,
+                                         "pointer": f"/performance/workloads/{op['workload']}/rss_samples_bytes/"
+                                                    f"{samples.index(max(samples))}"})
+        elif op["op"] == "json_edit_median_sample":  # move the median sample to the top: the median must move
+            evidence = json.loads((bundle / EV).read_text())
+            samples = evidence["performance"]["workloads"][op["workload"]]["samples_seconds"]
+            middle = sorted(samples)[len(samples) // 2]
+            fixturelib.apply_op(bundle, {"op": "json_set", "file": EV, "value": round(max(samples) * 2, 9),
+                                         "pointer": f"/performance/workloads/{op['workload']}/samples_seconds/"
+                                                    f"{samples.index(middle)}"})
+        else:
+            fixturelib.apply_op(bundle, op)
+    if case["reseal"]:
+        from nerb_verify.seal import seal_bundle
+
+        seal_bundle(bundle)
+    new = _errors(bundle) - base
+    assert new, name
+
+
+def test_verifier_flags_a_reused_test_artifact(demo, tmp_path):
+    bundle = tmp_path / "bundle"
+    shutil.copytree(demo.bundle, bundle)
+    evidence = json.loads((bundle / EV).read_text())
+    first = evidence["test_access"]["lineage"][0]
+    second = json.loads(json.dumps(first))
+    second.update({"sequence": 2, "benchmark_version": "enron_2", "predecessor_benchmark_version": "enron",
+                   "changes_informed_by_predecessor": ["evaluated twice"],
+                   "accessed_at": first["accessed_at"].replace("Z", ".5Z")})
+    fixturelib.apply_op(bundle, {"op": "json_insert", "file": EV, "pointer": "/test_access/lineage/1",
+                                 "value": second})
+    from nerb_verify.seal import seal_bundle
+
+    seal_bundle(bundle)
+    codes = {c for c, _a, _p in _errors(bundle)}
+    assert "lineage.test_artifact_reused" in codes
+
+
+# ----------------------------------------------------------------------------------------------- evaluator units
+
+def _spec(cls="person_contact", strength="independent"):
+    return evaluation.SliceSpec(id="s", entity_class=cls, label_artifact_id="l", label_strength=strength,
+                                annotation_completeness="exhaustive_within_scope", annotation_scope={})
+
+
+def test_score_slice_counts_and_rates_by_hand():
+    g = evaluation.GoldSpan
+    p = evaluation.Prediction
+    ident = {"entity_id": "person", "name_id": "n1", "pattern_id": "p"}
+    gold = [g("a", "person", 0, 5, ident), g("a", "contact", 10, 20, None), g("b", "person", 3, 6, ident)]
+    preds = [p("a", "person", 0, 5, "n2", "p"), p("a", "person", 0, 5, "n1", "p"),  # same key, identity picked
+             p("a", "contact", 12, 22, "c", "p"),  # overlaps gold but not exact
+             p("c", "person", 1, 4, "n1", "p")]  # alarm on a negative document
+    out = evaluation.score_slice(_spec(), {"a": 30, "b": 10, "c": 8}, gold, preds)
+    assert (out["true_positive"], out["false_negative"], out["false_positive"], out["predicted_spans"]) == (1, 2, 3, 4)
+    assert (out["cataloged_gold_spans"], out["cataloged_true_positive"], out["cataloged_false_negative"]) == (2, 1, 1)
+    assert out["sensitive_gold_characters"] == 5 + 10 + 3
+    assert out["covered_sensitive_characters"] == 5 + 8  # [0,5) and [12,20)
+    assert out["predicted_characters"] == 5 + 10 + 3  # union per document: [0,5), [12,22), [1,4)
+    assert out["over_redacted_characters"] == 18 - 13
+    assert (out["negative_documents"], out["negative_documents_with_predictions"]) == (1, 1)
+    assert out["documents_with_any_miss"] == 2 and out["documents_with_any_leaked_character"] == 2
+    for metric in quality_math.METRICS:
+        exact = quality_math.exact_metric(metric, out, True)
+        assert quality_math.stored_rate_matches(out["metrics"][metric.name], exact), metric.name
+    assert out["metrics"]["precision"] == float(Fraction(1, 4))
+
+
+def test_weak_labels_publish_no_open_world_figures():
+    gold = [evaluation.GoldSpan("a", "person", 0, 5, None)]
+    preds = [evaluation.Prediction("a", "person", 0, 5, "n", "p"), evaluation.Prediction("a", "person", 7, 9, "m", "p")]
+    out = evaluation.score_slice(_spec(strength="structured_weak"), {"a": 10}, gold, preds)
+    assert out["predicted_spans"] == out["true_positive"] == 1
+    assert all(out[k] == 0 for k in quality_math.OPEN_WORLD_ONLY_COUNTS)
+    assert out["metrics"]["precision"] is None and out["metrics"]["catalog_coverage"] == 0.0
+
+
+def test_duplicate_gold_key_and_out_of_range_are_refused():
+    g = evaluation.GoldSpan("a", "person", 0, 5)
+    with pytest.raises(evaluation.EvaluationError):
+        evaluation.score_slice(_spec(), {"a": 10}, [g, evaluation.GoldSpan("a", "person", 0, 5)], [])
+    with pytest.raises(evaluation.EvaluationError):
+        evaluation.score_slice(_spec(), {"a": 3}, [g], [])
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.tuples(st.integers(0, 40), st.integers(1, 10)), max_size=12),
+       st.lists(st.tuples(st.integers(0, 40), st.integers(1, 10)), max_size=12))
+def test_character_unions_match_a_brute_force_count(gold_iv, pred_iv):
+    gold = {(s, s + n) for s, n in gold_iv}
+    gold_spans = [evaluation.GoldSpan("a", "person", s, e) for s, e in sorted(gold)]
+    preds = [evaluation.Prediction("a", "person", s, s + n, "n", "p") for s, n in pred_iv]
+    out = evaluation.score_slice(_spec(), {"a": 60}, gold_spans, preds)
+    g_chars = {i for s, e in gold for i in range(s, e)}
+    p_chars = {i for s, n in pred_iv for i in range(s, s + n)}
+    assert out["sensitive_gold_characters"] == len(g_chars)
+    assert out["covered_sensitive_characters"] == len(g_chars & p_chars)
+    assert out["over_redacted_characters"] == len(p_chars - g_chars)
+
+
+def test_sample_is_deterministic_order_free_one_per_group_and_stratified():
+    items = [evaluation.SampleCandidate(f"doc{i}", f"g{i // 2}", 100 if i % 3 else 20000, i % 5 == 0)
+             for i in range(60)]
+    first = evaluation.select_sample(items, 12, ["salt"])
+    assert first == evaluation.select_sample(list(reversed(items)), 12, ["salt"])
+    assert len(first) == 12 and len({int(d[3:]) // 2 for d in first}) == 12
+    bands = {evaluation.size_band(next(i.utf8_bytes for i in items if i.document_id == d)) for d in first}
+    assert bands == {"short", "long"}
+    assert first != evaluation.select_sample(items, 12, ["other salt"])
+
+
+def test_catalog_qualification_reads_the_bank_only():
+    from nerb_verify.producers.bank_format import Detector
+
+    def lit(value, cs=False, ws=False, name="n1", priority=1):
+        return Detector("person", name, "p", "literal", value, value, value, priority, (), cs, ws, "word", "word")
+
+    text = "Hello Ada  Brandt, and ada brandtx"
+    dets = [lit("Ada Brandt", ws=True), lit("ada brandt", name="n0", priority=5)]
+    assert evaluation.qualify_catalog(dets, text, "person", 6, 17)["name_id"] == "n1"
+    assert evaluation.qualify_catalog(dets, text, "person", 23, 33) is None  # right boundary fails (brandtx)
+    assert evaluation.qualify_catalog(dets, text, "contact", 6, 17) is None
+    assert evaluation.qualify_catalog([lit("ada brandt", cs=True)], "Ada Brandt", "person", 0, 10) is None
+
+
+# ------------------------------------------------------------------------------------------------- harness units
+
+def test_block_schedule_is_the_verifiers_abba_baab():
+    schedule = harness.block_schedule(10, 2)
+    firsts = blocks.block_assignment(10)
+    for labels, first in zip(schedule, firsts):
+        expected = ["candidate", "control", "control", "candidate"] if first == blocks.CANDIDATE_FIRST else \
+            ["control", "candidate", "candidate", "control"]
+        assert labels == expected
+    assert firsts.count(blocks.CANDIDATE_FIRST) == 5
+
+
+def test_report_failure_codes_of_a_smoke_section(demo):
+    evidence = json.loads((demo.bundle / EV).read_text())
+    codes = harness.report_failure_codes(evidence["performance"], {"git_dirty": False}, evidence["environment"])
+    assert codes == ["decision_cell_count", "finite_breakeven"]
+    assert all(w["decision_grade"] is False and w["promotion_gate"] is False
+               for w in evidence["performance"]["workloads"])
+
+
+def test_demo_command_refuses_a_non_empty_folder(tmp_path):
+    (tmp_path / "x").write_text("x")
+    result = run_cli("demo", "--output-dir", str(tmp_path))
+    assert result.code == 2 and "not empty" in result.stderr

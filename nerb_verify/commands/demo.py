@@ -1,0 +1,58 @@
+"""``nerb-verify demo --output-dir DIR``: the whole producer workflow on an embedded synthetic corpus, then verify.
+
+Generates the synthetic corpus (no real person or address), runs prepare, split, bank build + conformance, the smoke
+performance profile, freezes the manifest, opens the sealed test exactly once (a second attempt is refused and
+recorded in the private lineage), evaluates quality, assembles and seals the public bundle under ``DIR/bundle``
+(private files under ``DIR/private``, mode 0700), verifies it and prints the verdicts.
+
+The demo is honest about what it is: a smoke run is never decision grade and nothing is promoted, so the verifier's
+promotion-level policy findings (decision matrix, scale sweeps, value model, report profile), the missing capacity
+decision and the absence of an independent gold slice are expected; docs/producers.md ("Demo") lists them.
+
+Exit codes: 0 the bundle was built and verified with the expected findings only; 1 the bundle was built but the
+verifier reported an unexpected finding; 2 the demo could not run.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--output-dir", required=True, metavar="DIR", help="new (or empty) folder for the run")
+    parser.add_argument("--messages", type=int, default=400, help="synthetic messages to generate (default 400)")
+    parser.add_argument("--seed", type=int, default=7, help="corpus seed (default 7)")
+    parser.add_argument("--quiet", action="store_true", help="no progress lines")
+
+
+def run(args: argparse.Namespace) -> int:
+    from nerb_verify.producers.demo_pipeline import is_expected, run_demo
+
+    out = Path(args.output_dir)
+    if out.exists() and (not out.is_dir() or any(out.iterdir())):
+        sys.stderr.write("nerb-verify demo: the output folder exists and is not empty.\n")
+        return 2
+    if not 50 <= args.messages <= 20_000:
+        sys.stderr.write("nerb-verify demo: --messages must be between 50 and 20,000.\n")
+        return 2
+
+    def progress(message: str) -> None:
+        if not args.quiet:
+            sys.stderr.write(f"demo: {message}\n")
+
+    try:
+        result = run_demo(out, messages=args.messages, seed=args.seed, progress=progress)
+    except Exception as exc:  # noqa: BLE001 - report the stage type only, never input values
+        sys.stderr.write(f"nerb-verify demo: could not complete ({type(exc).__name__}).\n")
+        return 2
+    unexpected = [error for error in result.errors if not is_expected(error)]
+    sys.stdout.write(f"bundle: {result.bundle}\nprivate files: {result.private}\n")
+    sys.stdout.write(f"sealed test opened once; second attempt refused: {'yes' if result.second_access_refused else 'NO'}\n")
+    sys.stdout.write(f"verdict: {result.verdict} (exit {result.exit_code}); smoke profile, not decision grade, "
+                     "not promoted\n")
+    for error in result.errors:
+        note = "expected for a smoke demo" if is_expected(error) else "UNEXPECTED"
+        sys.stdout.write(f"  {error[0]} {error[1]}{error[2] and ' ' + error[2]}: {note}\n")
+    sys.stdout.write(f"details: nerb-verify verify {result.bundle}\n")
+    return 0 if not unexpected and result.second_access_refused else 1
