@@ -22,12 +22,15 @@ from contract_tests.conftest import REPO, run_cli, verify_dir
 pytest.importorskip("re2")
 
 sys.path.insert(0, str(REPO))
-from tools import fixturelib  # noqa: E402
-
-from nerb_verify.checks import quality_math  # noqa: E402
-from nerb_verify.checks.performance import blocks  # noqa: E402
-from nerb_verify.producers import evaluation, harness  # noqa: E402
-from nerb_verify.producers.demo_pipeline import EXPECTED_SMOKE_FINDINGS, is_expected, run_demo  # noqa: E402
+from nerb_verify.checks import quality_math
+from nerb_verify.checks.performance import blocks
+from nerb_verify.producers import evaluation, harness
+from nerb_verify.producers.demo_pipeline import (
+    EXPECTED_SMOKE_FINDINGS,
+    is_expected,
+    run_demo,
+)
+from tools import fixturelib
 
 EV = "benchmark-evidence.json"
 REPORT = "performance-report.json"
@@ -283,3 +286,49 @@ def test_demo_command_refuses_a_non_empty_folder(tmp_path):
     (tmp_path / "x").write_text("x")
     result = run_cli("demo", "--output-dir", str(tmp_path))
     assert result.code == 2 and "not empty" in result.stderr
+
+
+# ---------------------------------------------------------------------------------------------- interop tool
+
+def _interop():
+    from tools import interop_nerb
+
+    return interop_nerb
+
+
+def test_interop_refuses_a_missing_or_foreign_checkout(tmp_path, capsys):
+    tool = _interop()
+    bundle = tmp_path / "b"
+    bundle.mkdir()
+    assert tool.main(["--nerb-checkout", str(tmp_path / "absent"), str(bundle)]) == 2
+    assert tool.main(["--nerb-checkout", str(tmp_path), str(bundle)]) == 2
+    assert "NERB source checkout" in capsys.readouterr().err
+    assert tool.main(["--nerb-checkout", str(tmp_path)]) == 2  # no bundle
+
+
+def _fake_checkout(tmp_path: Path) -> Path:
+    checkout = tmp_path / "nerb"
+    (checkout / "src" / "nerb").mkdir(parents=True)
+    (checkout / "src" / "nerb" / "enron_publication.py").write_text("# stand-in\n")
+    return checkout
+
+
+def test_interop_reads_nerbs_accept_and_reject_answers(demo, tmp_path, capsys):
+    tool = _interop()
+    checkout = _fake_checkout(tmp_path)
+    (checkout / "accept.py").write_text("import json\nprint(json.dumps({'valid': True}))\n")
+    (checkout / "reject.py").write_text("import sys\nsys.stderr.write('Error: Published evidence failed.\\n')\n"
+                                        "sys.exit(1)\n")
+    accept = f"{sys.executable} {{checkout}}/accept.py {{bundle}}"
+    assert tool.main(["--nerb-checkout", str(checkout), "--command", accept, str(demo.bundle)]) == 1
+    report = json.loads(capsys.readouterr().out)
+    row = report["results"][0]
+    assert row["nerb"]["accepted"] is True and row["ours"]["verdict"] == "rejected" and row["agree"] is False
+    reject = f"{sys.executable} {{checkout}}/reject.py {{bundle}}"
+    assert tool.main(["--nerb-checkout", str(checkout), "--command", reject, str(demo.bundle)]) == 0
+    row = json.loads(capsys.readouterr().out)["results"][0]
+    assert row["nerb"] == {"accepted": False, "exit": 1, "message": "Published evidence failed."}
+    assert tool.main(["--nerb-checkout", str(checkout), "--command", "true", str(demo.bundle)]) == 2
+    argv = tool.nerb_argv(tool.parse_args(["--nerb-checkout", str(checkout), str(demo.bundle)]), demo.bundle)
+    assert argv[:4] == ["uv", "run", "--project", str(checkout)] and argv[4:7] == ["nerb", "verify-enron-evidence",
+                                                                                   "--bundle"]

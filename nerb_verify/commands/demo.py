@@ -19,6 +19,7 @@ import argparse
 import sys
 from pathlib import Path
 
+
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--output-dir", required=True, metavar="DIR", help="new (or empty) folder for the run")
     parser.add_argument("--messages", type=int, default=400, help="synthetic messages to generate (default 400)")

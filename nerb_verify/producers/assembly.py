@@ -21,8 +21,8 @@ performance report says ``profile: smoke`` with ``decision_grade.passed: false``
 from __future__ import annotations
 
 import copy
-import platform
 import os
+import platform
 import shutil
 from dataclasses import dataclass, field
 from fractions import Fraction

@@ -21,10 +21,7 @@ FIRST = ["Ada", "Bruno", "Carla", "Dmitri", "Elena", "Farid", "Greta", "Hugo", "
          "Maren", "Nils", "Olga", "Pavel", "Quinn", "Rosa", "Soren", "Tamsin", "Ulla", "Viktor", "Wanda", "Yusuf"]
 LAST = ["Abbott", "Brandt", "Castell", "Dorsey", "Ekland", "Fairley", "Grove", "Hollis", "Ivers", "Jarrow",
         "Kessler", "Lund", "Marlow", "Norcott", "Oakes", "Pryor", "Quayle", "Rusk", "Stroud", "Tolley"]
-WORDS = ("gas power deal contract price curve desk pipeline capacity schedule meeting review draft term sheet credit "
-         "risk position volume basis spread hedge storage tariff filing budget forecast report model update approval "
-         "issue question tomorrow morning week month plan team project market index invoice payment delivery "
-         "balance ledger margin exposure limit policy memo summary agenda status").split()
+WORDS = ["gas", "power", "deal", "contract", "price", "curve", "desk", "pipeline", "capacity", "schedule", "meeting", "review", "draft", "term", "sheet", "credit", "risk", "position", "volume", "basis", "spread", "hedge", "storage", "tariff", "filing", "budget", "forecast", "report", "model", "update", "approval", "issue", "question", "tomorrow", "morning", "week", "month", "plan", "team", "project", "market", "index", "invoice", "payment", "delivery", "balance", "ledger", "margin", "exposure", "limit", "policy", "memo", "summary", "agenda", "status"]
 EPOCH = datetime(2000, 1, 3, 9, 0, tzinfo=timezone.utc)
 
 

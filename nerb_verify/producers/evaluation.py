@@ -24,7 +24,11 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
-from nerb_verify.checks.quality_math import METRICS, exact_metric, is_open_world_eligible
+from nerb_verify.checks.quality_math import (
+    METRICS,
+    exact_metric,
+    is_open_world_eligible,
+)
 from nerb_verify.producers.bank_format import Detector, active_detectors
 
 SAMPLE_RANK_DOMAIN = "nerb/enron/sealed-audit-rank/v1"

@@ -26,7 +26,6 @@ import os
 import resource
 import subprocess
 import sys
-import tempfile
 import time
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
@@ -219,7 +218,12 @@ def controlled_documents(count: int, size: int) -> list[bytes]:
 def bank_descriptor(bank_id: str, kind: str, bank: dict[str, Any], raw: bytes, entity_class: dict[str, str],
                     generator: dict[str, Any] | None) -> dict[str, Any]:
     """Performance bank descriptor: totals equal the per-class taxonomy sums (what the verifier recomputes)."""
-    from nerb_verify.producers.bank_format import active_detectors, canonical_hash, canonical_json_bytes, native_source_bytes
+    from nerb_verify.producers.bank_format import (
+        active_detectors,
+        canonical_hash,
+        canonical_json_bytes,
+        native_source_bytes,
+    )
 
     rows: dict[str, dict[str, int]] = {}
     entity_ids: dict[str, set[str]] = {}
