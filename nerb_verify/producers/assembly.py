@@ -191,7 +191,7 @@ def evaluate_checks(checks: list[dict[str, Any]], evidence: dict[str, Any]) -> l
 def freeze_plans(*, public_sections: dict[str, Any], bank_section: dict[str, Any], conformance_plan: dict[str, Any],
                  labels: list[dict[str, Any]], quality_plan: list[dict[str, Any]], provenance: Provenance,
                  audit_plan: dict[str, Any], gate_slice: int | None, performance_plan: dict[str, Any] | None,
-                 verifier_id: str = "nerb-verify") -> FrozenPlan:
+                 privacy_report_sha256: str, verifier_id: str = "nerb-enron-contract") -> FrozenPlan:
     """The manifest frozen before the sealed test is opened (``performance_manifest_sha256`` filled at sealing)."""
     checks = gate_checks(gate_slice, performance_plan)
     manifest = {
@@ -208,7 +208,7 @@ def freeze_plans(*, public_sections: dict[str, Any], bank_section: dict[str, Any
                       "source_sha256": provenance.evaluator_source_sha256, "version": "1.0.0"},
         "verifier": {**CONTRACT_VERIFIER, "source_sha256": provenance.verifier_source_sha256},
         "privacy": {"direct_identifiers_included": False, "raw_text_included": False,
-                    "report_sha256": _h({"privacy_scan": "pending"}), "scanner": verifier_id,
+                    "report_sha256": privacy_report_sha256, "scanner": verifier_id,
                     "scanner_source_sha256": provenance.verifier_source_sha256, "status": "passed",
                     "violation_count": 0},
         "performance_manifest_sha256": None,
@@ -218,6 +218,20 @@ def freeze_plans(*, public_sections: dict[str, Any], bank_section: dict[str, Any
 
     manifest["thresholds_sha256"] = thresholds_sha256(checks)
     return FrozenPlan(manifest=manifest, audit_plan=audit_plan, checks=checks)
+
+
+def privacy_report(paths: list[Path]) -> dict[str, Any]:
+    """Contract-profile scan of the public sections available at freeze time; raises on any finding.
+
+    Returns the scan summary (counts only); its canonical hash is the manifest's ``privacy.report_sha256``.
+    """
+    from nerb_verify.privacy.profiles import PROFILES
+    from nerb_verify.privacy.runner import scan_paths
+
+    result = scan_paths([str(p) for p in paths], PROFILES["contract"])
+    if result.findings:
+        raise AssemblyError("a public section failed the privacy scan before freezing")
+    return {"profile": "contract", "summary": result.summary.to_json(), "violation_count": 0}
 
 
 def frozen_target(plan: FrozenPlan, *, bank_hash: str, split_manifest_sha256: str, test_artifact_sha256: str,
@@ -233,16 +247,22 @@ def frozen_target(plan: FrozenPlan, *, bank_hash: str, split_manifest_sha256: st
 
 
 def audit_chain(plan: FrozenPlan, *, gold_sha256: str, sample_sha256: str, catalog_binding_sha256: str,
-                prediction_sha256: str, quality_passed: bool, evaluator_source_sha256: str) -> dict[str, Any]:
-    """The four-stage audit chain (gold, catalog, score, prediction audit), aggregate hashes only."""
+                prediction_sha256: str, quality_passed: bool, evaluator_source_sha256: str,
+                stage_files: dict[str, dict[str, str]]) -> dict[str, Any]:
+    """The four-stage audit chain (gold, catalog, score, prediction audit), aggregate hashes only.
+
+    ``stage_files[stage]`` holds the sha256 of that stage's private files (``artifacts``: the stage output,
+    ``manifest``: the stage manifest binding its inputs and outputs, ``receipt``: the completion receipt); they are
+    written under the private root by the caller, so every hash here names a real file a reviewer can re-hash.
+    """
     plan_hash = plan.audit_plan_sha256
     binding = _h({"audit_plan": plan_hash, "gold": gold_sha256, "sample": sample_sha256})
 
     def stage(name: str, **extra: Any) -> dict[str, Any]:
+        files = stage_files[name]
         return {"audit_output_binding_sha256": binding, "audit_plan_sha256": plan_hash,
-                "artifacts_sha256": _h({"stage": name, "binding": binding}),
-                "manifest_sha256": _h({"stage": name, "manifest": binding}),
-                "receipt_sha256": _h({"stage": name, "receipt": binding}), **extra}
+                "artifacts_sha256": files["artifacts"], "manifest_sha256": files["manifest"],
+                "receipt_sha256": files["receipt"], **extra}
 
     return {
         "schema_version": "nerb.enron_audit_chain.v1", "audit_plan_sha256": plan_hash,
@@ -250,10 +270,10 @@ def audit_chain(plan: FrozenPlan, *, gold_sha256: str, sample_sha256: str, catal
         "gold": stage("gold", annotation_policy_sha256=plan.audit_plan["label_policy_sha256"],
                       gold_sha256=gold_sha256, sample_artifact_sha256=sample_sha256, status="completed",
                       unresolved=0),
-        "catalog": stage("catalog", binding_artifact_sha256=_h({"catalog_binding": catalog_binding_sha256}),
+        "catalog": stage("catalog", binding_artifact_sha256=stage_files["catalog"]["artifacts"],
                          catalog_binding_sha256=catalog_binding_sha256,
                          catalog_policy_sha256=plan.audit_plan["catalog_policy_sha256"], gold_sha256=gold_sha256,
-                         review_artifact_sha256=_h({"catalog_review": catalog_binding_sha256}),
+                         review_artifact_sha256=stage_files["catalog"]["review"],
                          sample_artifact_sha256=sample_sha256, status="completed", unresolved=0),
         "score": stage("score", catalog_binding_sha256=catalog_binding_sha256,
                        evaluator_source_sha256=evaluator_source_sha256, gold_sha256=gold_sha256,
@@ -265,9 +285,9 @@ def audit_chain(plan: FrozenPlan, *, gold_sha256: str, sample_sha256: str, catal
                        thresholds_sha256=plan.manifest["thresholds_sha256"]),
         "prediction_audit": stage("prediction_audit", catalog_binding_sha256=catalog_binding_sha256,
                                   decision_eligible=False, gold_defects=0, gold_sha256=gold_sha256,
-                                  prediction_audit_policy_sha256=_h({"prediction_audit": "demo"}),
+                                  prediction_audit_policy_sha256=_h({"prediction_audit": "no_review_performed"}),
                                   prediction_commitment_sha256=prediction_sha256, release="do_not_ship",
-                                  score_manifest_sha256=_h({"stage": "score", "manifest": binding}),
+                                  score_manifest_sha256=stage_files["score"]["manifest"],
                                   status="quality_gates_failed" if not quality_passed else "passed",
                                   unresolved_cases=0),
         "privacy": {"aggregate_only": True, "document_ids_included": False, "private_paths_included": False,

@@ -162,7 +162,9 @@ def run_demo(output: Path, *, messages: int = 400, seed: int = 7, progress: Call
     plan = assembly.freeze_plans(
         public_sections=public_sections, bank_section=bank_sections["bank"],
         conformance_plan=bank_sections["conformance_plan"], labels=[], quality_plan=quality_plan,
-        provenance=provenance, audit_plan=audit_plan, gate_slice=None, performance_plan=performance)
+        provenance=provenance, audit_plan=audit_plan, gate_slice=None, performance_plan=performance,
+        privacy_report_sha256=python_canonical_sha256(assembly.privacy_report(
+            [sections, public / "manifest-bank.json", public / "bank-card.json"])))
     from nerb_verify.checks.performance.hashes import performance_manifest_sha256
 
     perf_hash = performance_manifest_sha256(performance)
@@ -186,10 +188,12 @@ def run_demo(output: Path, *, messages: int = 400, seed: int = 7, progress: Call
     for entry in plan.manifest["quality_plan"]:
         entry["sample_design"]["membership_artifact"] = membership_ref
     entries = sealed.lineage.entries()
+    stage_files = write_audit_files(private / "audit", scored, plan.audit_plan_sha256)
     chain = assembly.audit_chain(plan, gold_sha256=scored["gold_sha256"], sample_sha256=membership_ref["sha256"],
                                  catalog_binding_sha256=scored["catalog_sha256"],
                                  prediction_sha256=scored["prediction_sha256"], quality_passed=False,
-                                 evaluator_source_sha256=provenance.evaluator_source_sha256)
+                                 evaluator_source_sha256=provenance.evaluator_source_sha256,
+                                 stage_files=stage_files)
     aggregate = {"id": "demo_prediction_audit_receipt", "sha256": python_canonical_sha256(scored["quality"]),
                  "bytes": len(json.dumps(scored["quality"]))}
     lineage = assembly.public_lineage(entries, target, aggregate)
@@ -229,6 +233,36 @@ def is_expected(error: tuple[str, str, str]) -> bool:
     code, artifact, pointer = error
     return any(code == c and artifact == a and (pointer == p or pointer.startswith(p + "/"))
                for c, a, p in EXPECTED_SMOKE_FINDINGS)
+
+
+def write_audit_files(folder: Path, scored: dict[str, Any], plan_sha256: str) -> dict[str, dict[str, str]]:
+    """Write each audit stage's private output, manifest and receipt (0600 under a 0700 folder); return their hashes."""
+    import os
+
+    from nerb_verify.canonical import nerb_pretty_bytes
+
+    folder.mkdir(mode=0o700, exist_ok=True)
+    hashes: dict[str, dict[str, str]] = {}
+
+    def put(name: str, data: Any) -> str:
+        raw = nerb_pretty_bytes(data)
+        fd = os.open(folder / name, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(raw)
+        return sha256_prefixed(raw)
+
+    outputs = {"gold": scored["private"]["gold"], "catalog": scored["private"]["catalog"],
+               "score": scored["quality"], "prediction_audit": {"reviewed": False,
+                                                                "reason": "synthetic demo: no prediction review"}}
+    for stage, output in outputs.items():
+        artifact = put(f"{stage}.json", output)
+        manifest = put(f"{stage}.manifest.json", {"stage": stage, "audit_plan_sha256": plan_sha256,
+                                                 "output_sha256": artifact})
+        receipt = put(f"{stage}.receipt.json", {"stage": stage, "manifest_sha256": manifest, "status": "completed"})
+        hashes[stage] = {"artifacts": artifact, "manifest": manifest, "receipt": receipt}
+    hashes["catalog"]["review"] = put("catalog.review.json", {"replayed_by": "nerb_verify.producers.evaluation",
+                                                              "catalog_sha256": hashes["catalog"]["artifacts"]})
+    return hashes
 
 
 def refuse_second_access(sealed: SealedTest, target: dict[str, Any]) -> bool:
@@ -309,4 +343,5 @@ def evaluate_test(records: list[dict[str, Any]], memberships: dict[str, dict[str
                                                       for p in predictions]),
         "sample_artifact": {"id": "demo_gold_sample_membership", "sha256": sha256_prefixed(sample_raw),
                             "bytes": len(sample_raw)},
+        "private": {"gold": gold_doc, "catalog": [list(row[:4]) + [row[4]] for row in catalog]},
     }
