@@ -20,14 +20,13 @@ from hypothesis import strategies as st
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO / "tools"))
 
-import make_corpus  # noqa: E402
+import make_corpus
+from conftest import run_cli
 
-from nerb_verify.producers import cleaning, public_sections  # noqa: E402
-from nerb_verify.producers.cleaning import feature_hash  # noqa: E402
-from nerb_verify.producers.preparation import prepare  # noqa: E402
-from nerb_verify.producers.sources import iter_message_files  # noqa: E402
-
-from conftest import run_cli  # noqa: E402
+from nerb_verify.producers import cleaning, public_sections
+from nerb_verify.producers.cleaning import feature_hash
+from nerb_verify.producers.preparation import prepare
+from nerb_verify.producers.sources import iter_message_files
 
 REVISION = "ab" * 20
 JSONL_BROKEN_REASONS = {

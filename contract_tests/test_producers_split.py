@@ -15,16 +15,15 @@ from hypothesis import strategies as st
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO / "tools"))
 
-import make_corpus  # noqa: E402
+import make_corpus
+from conftest import run_cli
 
-from nerb_verify.producers import public_sections, splitting  # noqa: E402
-from nerb_verify.producers.cleaning import feature_hash  # noqa: E402
-from nerb_verify.producers.preparation import prepare  # noqa: E402
-from nerb_verify.producers.sealed import SealedAccessError, SealedTest, file_ref, read_development_role  # noqa: E402
-from nerb_verify.producers.splitting import SplitError  # noqa: E402
-from nerb_verify.producers.splitting_run import run_split  # noqa: E402
-
-from conftest import run_cli  # noqa: E402
+from nerb_verify.producers import public_sections, splitting
+from nerb_verify.producers.cleaning import feature_hash
+from nerb_verify.producers.preparation import prepare
+from nerb_verify.producers.sealed import SealedAccessError, SealedTest, file_ref, read_development_role
+from nerb_verify.producers.splitting import SplitError
+from nerb_verify.producers.splitting_run import run_split
 
 REVISION = "cd" * 20
 
@@ -101,9 +100,8 @@ def test_temporal_roles_follow_dates(baseline):
     _, split = baseline
     anchors = defaultdict(list)
     for row in _memberships(split):
-        if row["temporal"]["eligible"] or row["temporal"]["anchor_utc"]:
-            if row["temporal"]["anchor_utc"] and "non_temporal" not in row["challenges"]:
-                anchors[row["role"]].append(row["temporal"]["anchor_utc"])
+        if row["temporal"]["anchor_utc"] and "non_temporal" not in row["challenges"]:
+            anchors[row["role"]].append(row["temporal"]["anchor_utc"])
     assert max(anchors["train"]) <= min(anchors["validation"]) <= max(anchors["validation"]) <= min(anchors["test"])
     records = split.manifest["roles"]
     total = sum(records[r]["records"] for r in records)
@@ -232,10 +230,9 @@ def test_aborted_access_still_counts(corpus, tmp_path):
     _, split = _prepare_and_split(_corpus_lines(corpus / "corpus.jsonl")[:200], tmp_path / "run")
     sealed = SealedTest(split.split_dir / "sealed", split.split_dir.parent / "lineage.jsonl")
     sealed.bind_evidence(_frozen_target(split))
-    with pytest.raises(RuntimeError):
-        with sealed.open_once() as lines:
-            next(lines)
-            raise RuntimeError("evaluator crashed")
+    with pytest.raises(RuntimeError), sealed.open_once() as lines:
+        next(lines)
+        raise RuntimeError("evaluator crashed")
     assert sealed.state() == "aborted"
     with pytest.raises(SealedAccessError):
         sealed.claim()

@@ -25,24 +25,25 @@ import json
 import quopri
 import random
 import sys
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta, timezone
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any
 
 FIRST = ["Phillip", "Jeff", "Sara", "Kay", "Vince", "Louise", "John", "Tana", "Mark", "Susan", "José", "Zoë",
          "Björn", "Renée", "Łukasz", "Søren", "Chloé", "Dmitri", "Aiko", "Nuño", "Grace", "Omar", "Ingrid", "Raúl"]
 LAST = ["Allen", "Dasovich", "Shackleton", "Mann", "Kaminski", "Kitchen", "Arnold", "Jones", "Taylor", "Scott",
         "Müller", "García", "Nørgaard", "O'Neil", "Dubois", "Kowalski", "Ivanova", "Tanaka", "Peña", "Lindqvist"]
 FOLDERS = ["inbox", "sent_items", "deleted_items", "all_documents", "discussion_threads", "notes_inbox", "projects"]
-WORDS = ("gas power deal contract price curve desk trader pipeline capacity schedule meeting call review draft "
-         "term sheet counterparty credit risk position volume basis spread hedge storage transport tariff filing "
-         "regulatory comment budget forecast report model update approval legal issue question answer tomorrow "
-         "morning afternoon week month quarter plan team project west east north south market index settle "
-         "confirm invoice payment delivery point nomination imbalance balance ledger account margin exposure "
-         "limit policy memo summary agenda minutes follow action item status change request").split()
-SUBJECT_WORDS = ("Gas deal Power curve Meeting Contract Review Schedule Budget Report Update Tariff Filing Credit "
-                 "Storage Transport Approval Question Agenda Minutes Forecast Hedge Capacity Nomination").split()
+WORDS = ('gas power deal contract price curve desk trader pipeline capacity schedule meeting call review '
+         'draft term sheet counterparty credit risk position volume basis spread hedge storage transport '
+         'tariff filing regulatory comment budget forecast report model update approval legal issue question '
+         'answer tomorrow morning afternoon week month quarter plan team project west east north south market '
+         'index settle confirm invoice payment delivery point nomination imbalance balance ledger account '
+         'margin exposure limit policy memo summary agenda minutes follow action item status change request').split()  # noqa: SIM905
+SUBJECT_WORDS = ('Gas deal Power curve Meeting Contract Review Schedule Budget Report Update Tariff '
+                 'Filing Credit Storage Transport Approval Question Agenda Minutes Forecast Hedge Capacity Nomination').split()  # noqa: SIM905
 EPOCH = datetime(1999, 1, 1, tzinfo=timezone.utc)
 
 

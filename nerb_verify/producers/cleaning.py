@@ -17,7 +17,6 @@ import base64
 import binascii
 import codecs
 import hashlib
-import html
 import re
 import unicodedata
 from datetime import datetime, timezone
@@ -99,7 +98,7 @@ def _deletion_table() -> dict[int, None]:
 
 
 _DELETE = _deletion_table()
-_CONTROL_TO_SPACE = {cp: " " for cp in list(range(0, 32)) + list(range(0x7F, 0xA0)) if cp not in (9, 10)}
+_CONTROL_TO_SPACE = {cp: " " for cp in list(range(32)) + list(range(0x7F, 0xA0)) if cp not in (9, 10)}
 _CLEAN_TABLE: dict[int, Any] = {**_CONTROL_TO_SPACE, **_DELETE}
 def _class_of(codepoints: Any) -> re.Pattern[str]:
     """A regex character class matching exactly ``codepoints`` (built from runs, for a fast "needs work?" test)."""
@@ -404,7 +403,7 @@ def maybe_headerless_qp(text: str, counts: dict[str, int]) -> str:
 
 def decode_body(body: str, counts: dict[str, int]) -> tuple[str, list[str]]:
     """Full visible body text (before layout normalisation) and any header reference ids found in a MIME block."""
-    stripped = body[1:] if body.startswith("\ufeff") else body
+    stripped = body.removeprefix("\ufeff")
     references: list[str] = []
     if _MIME_START.match(stripped):
         text, references = decode_mime(_NEWLINES.sub("\n", stripped), counts)
@@ -627,7 +626,7 @@ def simhash64(text: str) -> dict[str, int | str]:
     tokens = _WORD.findall(grouping_text(text))
     if not tokens:
         return {"token_count": 0, "shingle_count": 0, "simhash64": "0" * 16}
-    width = 3 if len(tokens) >= 3 else len(tokens)
+    width = min(3, len(tokens))
     sha = hashlib.sha256
     hashes = {int.from_bytes(sha(_SHINGLE_PREFIX + "\x1f".join(tokens[i:i + width]).encode("utf-8")).digest()[:8], "big")
               for i in range(len(tokens) - width + 1)}
