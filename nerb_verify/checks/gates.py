@@ -26,7 +26,7 @@ from typing import Any
 
 from nerb_verify import context as C
 from nerb_verify.canonical import python_canonical_sha256
-from nerb_verify.checks import gate_eval
+from nerb_verify.checks import gate_eval, performance_gate_policy
 from nerb_verify.codes import register
 from nerb_verify.context import VerifyContext
 from nerb_verify.findings import Label
@@ -378,4 +378,5 @@ def run(ctx: VerifyContext) -> None:
     family.threshold_hash()
     family.evaluate_all()
     family.policy()
+    performance_gate_policy.check(ctx, evidence, checks)
     ctx.collector.ran(FAMILY, **family.counts)

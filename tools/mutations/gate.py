@@ -6,6 +6,9 @@ catch it. The threshold-hash cases edit after sealing and refresh only what a ca
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
+
 import math
 from typing import Any
 
@@ -22,12 +25,22 @@ OVER_REDACTION = 10
 PRIVACY_SCAN = 118
 
 
+_REAL_EVIDENCE = json.loads((Path(__file__).resolve().parents[2] / "fixtures" / "bundles" / "nerb-enron"
+                             / "benchmark-evidence.json").read_text(encoding="utf-8"))
+
+
 def _set(pointer: str, value: Any, file: str = EV) -> dict[str, Any]:
     return {"op": "json_set", "file": file, "pointer": pointer, "value": value}
 
 
 def _insert(index: int, value: dict[str, Any]) -> dict[str, Any]:
     return {"op": "json_insert", "file": EV, "pointer": f"{CHECKS}/{index}", "value": value}
+
+
+def _check_index(check_id: str) -> int:
+    """Position of a promotion check in the real evidence, by its id."""
+    checks = _REAL_EVIDENCE["promotion"]["checks"]
+    return next(i for i, c in enumerate(checks) if c["id"] == check_id)
 
 
 def _case(code: str, slug: str, ops: list, description: str, *, reseal: bool = True, post_ops: list | None = None,
@@ -129,4 +142,18 @@ CASES = [
     _case("gate.required_semantics", "cataloged-misses-threshold-one",
           [_set(f"{CHECKS}/{CATALOGED_FALSE_NEGATIVE}/threshold", 1)],
           "The cataloged_false_negative gate allows one miss instead of zero (resealed)."),
+    _case("gate.performance_threshold_policy", "setup-budget-loosened",
+          [_set(f"{CHECKS}/{_check_index('performance_29_p99_seconds')}/threshold", 121.0)],
+          "An end-to-end p99 budget loosened from 120 s to 121 s and resealed: only the frozen budget catches it."),
+    _case("gate.performance_threshold_policy", "direct-p99-loosened",
+          [_set(f"{CHECKS}/{_check_index('performance_27_p99_seconds')}/threshold", 0.06)],
+          "The document p99 budget loosened from 50 ms to 60 ms and resealed."),
+    _case("gate.performance_required_missing", "document-p99-gate-dropped",
+          [{"op": "json_remove", "file": EV,
+            "pointer": f"{CHECKS}/{_check_index('performance_27_p99_seconds')}"}],
+          "The headline document p99 gate dropped and resealed."),
+    _case("gate.performance_required_semantics", "rss-gate-reversed",
+          [_set(f"{CHECKS}/{_check_index('performance_20_peak_rss_bytes')}/operator", "gte"),
+           _set(f"{CHECKS}/{_check_index('performance_20_peak_rss_bytes')}/passed", False)],
+          "A peak-RSS gate turned into a lower bound (and marked failed, consistently) and resealed."),
 ]
