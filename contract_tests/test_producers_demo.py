@@ -332,3 +332,40 @@ def test_interop_reads_nerbs_accept_and_reject_answers(demo, tmp_path, capsys):
     argv = tool.nerb_argv(tool.parse_args(["--nerb-checkout", str(checkout), str(demo.bundle)]), demo.bundle)
     assert argv[:4] == ["uv", "run", "--project", str(checkout)] and argv[4:7] == ["nerb", "verify-enron-evidence",
                                                                                    "--bundle"]
+
+
+def test_paired_twins_and_same_path_comparisons_recompute(demo, tmp_path):
+    """A paired run (1 sample per block and twin, reused-process cells) spliced into the demo bundle: the verifier
+    recomputes every twin, p-value and result without an authenticity finding."""
+    from nerb_verify.producers.bank_card import structured_headers_view
+    from nerb_verify.seal import seal_bundle
+
+    development = demo.private / "enron-split" / "run" / "development"
+    records = [json.loads(line) for line in (development / "validation.jsonl").read_text().splitlines()]
+    evidence = json.loads((demo.bundle / EV).read_text())
+    inputs = harness.HarnessInputs(
+        bank_path=demo.private / "bank" / "bank.json", train_dir=development, train_source=development / "train.jsonl",
+        train_artifact=evidence["splits"]["roles"]["train"]["artifact"],
+        validation_documents=[structured_headers_view(r)[0].encode() for r in records],
+        work_dir=tmp_path / "perf")
+    section, _inventories = harness.run_profile("smoke", inputs, paired_per_block=1,
+                                                only={"real_direct_throughput", "scale_1000_direct"})
+    assert [c["samples_per_block"] for c in section["comparisons"]] == [1, 1]
+    assert all(len(w["samples_seconds"]) == 10 for w in section["workloads"])
+    assert {w["id"] for w in section["workloads"]} == {"real_direct_throughput", "control_real_direct_throughput",
+                                                       "scale_1000_direct", "control_scale_1000_direct"}
+    bundle = tmp_path / "bundle"
+    shutil.copytree(demo.bundle, bundle)
+    # keep the demo's descriptors (inventories are the same bytes); replace workloads and comparisons only
+    evidence["performance"]["workloads"] = section["workloads"]
+    evidence["performance"]["comparisons"] = section["comparisons"]
+    evidence["performance"]["baselines"] = section["baselines"]
+    (bundle / EV).write_text(json.dumps(evidence))
+    seal_bundle(bundle)
+    codes = {c for c, _a, _p in _errors(bundle)}
+    authenticity = {"performance.comparison_invalid", "performance.comparison_value_mismatch",
+                    "performance.comparison_result_mismatch", "performance.block_assignment",
+                    "performance.statistic_mismatch", "performance.workload_hash", "performance.comparison_hash",
+                    "performance.rss_samples", "performance.invalid_sample", "performance.records_per_sample",
+                    "performance.unknown_reference", "performance.section_malformed", "performance.descriptor_hash"}
+    assert not codes & authenticity

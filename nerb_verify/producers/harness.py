@@ -52,6 +52,16 @@ PHASE_HARNESS = {
     "helper_cache_hit": "helper_cache_hit_harness", "direct_bank_scan": "direct_bank_scan_harness",
     "end_to_end": "end_to_end_harness",
 }
+BLOCKS = 10
+SAME_PATH_TOLERANCE = Fraction(1, 20)
+SAME_PATH_SIGNIFICANCE = Fraction(1, 20)
+SAME_PATH_BASELINE: dict[str, Any] = {
+    "id": "nerb_verify_exact_same_path_control", "name": "nerb-verify exact same-path repeated control",
+    "semantic_equivalence": "exact", "version": "1",
+    "capabilities": {"aliases": True, "canonical_mapping": True, "literal_patterns": True, "regex_patterns": True,
+                     "unicode": True},
+    "source_sha256": None, "descriptor_sha256": None,
+}
 FRESH = {"source_profile", "source_build", "cold_compile", "helper_cache_miss", "end_to_end"}
 SETUP = {"source_profile", "source_build", "cold_compile"}
 
@@ -64,6 +74,9 @@ def rss_bytes() -> int:
 
 def _source_sha256() -> str:
     return sha256_prefixed(Path(__file__).read_bytes())
+
+
+SAME_PATH_BASELINE["source_sha256"] = _source_sha256()
 
 
 # ------------------------------------------------------------------------------------------------- operations
@@ -303,8 +316,14 @@ class HarnessInputs:
     progress: Callable[[str], None] = lambda _message: None
 
 
-def run_profile(profile: str, inputs: HarnessInputs) -> tuple[dict[str, Any], dict[str, bytes]]:
-    """Measure a profile; returns the evidence ``performance`` section and the inventory files (id -> bytes)."""
+def run_profile(profile: str, inputs: HarnessInputs, *, paired_per_block: int | None = None,
+                only: set[str] | None = None) -> tuple[dict[str, Any], dict[str, bytes]]:
+    """Measure a profile; returns the evidence ``performance`` section and the inventory files (id -> bytes).
+
+    ``decision`` runs every cell with its ``control_<id>`` twin over the ten frozen blocks (2 / 10 / 100 samples per
+    block and twin for setup / helper and end-to-end / direct cells). ``paired_per_block`` (tests) runs the smoke
+    cells paired with that many samples per block and twin instead, still marked not decision grade.
+    """
     if profile not in ("smoke", "decision"):
         raise ValueError("profile must be smoke or decision")
     from nerb_verify.producers.bank_format import bank_bytes, parse_bank_bytes
@@ -345,8 +364,10 @@ def run_profile(profile: str, inputs: HarnessInputs) -> tuple[dict[str, Any], di
                  "descriptor_sha256": None}
         entry["operation_spec_sha256"] = hashes.operation_spec_sha256(entry)
         harness_list.append(entry)
+    paired = decision or paired_per_block is not None
     performance: dict[str, Any] = {"evaluated": True, "banks": banks, "inputs": input_items,
-                                   "harnesses": harness_list, "baselines": [], "workloads": [],
+                                   "harnesses": harness_list, "baselines": [dict(SAME_PATH_BASELINE)] if paired else [],
+                                   "workloads": [],
                                    "comparisons": [], "breakeven_models": []}
     hashes.reseal_performance_section(performance)
     descriptors = {d["id"]: d for name in ("banks", "inputs", "harnesses") for d in performance[name]}
@@ -367,7 +388,10 @@ def run_profile(profile: str, inputs: HarnessInputs) -> tuple[dict[str, Any], di
     paths = {"evaluated_bank": inputs.bank_path, "scale_1000": scale_path,
              "real_validation_input": real.path, "scale_1000_input": synthetic.path}
     docs = {"real_validation_input": real.documents, "scale_1000_input": synthetic.documents}
+    bank_dicts = {"evaluated_bank": bank, "scale_1000": scale}
     for workload_id, phase, bank_id, input_id, count, concurrency in cells:
+        if only is not None and workload_id not in only:
+            continue
         inputs.progress(f"performance ({profile}): {workload_id} x {count}")
         spec = {"id": workload_id, "phase": phase, "promotion_gate": False, "decision_grade": decision,
                 "harness_id": PHASE_HARNESS[phase], "harness_sha256": descriptors[PHASE_HARNESS[phase]][
@@ -379,21 +403,128 @@ def run_profile(profile: str, inputs: HarnessInputs) -> tuple[dict[str, Any], di
                 "concurrency": concurrency,
                 "process_model": "fresh_process_per_sample" if phase in FRESH else "reused_process",
                 "median_method": "standard_even_average", "percentile_method": "nearest_rank"}
-        ns, rss, records, correctness = _measure(phase, count, concurrency, compiled.get(bank_id),
-                                                 docs.get(input_id) if input_id else None, bank_raw,
-                                                 {"bank": str(paths[bank_id]), "input": str(paths.get(input_id, "")),
-                                                  "source": str(inputs.train_source),
-                                                  "source_dir": str(inputs.train_dir)})
-        if len(set(correctness)) > 1:
-            raise RuntimeError(f"{workload_id}: correctness differs between samples")
-        per_sample = records[0] if phase not in SETUP else None
+        request = {"bank": str(paths[bank_id]), "input": str(paths.get(input_id, "")),
+                   "source": str(inputs.train_source), "source_dir": str(inputs.train_dir)}
         item = next((i for i in input_items if i["id"] == input_id), None)
-        if per_sample is not None and item is not None and per_sample != item["records"]:
-            raise RuntimeError(f"{workload_id}: records differ from the inventory")
-        performance["workloads"].append(workload_entry(spec, ns, rss, item, per_sample))
+        if not paired:
+            runs = {"candidate": _measure(phase, count, concurrency, compiled.get(bank_id),
+                                          docs.get(input_id) if input_id else None, bank_raw, request)}
+        else:
+            per_block = paired_per_block if paired_per_block is not None else count // BLOCKS
+            runs = _measure_paired(phase, per_block, concurrency, bank_dicts[bank_id],
+                                   docs.get(input_id) if input_id else None,
+                                   bank_raw, request)
+        entries = {}
+        for role, (ns, rss, records, correctness) in runs.items():
+            if len(set(correctness)) > 1:
+                raise RuntimeError(f"{workload_id}: correctness differs between samples")
+            per_sample = records[0] if phase not in SETUP else None
+            if per_sample is not None and item is not None and per_sample != item["records"]:
+                raise RuntimeError(f"{workload_id}: records differ from the inventory")
+            role_spec = dict(spec) if role == "candidate" else {
+                **spec, "id": f"control_{workload_id}", "decision_grade": False,
+                "baseline_id": SAME_PATH_BASELINE["id"]}
+            entries[role] = workload_entry(role_spec, ns, rss, item, per_sample)
+            performance["workloads"].append(entries[role])
+        if paired:
+            if len({str(r[3][0]) for r in runs.values()}) != 1:
+                raise RuntimeError(f"{workload_id}: candidate and control twins disagree on correctness")
+            performance["comparisons"].append(same_path_comparison(entries["candidate"], entries["control"],
+                                                                   len(runs["candidate"][0]) // BLOCKS))
     performance["workloads"].sort(key=lambda w: w["id"])
+    performance["comparisons"].sort(key=lambda c: c["id"])
     hashes.reseal_performance_section(performance)
     return performance, {real.inventory_id: real.inventory, synthetic.inventory_id: synthetic.inventory}
+
+
+def _session(phase: str, concurrency: int, bank: dict[str, Any], documents: list[bytes], bank_raw: bytes
+             ) -> Callable[[], tuple[int, str]]:
+    """A fresh reused-process session: compile (or prime the helper cache) now, return the timed operation."""
+    from nerb_verify.producers.engine import compile_bank
+
+    if phase == "helper_cache_hit":
+        _HELPER_CACHE.clear()
+        _helper_compile(bank_raw)
+        return lambda: _scan_all(_helper_compile(bank_raw), documents)
+    compiled = compile_bank(bank)
+    if concurrency > 1:
+        pool = ThreadPoolExecutor(max_workers=concurrency)
+        chunks = [documents[i::concurrency] for i in range(concurrency)]
+
+        def operation() -> tuple[int, str]:
+            results = list(pool.map(lambda chunk: _scan_all(compiled, chunk), chunks))
+            return sum(r[0] for r in results), python_canonical_sha256([r[1] for r in results])
+        return operation
+    return lambda: _scan_all(compiled, documents)
+
+
+def _measure_paired(phase: str, per_block: int, concurrency: int, bank: dict[str, Any],
+                    documents: list[bytes] | None, bank_raw: bytes, request: dict[str, Any]
+                    ) -> dict[str, tuple[list[int], list[int], list[int], list[str]]]:
+    """Candidate and control twin over the ten frozen blocks, in ABBA / BAAB order (fresh session per block)."""
+    runs: dict[str, tuple[list[int], list[int], list[int], list[str]]] = {
+        "candidate": ([], [], [], []), "control": ([], [], [], [])}
+    for labels in block_schedule(BLOCKS, per_block):
+        operations: dict[str, Callable[[], tuple[int, str]]] = {}
+        if phase not in FRESH:
+            assert documents is not None
+            for role in ("candidate", "control"):
+                operations[role] = _session(phase, concurrency, bank, documents, bank_raw)
+                for _ in range(WARMUPS):
+                    operations[role]()
+        for role in labels:
+            ns, rss, records, correctness = runs[role]
+            if phase in FRESH:
+                result = _fresh_sample({**request, "phase": phase})
+                ns.append(result["elapsed_ns"])
+                rss.append(result["peak_rss_bytes"])
+                records.append(result["record_count"])
+                correctness.append(str(result["correctness_sha256"]))
+                continue
+            start = time.perf_counter_ns()
+            found, digest = operations[role]()
+            ns.append(max(1, time.perf_counter_ns() - start))
+            rss.append(rss_bytes())
+            records.append(found)
+            correctness.append(digest)
+    return runs
+
+
+def same_path_comparison(candidate: dict[str, Any], control: dict[str, Any], per_block: int) -> dict[str, Any]:
+    """The same-path stability comparison of a twin pair, computed with the verifier's own exact functions.
+
+    Metric: p99 for decision direct scans, median otherwise; gap = max/min - 1; within tolerance iff
+    20 max <= 21 min; otherwise the exact 2**10 block-swap p-value decides unstable (<= 0.05) or inconclusive.
+    """
+    import math
+
+    from nerb_verify.checks.performance.blocks import split_blocks
+    from nerb_verify.checks.performance.permutation import permutation_count
+    from nerb_verify.checks.performance.same_path import required_metric
+
+    metric = required_metric(candidate)
+    a_ns = [round(x * 1e9) for x in candidate["samples_seconds"]]
+    b_ns = [round(x * 1e9) for x in control["samples_seconds"]]
+    a = compute_stats(a_ns, candidate["phase"], Denominators("operation", None, None, None, 1)).exact[metric]
+    b = compute_stats(b_ns, control["phase"], Denominators("operation", None, None, None, 1)).exact[metric]
+    if not (isinstance(a, Fraction) and isinstance(b, Fraction)):
+        raise TypeError("a same-path metric is undefined for this sample count")
+    high, low = max(a, b), min(a, b)
+    ratio = high / low
+    hits, total = permutation_count(split_blocks(a_ns, BLOCKS) or [], split_blocks(b_ns, BLOCKS) or [], metric)
+    p_value = Fraction(hits, total)
+    within = high <= low * (1 + SAME_PATH_TOLERANCE)
+    result = "within_tolerance" if within else ("unstable" if p_value <= SAME_PATH_SIGNIFICANCE else "inconclusive")
+    return {
+        "id": f"compare_{candidate['id']}_vs_{control['id']}_{metric}", "comparison_kind": "same_path_stability",
+        "candidate_workload_id": candidate["id"], "baseline_workload_id": control["id"], "metric": metric,
+        "direction": "symmetric", "noise_method": "exact_block_swap", "block_count": BLOCKS,
+        "samples_per_block": per_block, "block_assignment": block_assignment(BLOCKS),
+        "significance_level": float(SAME_PATH_SIGNIFICANCE), "stability_tolerance": float(SAME_PATH_TOLERANCE),
+        "candidate_value": float(a), "baseline_value": float(b), "absolute_relative_gap": float(ratio - 1),
+        "absolute_log_ratio": math.log(float(ratio)), "permutation_p_value": float(p_value), "result": result,
+        "comparison_plan_sha256": None,
+    }
 
 
 def _measure(phase: str, count: int, concurrency: int, compiled: Any, documents: list[bytes] | None,
