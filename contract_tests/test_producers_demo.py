@@ -369,3 +369,18 @@ def test_paired_twins_and_same_path_comparisons_recompute(demo, tmp_path):
                     "performance.rss_samples", "performance.invalid_sample", "performance.records_per_sample",
                     "performance.unknown_reference", "performance.section_malformed", "performance.descriptor_hash"}
     assert not codes & authenticity
+
+
+@pytest.mark.slow
+def test_demo_command_end_to_end(tmp_path):
+    """The documented command, as a user runs it (default 400 messages; about half a minute on 2 cores)."""
+    out = tmp_path / "demo"
+    result = run_cli("demo", "--output-dir", str(out), "--quiet", timeout=600)
+    assert result.code == 0, result.stdout + result.stderr
+    assert "second attempt refused: yes" in result.stdout
+    assert "verdict: rejected (exit 1); smoke profile, not decision grade, not promoted" in result.stdout
+    assert "UNEXPECTED" not in result.stdout and "Traceback" not in result.stderr
+    assert sorted(p.name for p in (out / "bundle").iterdir()) == [
+        "bank-card.json", "benchmark-evidence.json", "benchmark-manifest.json", "figures", "inventories",
+        "performance-report.json", "publication.json", "summary.md"]
+    assert oct((out / "private").stat().st_mode & 0o777) == "0o700"
