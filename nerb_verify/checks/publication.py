@@ -242,7 +242,12 @@ def _expected_bindings(ctx: VerifyContext) -> dict[str, Any]:
     manifest, evidence = ctx.manifest, ctx.evidence
     report, capacity = ctx.artifact(C.PERFORMANCE_REPORT), ctx.artifact(C.CAPACITY_DECISION)
     run_hash: Any = _UNKNOWN
-    if isinstance(report, dict):
+    # The performance family already recomputed the report's run hash; reuse it rather than serialise 1.3 MB again.
+    earlier = [r.exact for r in ctx.collector.recomputed
+               if r.artifact == C.PERFORMANCE_REPORT and r.figure == "performance.run_sha256"]
+    if earlier and isinstance(earlier[-1], str):
+        run_hash = earlier[-1]
+    elif isinstance(report, dict):
         try:
             run_hash = self_hash(report, "run_sha256")
         except (TypeError, ValueError):
