@@ -461,12 +461,19 @@ def _line_col(text: str, index: int) -> tuple[int, int]:
     return line, column
 
 
+def _names_cpu(name: str, cpu: str) -> bool:
+    """True when ``cpu`` names exactly this chip: as a whole word, and not a larger variant ("Apple M4" does not
+    name an "Apple M4 Max")."""
+    pattern = r"(?<!\w)" + re.escape(name) + r"(?!\w| (?:Pro|Max|Ultra)\b)"
+    return re.search(pattern, cpu) is not None
+
+
 def _provenance(ctx: VerifyContext, rel: str, text: str) -> None:
     environment = as_dict(dig(ctx.evidence, "environment")) or {}
     cpu = environment.get("cpu_model") if isinstance(environment.get("cpu_model"), str) else ""
     system = environment.get("os") if isinstance(environment.get("os"), str) else ""
     for match in CPU_WORDS.finditer(text):
-        if match.group(1) not in cpu:
+        if not _names_cpu(match.group(1), cpu):
             line, column = _line_col(text, match.start())
             ctx.collector.add(PROVENANCE, rel, "", "The CPU named here is not the evidence's recorded CPU.",
                               line=line, column=column)

@@ -31,6 +31,8 @@ CASES = [
           "bank: `sha256:9e67747f", "bank: `sha256:9e67747e", "The bank hash in the provenance list was edited."),
     _case("summary.provenance_mismatch", "other-cpu", "summary.md", "recorded Apple M4 environment",
           "recorded Apple M3 environment", "The summary names another CPU than the evidence records."),
+    _case("summary.provenance_mismatch", "larger-variant-cpu", "summary.md", "recorded Apple M4 environment",
+          "recorded Apple M4 Max environment", "The summary names a larger variant of the recorded chip."),
     _case("summary.verdict_mismatch", "claims-eligible", "summary.md", "NOT ELIGIBLE for standalone",
           "ELIGIBLE for standalone", "The summary says the bank is eligible for standalone redaction."),
     _case("summary.verdict_mismatch", "svg-row-passes", "figures/known-bank-contract.svg",
