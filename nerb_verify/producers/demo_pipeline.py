@@ -139,8 +139,6 @@ def run_demo(output: Path, *, messages: int = 400, seed: int = 7, progress: Call
         created_at=_now())
     sealed_manifest = json.loads((split_dir / "sealed" / "manifest.json").read_bytes())
     test_ref = sealed_manifest["roles"]["test"]["artifact"]
-    memberships = {m["document_id"]: m for m in _jsonl(split_dir / "sealed" / "memberships.jsonl")
-                   if m.get("role") == "test"}
     salt = [test_ref["sha256"], public_sections["splits"]["policy_sha256"], commit]
     label_policy_sha = python_canonical_sha256(LABEL_POLICY)
     audit_plan = {"schema_version": "nerb_verify.demo_audit_plan.v1", "sample_size": sample_size,
@@ -154,10 +152,11 @@ def run_demo(output: Path, *, messages: int = 400, seed: int = 7, progress: Call
                                                                "minimum": 2, "residual": "hamilton"}),
                      "seed_sha256": python_canonical_sha256(audit_plan),
                      "membership_artifact": {"id": "demo_gold_sample_membership", "sha256": None, "bytes": 0}}
-    frame = len(memberships)
+    test_role = public_sections["splits"]["roles"]["test"]  # public counts: nothing of the test is read yet
+    frame = test_role["records"]
     quality_plan = [{"id": sid, "entity_class": cls, "label_artifact_id": lid, "cohort": "all",
                      "split_role": "test", "text_view": "subject_current_body", "promotion_gate": False,
-                     "frame_documents": frame, "sample_documents": min(sample_size, frame),
+                     "frame_documents": frame, "sample_documents": min(sample_size, test_role["groups"]),
                      "sample_design": sample_design} for sid, cls, lid, _ in SLICES]
     plan = assembly.freeze_plans(
         public_sections=public_sections, bank_section=bank_sections["bank"],
@@ -180,6 +179,9 @@ def run_demo(output: Path, *, messages: int = 400, seed: int = 7, progress: Call
     key = {row["message_id"]: row["mentions"] for row in _jsonl(answers)}
     with sealed.open_once() as lines:
         records = [json.loads(line) for line in lines]
+    # sealed-side metadata (groups, strata flags) is read only after the one access was claimed
+    memberships = {m["document_id"]: m for m in _jsonl(split_dir / "sealed" / "memberships.jsonl")
+                   if m.get("role") == "test"}
     second_refused = refuse_second_access(sealed, target)
     scored = evaluate_test(records, memberships, key, bank, compiled, salt, sample_size, label_policy_sha)
     progress("8/9 assemble: evidence, audit chain, lineage, report, publication, summary, figures")
