@@ -141,3 +141,27 @@ def test_bundle_hook_verifies_a_touched_bundle(tmp_path: Path, hook_env: dict[st
     assert broken.returncode == 1, output
     assert "privacy.email" in output and "evidence/enron/bank-card.json#/bank/version" in output, output
     assert "example.org" not in output
+
+
+def test_hook_manifest_and_own_config_are_valid() -> None:
+    for command, path in (("validate-manifest", ".pre-commit-hooks.yaml"),
+                          ("validate-config", ".pre-commit-config.yaml")):
+        result = subprocess.run([sys.executable, "-m", "pre_commit", command, path], cwd=REPO, capture_output=True,
+                                text=True, timeout=120)
+        assert result.returncode == 0, result.stdout + result.stderr
+
+
+def test_bundle_hook_file_pattern_matches_bundle_files_only() -> None:
+    import re
+
+    import yaml
+
+    hooks = {hook["id"]: hook for hook in yaml.safe_load((REPO / ".pre-commit-hooks.yaml").read_text())}
+    pattern = re.compile(hooks["nerb-verify-bundle"]["files"])
+    for path in ("evidence/enron/publication.json", "benchmark-evidence.json", "a/b/figures/bank-coverage.svg",
+                 "evidence/enron/inventories/real_validation_inventory.json", "x/summary.md"):
+        assert pattern.search(path), path
+    for path in ("README.md", "src/app.py", "evidence/enron/figures/deep/x.svg", "docs/summary.md.bak", "data.json"):
+        assert not pattern.search(path), path
+    assert hooks["nerb-privacy-scan"]["entry"] == "nerb-verify scan --profile repository"
+    assert hooks["nerb-privacy-scan"]["types"] == ["text"]
