@@ -277,3 +277,24 @@ def test_allowlist_rejects_entries_without_justification_or_bad_location(tmp_pat
     allow.write_text("[]")
     scan = run_cli("scan", "--allowlist", str(allow), str(allow))
     assert scan.code == 1 and "allowlist.invalid_file" in scan.stdout
+
+
+# --- scan --bundles (the nerb-verify-bundle hook's entry) ------------------------------------------------------------
+
+def test_scan_bundles_verifies_touched_bundles(tmp_path: Path, real_bundle: Path) -> None:
+    import sys
+
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+    from tools.fixturelib import materialize
+    from tools.mutations.privacy import CASES
+
+    clean = run_cli("scan", "--bundles", str(real_bundle / "summary.md"), str(real_bundle / "figures"),
+                    str(tmp_path / "not-a-bundle.md"))
+    assert (clean.code, clean.stdout) == (0, "")
+    case = next(c for c in CASES if c["slug"] == "card-version-compact-phone")
+    mutant = materialize(case, tmp_path / "mutant")
+    result = run_cli("scan", "--bundles", "--format", "json", str(mutant / "bank-card.json"))
+    document = json.loads(result.stdout)
+    assert result.code == 1
+    assert [(f["code"], f["artifact"], f["pointer"]) for f in document["findings"]] == [
+        ("privacy.phone", f"{mutant.as_posix()}/bank-card.json", "/bank/version")]

@@ -99,25 +99,23 @@ def bundle_roots(paths: Sequence[str], max_levels: int = 8) -> list[Path]:
     return sorted(roots)
 
 
-def _run_bundles(args: argparse.Namespace) -> int:
+def _run_bundles(paths: Sequence[str]) -> tuple[list[Finding], ScanSummary, int]:
+    """Verify every bundle touched by ``paths``; findings carry the bundle folder in their path."""
     from nerb_verify.verify import verify_bundle
 
     findings: list[Finding] = []
     exit_code = 0
     summary = ScanSummary(profile="contract")
-    for root in bundle_roots(args.paths):
+    for root in bundle_roots(paths):
         result = verify_bundle(root, display_root=root.as_posix())
         summary.files_scanned += len(result.ctx.files)
         for finding in result.collector.sorted_findings():
             findings.append(dataclasses.replace(finding, artifact=f"{root.as_posix()}/{finding.artifact}"))
         exit_code = max(exit_code, result.exit_code if result.exit_code in (0, 1, 2) else 1)
-    sys.stdout.write(render(findings, args.format, summary=summary, exit_code=exit_code, verbose=args.verbose))
-    return exit_code
+    return findings, summary, exit_code
 
 
-def run(args: argparse.Namespace) -> int:
-    if args.bundles:
-        return _run_bundles(args)
+def _scan(args: argparse.Namespace) -> tuple[list[Finding], ScanSummary, int]:
     collector = Collector()
     allowlist = None
     if not args.no_allowlist:
@@ -128,8 +126,14 @@ def run(args: argparse.Namespace) -> int:
     exit_code = result.exit_code
     if exit_code == 0 and any(f.code.startswith("allowlist.") and f.severity == "error" for f in result.findings):
         exit_code = 1
+    return result.findings, result.summary, exit_code
+
+
+def run(args: argparse.Namespace) -> int:
+    findings, summary, exit_code = _run_bundles(args.paths) if args.bundles else _scan(args)
+
     def output(fmt: str) -> str:
-        return render(result.findings, fmt, summary=result.summary, exit_code=exit_code, verbose=args.verbose,
+        return render(findings, fmt, summary=summary, exit_code=exit_code, verbose=args.verbose,
                       source_root=args.source_root, doc_base=args.doc_base)
 
     for option, name, fmt in (("--sarif-output", args.sarif_output, "sarif"),
@@ -141,7 +145,7 @@ def run(args: argparse.Namespace) -> int:
                 sys.stderr.write(f"nerb-verify: the {option} file could not be written.\n")
                 return EXIT_COULD_NOT_SCAN
     sys.stdout.write(output(args.format))
-    final = apply_exit_policy(exit_code, severities_of(result.findings), fail_on=args.fail_on,
+    final = apply_exit_policy(exit_code, severities_of(findings), fail_on=args.fail_on,
                               exit_zero=args.exit_zero)
     if final != exit_code:
         sys.stderr.write(f"nerb-verify: exit {final} (scan exit {exit_code}; --fail-on {args.fail_on}"
