@@ -56,7 +56,15 @@ def referenced_inventory_ids(evidence: Any) -> list[str]:
 def expected_files(ctx: VerifyContext) -> set[str]:
     """The closed set of bundle-relative paths the contract expects for this bundle."""
     expected = set(C.JSON_ARTIFACTS) | {C.SUMMARY} | set(FIGURES)
-    for inventory_id in referenced_inventory_ids(ctx.loaded.get(C.EVIDENCE)):
+    if C.EVIDENCE in ctx.loaded:
+        ids = referenced_inventory_ids(ctx.loaded[C.EVIDENCE])
+    else:
+        # Without a loadable evidence file the referenced set is unknown; the evidence's own finding rejects the
+        # bundle, so well-named inventories present are taken as expected rather than reported a second time.
+        prefix = C.INVENTORIES_DIR + "/"
+        ids = [rel[len(prefix):-5] for rel in ctx.files if rel.startswith(prefix) and rel.endswith(".json")
+               and INVENTORY_ID.fullmatch(rel[len(prefix):-5])]
+    for inventory_id in ids:
         expected.add(f"{C.INVENTORIES_DIR}/{inventory_id}.json")
     return expected
 
