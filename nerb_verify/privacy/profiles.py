@@ -8,6 +8,7 @@ and only the local paths that reveal a person or a private location (``/tmp/out`
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 
 from nerb_verify.privacy.rules import ALL_RULES
@@ -38,7 +39,12 @@ class Profile:
 
     @property
     def rules(self) -> tuple[Rule, ...]:
-        return tuple(ALL_RULES[name] for name in self.rule_names)
+        return _rules(self.rule_names)
+
+
+@functools.lru_cache(maxsize=32)
+def _rules(names: tuple[str, ...]) -> tuple[Rule, ...]:
+    return tuple(ALL_RULES[name] for name in names)
 
 
 CONTRACT = Profile(

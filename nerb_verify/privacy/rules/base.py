@@ -44,8 +44,11 @@ class Rule:
                     gates[key] = passed
             if not passed:
                 return False
-        if self.validate is None:
-            return self.pattern.search(text) is not None
+        first = self.pattern.search(text)
+        if first is None:
+            return False
+        if self.validate is None or self.validate(first):
+            return True
         return any(self.validate(match) for match in self.pattern.finditer(text, overlapped=True))
 
 
