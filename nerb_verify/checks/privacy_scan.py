@@ -15,6 +15,8 @@ from __future__ import annotations
 from nerb_verify import context as C
 from nerb_verify.context import VerifyContext
 from nerb_verify.findings import Label
+from nerb_verify.privacy import allowlist as _allowlist  # noqa: F401  (registers the allowlist family's codes)
+from nerb_verify.privacy import runner as _runner  # noqa: F401  (registers privacy.not_scanned)
 from nerb_verify.privacy.json_scan import scan_json
 from nerb_verify.privacy.profiles import CONTRACT, REPOSITORY
 from nerb_verify.privacy.text_scan import scan_text
