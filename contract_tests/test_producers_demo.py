@@ -384,3 +384,63 @@ def test_demo_command_end_to_end(tmp_path):
         "bank-card.json", "benchmark-evidence.json", "benchmark-manifest.json", "figures", "inventories",
         "performance-report.json", "publication.json", "summary.md"]
     assert oct((out / "private").stat().st_mode & 0o777) == "0o700"
+
+
+def test_controlled_documents_and_scale_banks_follow_the_generator_spec():
+    from nerb_verify.checks.performance.inventories import summarize
+    from nerb_verify.checks.performance.policy import composition_shares
+    from nerb_verify.producers.engine import compile_bank
+
+    base = {"schema_version": "nerb.bank.v1", "id": "b", "name": "b", "description": "b", "version": "1",
+            "status": "active", "created_at": "x", "updated_at": "x", "unicode_normalization": "none",
+            "default_regex_flags": [], "metadata": {}, "entities": {}}
+    for cls, count in (("contact", 60), ("person", 21)):
+        names = {f"{cls[0]}{i}": {"canonical": f"Tok{cls}{i}", "description": "d", "metadata": {}, "status": "active",
+                                  "patterns": {"p": {"kind": "literal", "value": f"Tok{cls}{i}", "case_sensitive": False,
+                                                     "normalize_whitespace": False, "left_boundary": "word",
+                                                     "right_boundary": "word", "priority": i, "status": "active",
+                                                     "description": "d", "metadata": {}}}}
+                 for i in range(count)}
+        base["entities"][cls] = {"description": "d", "status": "active", "regex_flags": [], "metadata": {},
+                                 "names": names}
+    raw = json.dumps(base).encode()
+    reference = composition_shares(harness.bank_descriptor("evaluated_bank", "evaluated_bank", base, raw, {}, None))
+    scale = harness.scale_bank(base, 10000)
+    classes = {eid: e["metadata"]["entity_class"] for eid, e in scale["entities"].items()}
+    descriptor = harness.bank_descriptor("scale_10000", "synthetic_scale", scale, raw + b" ", classes, None)
+    assert descriptor["active_patterns"] == 10000
+    shares = composition_shares(descriptor)
+    assert set(shares) == set(reference) and all(abs(shares[k] - reference[k]) <= Fraction(1, 10) for k in shares)
+    small = harness.scale_bank(base, 1000)
+    compiled = compile_bank(small)
+    tokens = [harness.scale_token(0, i) for i in range(10)]
+    expected = {"negative": ("negative", 0), "sparse": ("sparse", 1), "normal": ("normal", 100),
+                "dense": ("dense", 300)}
+    for density, (label, total) in expected.items():
+        docs = harness.controlled_documents(100, harness.SIZES["medium"], tokens, density)
+        rows = [{"bytes": len(d), "records": len(compiled.scan_bytes(d))} for d in docs]
+        summary = summarize(rows)
+        assert (summary["hit_density"], summary["records"], summary["size_cohort"]) == (label, total, "medium")
+        assert {r["bytes"] for r in rows} == {10240}
+    for size, cohort in (("small", "small"), ("large", "large"), ("huge", "huge")):
+        docs = harness.controlled_documents(100, harness.SIZES[size])
+        assert summarize([{"bytes": len(d), "records": 0} for d in docs])["size_cohort"] == cohort
+
+
+def test_document_latency_twins_are_one_pass_per_block(demo, tmp_path):
+    from nerb_verify.producers.bank_card import structured_headers_view
+
+    development = demo.private / "enron-split" / "run" / "development"
+    records = [json.loads(line) for line in (development / "validation.jsonl").read_text().splitlines()]
+    evidence = json.loads((demo.bundle / EV).read_text())
+    inputs = harness.HarnessInputs(
+        bank_path=demo.private / "bank" / "bank.json", train_dir=development, train_source=development / "train.jsonl",
+        train_artifact=evidence["splits"]["roles"]["train"]["artifact"],
+        validation_documents=[structured_headers_view(r)[0].encode() for r in records], work_dir=tmp_path / "perf")
+    section, _inv = harness.run_profile("smoke", inputs, paired_per_block=1, only={"real_direct_latency"})
+    documents = section["inputs"][0]["documents"]
+    latency = {w["id"]: w for w in section["workloads"]}
+    assert set(latency) == {"real_direct_latency", "control_real_direct_latency"}
+    assert all(w["sample_unit"] == "document" and len(w["samples_seconds"]) == 10 * documents
+               for w in latency.values())
+    assert section["comparisons"][0]["samples_per_block"] == documents

@@ -186,6 +186,11 @@ class PreparedInput:
     generator: dict[str, Any] | None = None
 
 
+def scale_token(taxon: int, index: int) -> str:
+    """The generated literal ``NERB<taxon><index:05d>`` (no real value)."""
+    return f"NERB{taxon}{index:05d}"
+
+
 def scale_bank(evaluated: dict[str, Any], patterns: int) -> dict[str, Any]:
     """A generated ``nerb.bank.v1`` bank with ``patterns`` active literals whose class shares track the evaluated bank.
 
@@ -204,17 +209,28 @@ def scale_bank(evaluated: dict[str, Any], patterns: int) -> dict[str, Any]:
     for c in sorted(classes, key=lambda k: (-(quotas[k] - alloc[k]), k))[: patterns - sum(alloc.values())]:
         alloc[c] += 1
     entities: dict[str, Any] = {}
+    evaluated_entities: dict[str, set[str]] = {}
+    for det in active_detectors(evaluated):
+        evaluated_entities.setdefault(det.entity_id, set()).add(det.entity_id)
     for t, cls in enumerate(classes):
-        names = {}
-        for i in range(alloc[cls]):
-            token = f"NERB{t}{i:05d}"
-            names[f"nerb_perf_t{t}_{'a' if cls == 'person' else 'c'}{i}"] = {
-                "canonical": token, "description": "generated", "metadata": {}, "status": "active",
-                "patterns": {"p": {"kind": "literal", "value": token, "case_sensitive": False,
-                                   "normalize_whitespace": False, "left_boundary": "word", "right_boundary": "word",
-                                   "priority": i, "status": "active", "description": "generated", "metadata": {}}}}
-        entities[f"nerb_perf_t{t}_s0"] = {"description": f"generated {cls}", "status": "active", "regex_flags": [],
-                                          "metadata": {"entity_class": cls}, "names": names}
+        # shards per class = min(patterns, max(ceil(patterns / 50,000), round(N x class entities / evaluated patterns)))
+        class_entities = len(evaluated_entities.get(cls, {cls}))
+        shards = min(alloc[cls], max(-(-alloc[cls] // 50_000), round(Fraction(patterns * class_entities, total))))
+        shards = max(1, shards)
+        for shard in range(shards):
+            members = range(shard, alloc[cls], shards)
+            names = {}
+            for i in members:
+                token = scale_token(t, i)
+                names[f"nerb_perf_t{t}_{'a' if cls == 'person' else 'c'}{i}"] = {
+                    "canonical": token, "description": "generated", "metadata": {}, "status": "active",
+                    "patterns": {"p": {"kind": "literal", "value": token, "case_sensitive": False,
+                                       "normalize_whitespace": False, "left_boundary": "word",
+                                       "right_boundary": "word", "priority": i, "status": "active",
+                                       "description": "generated", "metadata": {}}}}
+            entities[f"nerb_perf_t{t}_s{shard}"] = {"description": f"generated {cls}", "status": "active",
+                                                     "regex_flags": [], "metadata": {"entity_class": cls},
+                                                     "names": names}
     return {"schema_version": "nerb.bank.v1", "id": f"scale_{patterns}", "name": "Generated scale bank",
             "description": "Generated performance bank.", "version": "1", "status": "active",
             "created_at": "1970-01-01T00:00:00Z", "updated_at": "1970-01-01T00:00:00Z",
@@ -222,10 +238,31 @@ def scale_bank(evaluated: dict[str, Any], patterns: int) -> dict[str, Any]:
             "entities": entities}
 
 
-def controlled_documents(count: int, size: int) -> list[bytes]:
-    """Negative controlled documents: padding text cut to exactly ``size`` bytes (no bank token inside)."""
-    text = (PADDING * (size // len(PADDING) + 1))[:size]
-    return [text.encode("ascii")] * count
+SIZES = {"small": 512, "medium": 10240, "large": 65536, "huge": 300000}
+DENSITY_HITS = {"negative": 0, "sparse": 1, "normal": 1, "dense": 3}
+
+
+def controlled_documents(count: int, size: int, tokens: list[str] | None = None, density: str = "negative"
+                         ) -> list[bytes]:
+    """Controlled documents of exactly ``size`` bytes (spec 50 section 8.4).
+
+    Each document is its first ``k`` hit tokens, each followed by a space, then padding text cut to the exact size:
+    ``negative`` k = 0; ``sparse`` one hit in document 0 only; ``normal`` 1 per document; ``dense`` 3 per document.
+    Tokens are distinct bank literals (word-bounded), so each one is exactly one record.
+    """
+    hits = DENSITY_HITS[density]
+    tokens = tokens or []
+    out = []
+    cursor = 0
+    for index in range(count):
+        k = hits if density != "sparse" else (1 if index == 0 else 0)
+        if k > len(tokens):
+            raise ValueError("not enough hit tokens for the requested density")
+        head = "".join(tokens[(cursor + j) % len(tokens)] + " " for j in range(k)) if k else ""
+        cursor += k
+        body = head + (PADDING * (size // len(PADDING) + 2))
+        out.append(body[:size].encode("ascii"))
+    return out
 
 
 def bank_descriptor(bank_id: str, kind: str, bank: dict[str, Any], raw: bytes, entity_class: dict[str, str],
@@ -291,9 +328,11 @@ def _float_stat(value: Any) -> Any:
 
 
 def workload_entry(spec: dict[str, Any], ns: list[int], rss: list[int], item: dict[str, Any] | None,
-                   records_per_sample: int | None) -> dict[str, Any]:
+                   records_per_sample: int | None, unit: str = "whole_input") -> dict[str, Any]:
     """A workload with samples (seconds = ns / 1e9), RSS, and statistics computed by the verifier's functions."""
-    if item is not None:
+    if unit == "document":
+        den = Denominators("document", None, None, None, 1)
+    elif item is not None:
         den = Denominators("whole_input", item["documents"], item["bytes"], records_per_sample, 1)
     else:
         den = Denominators("operation", None, None, None, 1)
@@ -326,37 +365,70 @@ def run_profile(profile: str, inputs: HarnessInputs, *, paired_per_block: int | 
     """
     if profile not in ("smoke", "decision"):
         raise ValueError("profile must be smoke or decision")
-    from nerb_verify.producers.bank_format import bank_bytes, parse_bank_bytes
+    from nerb_verify.producers.bank_format import (
+        active_detectors,
+        bank_bytes,
+        parse_bank_bytes,
+    )
     from nerb_verify.producers.engine import compile_bank
 
     decision = profile == "decision"
     bank_raw = inputs.bank_path.read_bytes()
     bank = parse_bank_bytes(bank_raw)
-    scale = scale_bank(bank, 1000)
-    scale_raw = bank_bytes(scale)
     work = inputs.work_dir
     work.mkdir(parents=True, exist_ok=True, mode=0o700)
-    scale_path = work / "scale_1000.json"
-    scale_path.write_bytes(scale_raw)
     generator = {"id": "nerb_verify_performance_generator", "seed": GENERATOR_SEED, "source_sha256": _source_sha256(),
-                 "spec_sha256": python_canonical_sha256({"padding": PADDING, "size": 10240, "documents": 100}),
+                 "spec_sha256": python_canonical_sha256({"padding": PADDING, "sizes": SIZES, "hits": DENSITY_HITS,
+                                                         "documents": 100}),
                  "version": "1.0.0"}
-    real = PreparedInput("real_validation_input", "real_input", "evaluated_bank", inputs.validation_documents[:100],
-                         work / "real.jsonl", "real_validation_inventory")
-    synthetic = PreparedInput("scale_1000_input", "synthetic_input", "scale_1000", controlled_documents(100, 10240),
-                              work / "scale.jsonl", "controlled_negative_medium_inventory", generator=generator)
-    compiled = {"evaluated_bank": compile_bank(bank), "scale_1000": compile_bank(scale)}
-    for item in (real, synthetic):
+    full = decision or paired_per_block is not None  # the whole matrix: sweeps and the latency cell
+    scale_sizes = (1000, 10000, 25000, 100000) if full else (1000,)
+    if only is not None:
+        scale_sizes = tuple(n for n in scale_sizes if n == 1000 or f"scale_{n}_direct" in only)
+    bank_dicts: dict[str, dict[str, Any]] = {"evaluated_bank": bank}
+    bank_raws: dict[str, bytes] = {"evaluated_bank": bank_raw}
+    paths: dict[str, Path] = {"evaluated_bank": inputs.bank_path}
+    for size in scale_sizes:
+        bank_id = f"scale_{size}"
+        bank_dicts[bank_id] = scale_bank(bank, size)
+        bank_raws[bank_id] = bank_bytes(bank_dicts[bank_id])
+        paths[bank_id] = work / f"{bank_id}.json"
+        paths[bank_id].write_bytes(bank_raws[bank_id])
+    scale = bank_dicts["scale_1000"]
+    tokens = [d.value for d in sorted(active_detectors(scale), key=lambda d: (d.entity_id, d.name_id))]
+    prepared = [PreparedInput("real_validation_input", "real_input", "evaluated_bank",
+                              inputs.validation_documents[:100], work / "real.jsonl", "real_validation_inventory")]
+    negative_medium = controlled_documents(100, SIZES["medium"])
+    for size in scale_sizes:
+        prepared.append(PreparedInput(f"scale_{size}_input", "synthetic_input", f"scale_{size}", negative_medium,
+                                      work / f"scale_{size}.jsonl", "controlled_negative_medium_inventory",
+                                      generator=generator))
+    if full:
+        for density in ("sparse", "normal", "dense"):
+            prepared.append(PreparedInput(
+                f"density_{density}_input", "synthetic_input", "scale_1000",
+                controlled_documents(100, SIZES["medium"], tokens, density), work / f"density_{density}.jsonl",
+                f"controlled_{density}_medium_inventory", generator=generator))
+        for size_name in ("small", "large", "huge"):
+            prepared.append(PreparedInput(
+                f"size_{size_name}_input", "synthetic_input", "scale_1000",
+                controlled_documents(100, SIZES[size_name]), work / f"size_{size_name}.jsonl",
+                f"controlled_negative_{size_name}_inventory", generator=generator))
+    compiled = {bank_id: compile_bank(b) for bank_id, b in bank_dicts.items()}
+    for item in prepared:
         item.records = [len(compiled[item.bank_id].scan_bytes(d)) for d in item.documents]
         item.path.write_bytes(b"".join(json.dumps({"text": d.decode("utf-8")}).encode() + b"\n"
                                        for d in item.documents))
-    entity_class = {eid: (e.get("metadata") or {}).get("entity_class", eid) for eid, e in scale["entities"].items()}
-    banks = [bank_descriptor("evaluated_bank", "evaluated_bank", bank, bank_raw, {}, None),
-             bank_descriptor("scale_1000", "synthetic_scale", scale, scale_raw, entity_class,
-                             {**generator, "id": "nerb_verify_performance_scale_bank"})]
+        paths[item.id] = item.path
+    banks = [bank_descriptor("evaluated_bank", "evaluated_bank", bank, bank_raw, {}, None)]
+    for size in scale_sizes:
+        scale_dict = bank_dicts[f"scale_{size}"]
+        entity_class = {eid: (e.get("metadata") or {}).get("entity_class", eid)
+                        for eid, e in scale_dict["entities"].items()}
+        banks.append(bank_descriptor(f"scale_{size}", "synthetic_scale", scale_dict, bank_raws[f"scale_{size}"],
+                                     entity_class, {**generator, "id": "nerb_verify_performance_scale_bank"}))
     bank_hash = {b["id"]: b["bank_hash"] for b in banks}
-    input_items = [input_descriptor(real, bank_hash["evaluated_bank"]),
-                   input_descriptor(synthetic, bank_hash["scale_1000"])]
+    input_items = [input_descriptor(item, bank_hash[item.bank_id]) for item in prepared]
     harness_list = []
     for phase, harness_id in sorted(PHASE_HARNESS.items(), key=lambda kv: kv[1]):
         entry = {"id": harness_id, "phase": phase, "command_id": COMMAND_ID, "source_sha256": _source_sha256(),
@@ -385,10 +457,16 @@ def run_profile(profile: str, inputs: HarnessInputs, *, paired_per_block: int | 
         ("scale_1000_direct", "direct_bank_scan", "scale_1000", "scale_1000_input", scan_n, 1),
         ("scale_1000_concurrency_4", "direct_bank_scan", "scale_1000", "scale_1000_input", scan_n, 4),
     ]
-    paths = {"evaluated_bank": inputs.bank_path, "scale_1000": scale_path,
-             "real_validation_input": real.path, "scale_1000_input": synthetic.path}
-    docs = {"real_validation_input": real.documents, "scale_1000_input": synthetic.documents}
-    bank_dicts = {"evaluated_bank": bank, "scale_1000": scale}
+    if full:
+        cells.append(("real_direct_latency", "direct_bank_scan", "evaluated_bank", "real_validation_input", scan_n,
+                      1))
+        cells += [(f"scale_{n}_direct", "direct_bank_scan", f"scale_{n}", f"scale_{n}_input", scan_n, 1)
+                  for n in scale_sizes[1:]]
+        cells += [(f"density_{d}_direct", "direct_bank_scan", "scale_1000", f"density_{d}_input", scan_n, 1)
+                  for d in ("sparse", "normal", "dense")]
+        cells += [(f"size_{z}_direct", "direct_bank_scan", "scale_1000", f"size_{z}_input", scan_n, 1)
+                  for z in ("small", "large", "huge")]
+    docs = {item.id: item.documents for item in prepared}
     for workload_id, phase, bank_id, input_id, count, concurrency in cells:
         if only is not None and workload_id not in only:
             continue
@@ -399,7 +477,8 @@ def run_profile(profile: str, inputs: HarnessInputs, *, paired_per_block: int | 
                 "bank_id": bank_id, "bank_hash": bank_hash[bank_id], "input_id": input_id,
                 "input_sha256": descriptors[input_id]["descriptor_sha256"] if input_id else None,
                 "baseline_id": None, "warmups": 0 if phase in FRESH else WARMUPS,
-                "sample_unit": "operation" if phase in SETUP else "whole_input", "work_per_sample": 1,
+                "sample_unit": "operation" if phase in SETUP else (
+                    "document" if workload_id.endswith("_latency") else "whole_input"), "work_per_sample": 1,
                 "concurrency": concurrency,
                 "process_model": "fresh_process_per_sample" if phase in FRESH else "reused_process",
                 "median_method": "standard_even_average", "percentile_method": "nearest_rank"}
@@ -411,11 +490,24 @@ def run_profile(profile: str, inputs: HarnessInputs, *, paired_per_block: int | 
                                           docs.get(input_id) if input_id else None, bank_raw, request)}
         else:
             per_block = paired_per_block if paired_per_block is not None else count // BLOCKS
+            if spec["sample_unit"] == "document":
+                per_block = len(docs[input_id])  # one whole pass over the input per block
             runs = _measure_paired(phase, per_block, concurrency, bank_dicts[bank_id],
-                                   docs.get(input_id) if input_id else None,
-                                   bank_raw, request)
+                                   docs.get(input_id) if input_id else None, bank_raws[bank_id], request,
+                                   spec["sample_unit"])
         entries = {}
         for role, (ns, rss, records, correctness) in runs.items():
+            if spec["sample_unit"] == "document":
+                rows = next(p for p in prepared if p.id == input_id).records
+                if [records[k] for k in range(len(records))] != [rows[k % len(rows)] for k in range(len(records))]:
+                    raise RuntimeError(f"{workload_id}: per-document records differ from the inventory")
+                entries[role] = workload_entry(
+                    dict(spec) if role == "candidate" else {**spec, "id": f"control_{workload_id}",
+                                                            "decision_grade": False,
+                                                            "baseline_id": SAME_PATH_BASELINE["id"]},
+                    ns, rss, None, None, unit="document")
+                performance["workloads"].append(entries[role])
+                continue
             if len(set(correctness)) > 1:
                 raise RuntimeError(f"{workload_id}: correctness differs between samples")
             per_sample = records[0] if phase not in SETUP else None
@@ -427,51 +519,80 @@ def run_profile(profile: str, inputs: HarnessInputs, *, paired_per_block: int | 
             entries[role] = workload_entry(role_spec, ns, rss, item, per_sample)
             performance["workloads"].append(entries[role])
         if paired:
-            if len({str(r[3][0]) for r in runs.values()}) != 1:
+            if runs["candidate"][3] != runs["control"][3]:
                 raise RuntimeError(f"{workload_id}: candidate and control twins disagree on correctness")
             performance["comparisons"].append(same_path_comparison(entries["candidate"], entries["control"],
                                                                    len(runs["candidate"][0]) // BLOCKS))
     performance["workloads"].sort(key=lambda w: w["id"])
     performance["comparisons"].sort(key=lambda c: c["id"])
     hashes.reseal_performance_section(performance)
-    return performance, {real.inventory_id: real.inventory, synthetic.inventory_id: synthetic.inventory}
+    inventories: dict[str, bytes] = {}
+    for item in prepared:
+        if inventories.setdefault(item.inventory_id, item.inventory) != item.inventory:
+            raise RuntimeError("two inputs share an inventory id but not its rows")
+    used = {i["inventory_ref"]["id"] for i in performance["inputs"]
+            if any(w.get("input_id") == i["id"] for w in performance["workloads"])}
+    performance["inputs"] = [i for i in performance["inputs"]
+                             if any(w.get("input_id") == i["id"] for w in performance["workloads"])]
+    performance["banks"] = [b for b in performance["banks"]
+                            if any(w.get("bank_id") == b["id"] for w in performance["workloads"])]
+    hashes.reseal_performance_section(performance)
+    return performance, {k: v for k, v in inventories.items() if k in used}
 
 
-def _session(phase: str, concurrency: int, bank: dict[str, Any], documents: list[bytes], bank_raw: bytes
-             ) -> Callable[[], tuple[int, str]]:
-    """A fresh reused-process session: compile (or prime the helper cache) now, return the timed operation."""
-    from nerb_verify.producers.engine import compile_bank
+class _Session:
+    """A fresh reused-process session: compile (or prime the helper cache) once, then time ``operation()`` calls.
 
-    if phase == "helper_cache_hit":
-        _HELPER_CACHE.clear()
-        _helper_compile(bank_raw)
-        return lambda: _scan_all(_helper_compile(bank_raw), documents)
-    compiled = compile_bank(bank)
-    if concurrency > 1:
-        pool = ThreadPoolExecutor(max_workers=concurrency)
-        chunks = [documents[i::concurrency] for i in range(concurrency)]
+    Whole-input sessions scan every document per call; document sessions scan one document per call, cycling, and
+    ``reset()`` puts the cursor back to document 0 after the warmups (so a block of n samples is one pass).
+    """
 
-        def operation() -> tuple[int, str]:
-            results = list(pool.map(lambda chunk: _scan_all(compiled, chunk), chunks))
+    def __init__(self, phase: str, concurrency: int, bank: dict[str, Any], documents: list[bytes], bank_raw: bytes,
+                 unit: str) -> None:
+        from nerb_verify.producers.engine import compile_bank
+
+        self.documents, self.unit, self.cursor, self.bank_raw = documents, unit, 0, bank_raw
+        self.helper = phase == "helper_cache_hit"
+        if self.helper:
+            _HELPER_CACHE.clear()
+            _helper_compile(bank_raw)
+            self.compiled = None
+        else:
+            self.compiled = compile_bank(bank)
+        self.concurrency = concurrency
+        self.pool = ThreadPoolExecutor(max_workers=concurrency) if concurrency > 1 else None
+
+    def reset(self) -> None:
+        self.cursor = 0
+
+    def operation(self) -> tuple[int, str]:
+        compiled = _helper_compile(self.bank_raw) if self.helper else self.compiled
+        if self.unit == "document":
+            data = self.documents[self.cursor % len(self.documents)]
+            self.cursor += 1
+            return _scan_all(compiled, [data])
+        if self.pool is not None:
+            chunks = [self.documents[i::self.concurrency] for i in range(self.concurrency)]
+            results = list(self.pool.map(lambda chunk: _scan_all(compiled, chunk), chunks))
             return sum(r[0] for r in results), python_canonical_sha256([r[1] for r in results])
-        return operation
-    return lambda: _scan_all(compiled, documents)
+        return _scan_all(compiled, self.documents)
 
 
 def _measure_paired(phase: str, per_block: int, concurrency: int, bank: dict[str, Any],
-                    documents: list[bytes] | None, bank_raw: bytes, request: dict[str, Any]
+                    documents: list[bytes] | None, bank_raw: bytes, request: dict[str, Any], unit: str = "whole_input"
                     ) -> dict[str, tuple[list[int], list[int], list[int], list[str]]]:
     """Candidate and control twin over the ten frozen blocks, in ABBA / BAAB order (fresh session per block)."""
     runs: dict[str, tuple[list[int], list[int], list[int], list[str]]] = {
         "candidate": ([], [], [], []), "control": ([], [], [], [])}
     for labels in block_schedule(BLOCKS, per_block):
-        operations: dict[str, Callable[[], tuple[int, str]]] = {}
+        sessions: dict[str, _Session] = {}
         if phase not in FRESH:
             assert documents is not None
             for role in ("candidate", "control"):
-                operations[role] = _session(phase, concurrency, bank, documents, bank_raw)
+                sessions[role] = _Session(phase, concurrency, bank, documents, bank_raw, unit)
                 for _ in range(WARMUPS):
-                    operations[role]()
+                    sessions[role].operation()
+                sessions[role].reset()
         for role in labels:
             ns, rss, records, correctness = runs[role]
             if phase in FRESH:
@@ -482,7 +603,7 @@ def _measure_paired(phase: str, per_block: int, concurrency: int, bank: dict[str
                 correctness.append(str(result["correctness_sha256"]))
                 continue
             start = time.perf_counter_ns()
-            found, digest = operations[role]()
+            found, digest = sessions[role].operation()
             ns.append(max(1, time.perf_counter_ns() - start))
             rss.append(rss_bytes())
             records.append(found)
