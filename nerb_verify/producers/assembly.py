@@ -191,8 +191,13 @@ def evaluate_checks(checks: list[dict[str, Any]], evidence: dict[str, Any]) -> l
 def freeze_plans(*, public_sections: dict[str, Any], bank_section: dict[str, Any], conformance_plan: dict[str, Any],
                  labels: list[dict[str, Any]], quality_plan: list[dict[str, Any]], provenance: Provenance,
                  audit_plan: dict[str, Any], gate_slice: int | None, performance_plan: dict[str, Any] | None,
-                 privacy_report_sha256: str, verifier_id: str = "nerb-enron-contract") -> FrozenPlan:
-    """The manifest frozen before the sealed test is opened (``performance_manifest_sha256`` filled at sealing)."""
+                 privacy_report_sha256: str, command_argv: list[str], command_elapsed_seconds: float,
+                 verifier_id: str = "nerb-enron-contract") -> FrozenPlan:
+    """The manifest frozen before the sealed test is opened (``performance_manifest_sha256`` filled at sealing).
+
+    ``command_argv`` / ``command_elapsed_seconds`` describe the performance run the harnesses point to (argv without
+    private paths).
+    """
     checks = gate_checks(gate_slice, performance_plan)
     manifest = {
         "schema_version": "nerb.enron_manifest.v2", "artifact_kind": "real_benchmark",
@@ -201,7 +206,7 @@ def freeze_plans(*, public_sections: dict[str, Any], bank_section: dict[str, Any
         "source": public_sections["source"], "preparation": public_sections["preparation"],
         "splits": public_sections["splits"], "bank": bank_section, "conformance_plan": conformance_plan,
         "labels": labels, "quality_plan": quality_plan,
-        "commands": [{"argv": ["nerb-verify", "demo", "--profile", "smoke"], "cwd": ".", "elapsed_seconds": 0.0,
+        "commands": [{"argv": list(command_argv), "cwd": ".", "elapsed_seconds": float(command_elapsed_seconds),
                       "exit_status": 0, "id": COMMAND_ID, "timeout_seconds": 7200.0}],
         "environment": Provenance.environment(), "software": provenance.software(),
         "evaluator": {"id": "nerb-verify-quality", "label_schema_sha256": _h({"label_schema": "nerb_verify.gold.v1"}),

@@ -125,10 +125,14 @@ def run_demo(output: Path, *, messages: int = 400, seed: int = 7, progress: Call
 
     validation = [text.encode("utf-8") for text in (structured_headers_view(r)[0]
                                                      for r in _jsonl(development / "validation.jsonl")) if text]
+    import time
+
+    started = time.monotonic()
     performance, inventories = harness.run_profile("smoke", harness.HarnessInputs(
         bank_path=bank_dir / "bank.json", train_dir=development, train_source=development / "train.jsonl",
         train_artifact=public_sections["splits"]["roles"]["train"]["artifact"], validation_documents=validation,
         work_dir=private / "performance", progress=progress))
+    performance_seconds = round(time.monotonic() - started, 3)
     progress("6/9 freeze: manifest, thresholds, quality and conformance plans, audit plan")
     repo = Path(__file__).resolve().parents[2]
     commit, dirty = _git_commit(repo)
@@ -162,6 +166,8 @@ def run_demo(output: Path, *, messages: int = 400, seed: int = 7, progress: Call
         public_sections=public_sections, bank_section=bank_sections["bank"],
         conformance_plan=bank_sections["conformance_plan"], labels=[], quality_plan=quality_plan,
         provenance=provenance, audit_plan=audit_plan, gate_slice=None, performance_plan=performance,
+        command_argv=["nerb-verify", "demo", "--messages", str(messages), "--seed", str(seed)],
+        command_elapsed_seconds=performance_seconds,
         privacy_report_sha256=python_canonical_sha256(assembly.privacy_report(
             [sections, public / "manifest-bank.json", public / "bank-card.json"])))
     from nerb_verify.checks.performance.hashes import performance_manifest_sha256
