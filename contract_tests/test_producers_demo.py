@@ -444,3 +444,13 @@ def test_document_latency_twins_are_one_pass_per_block(demo, tmp_path):
     assert all(w["sample_unit"] == "document" and len(w["samples_seconds"]) == 10 * documents
                for w in latency.values())
     assert section["comparisons"][0]["samples_per_block"] == documents
+
+
+def test_evaluator_limits_refuse_instead_of_truncating(monkeypatch):
+    monkeypatch.setattr(evaluation, "MAX_PREDICTIONS_PER_DOCUMENT", 2)
+    preds = [evaluation.Prediction("a", "person", i, i + 1, "n", "p") for i in range(3)]
+    with pytest.raises(evaluation.EvaluationError):
+        evaluation.score_slice(_spec(), {"a": 10}, [], preds)
+    monkeypatch.setattr(evaluation, "MAX_DOCUMENT_SCALARS", 5)
+    with pytest.raises(evaluation.EvaluationError):
+        evaluation.score_slice(_spec(), {"a": 10}, [], [])

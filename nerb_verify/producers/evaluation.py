@@ -35,6 +35,11 @@ SAMPLE_RANK_DOMAIN = "nerb/enron/sealed-audit-rank/v1"
 SIZE_BANDS = ((1023, "short"), (16383, "medium"))
 MATCHING = "one_to_one_exact_span_and_class"
 POSITIONS = "document_id_unicode_scalar_index"
+# Evaluator limits (spec 50 section 7.3): beyond them the run is refused, never truncated.
+MAX_DOCUMENT_SCALARS = 10 * 1024 * 1024
+MAX_PREDICTIONS_PER_DOCUMENT = 100_000
+MAX_PREDICTIONS_PER_RUN = 5_000_000
+MAX_GOLD_SPANS = 2_000_000
 CLASS_SCOPES = {"person_contact": ("contact", "person"), "contact": ("contact",), "person": ("person",)}
 
 
@@ -286,6 +291,7 @@ def score_slice(spec: SliceSpec, documents: dict[str, int], gold: Sequence[GoldS
     prediction outside its document's range is refused.
     """
     classes = CLASS_SCOPES[spec.entity_class]
+    check_limits(documents, gold, predictions)
     eligible = is_open_world_eligible(spec.label_strength, spec.annotation_completeness)
     gold_in = [g for g in gold if g.entity_class in classes]
     preds_in = [p for p in predictions if p.entity_class in classes and p.document_id in documents]
@@ -391,6 +397,19 @@ def score_slice(spec: SliceSpec, documents: dict[str, int], gold: Sequence[GoldS
         "text_view": spec.text_view, "promotion_gate": spec.promotion_gate, **counts, "metrics": metrics,
         **spec.extra,
     }
+
+
+def check_limits(documents: dict[str, int], gold: Sequence[GoldSpan], predictions: Sequence[Prediction]) -> None:
+    """Refuse inputs beyond the evaluator's limits (document size, predictions per document and per run, gold)."""
+    if len(gold) > MAX_GOLD_SPANS or len(predictions) > MAX_PREDICTIONS_PER_RUN:
+        raise EvaluationError("evaluator limit exceeded: gold spans or predictions per run")
+    if any(size > MAX_DOCUMENT_SCALARS for size in documents.values()):
+        raise EvaluationError("evaluator limit exceeded: document size")
+    per_document: dict[str, int] = defaultdict(int)
+    for p in predictions:
+        per_document[p.document_id] += 1
+    if any(count > MAX_PREDICTIONS_PER_DOCUMENT for count in per_document.values()):
+        raise EvaluationError("evaluator limit exceeded: predictions per document")
 
 
 def predictions_from_records(records: Iterable[dict[str, Any]]) -> list[Prediction]:
