@@ -46,7 +46,23 @@ def _is_gate_target(path: tuple[tuple[str | int, int], ...], value: str, pointer
     if (first, second, last) != ("promotion", "checks", "target") or not isinstance(index, int):
         return False
     found, _target = pointers.resolve(pointer_root, value)
-    return found and value.startswith("/")
+    if found and value.startswith("/"):
+        return True
+    # A target that does not resolve (say, into an emptied slice list) is still a pointer, not a path, when it is
+    # built only from gate categories, schema words and indices; the gate family reports it as unresolved.
+    return _schema_word_pointer(value)
+
+
+_GATE_ROOTS = frozenset({"quality", "catalog_conformance", "performance", "privacy", "software", "splits", "bank",
+                         "source", "preparation"})
+
+
+def _schema_word_pointer(value: str) -> bool:
+    parts = value.split("/")
+    if len(parts) < 3 or parts[0] != "" or parts[1] not in _GATE_ROOTS:
+        return False
+    words = pointers.known_keys()
+    return all(part in words or (part.isascii() and part.isdigit()) for part in parts[1:])
 
 
 _SMALLEST = 10**8  # 9 digits
