@@ -454,3 +454,40 @@ def test_evaluator_limits_refuse_instead_of_truncating(monkeypatch):
     monkeypatch.setattr(evaluation, "MAX_DOCUMENT_SCALARS", 5)
     with pytest.raises(evaluation.EvaluationError):
         evaluation.score_slice(_spec(), {"a": 10}, [], [])
+
+
+AUTHENTICITY = {"performance.comparison_invalid", "performance.comparison_value_mismatch",
+                "performance.comparison_result_mismatch", "performance.block_assignment",
+                "performance.statistic_mismatch", "performance.workload_hash", "performance.comparison_hash",
+                "performance.rss_samples", "performance.invalid_sample", "performance.records_per_sample",
+                "performance.unknown_reference", "performance.section_malformed", "performance.descriptor_hash",
+                "performance.plan_hash", "performance.run_hash", "performance.manifest_hash",
+                "performance.phase_contract", "performance.baseline_capability", "performance.unused_descriptor"}
+
+
+def test_exploratory_baselines_are_authentic_and_not_equivalent(demo, tmp_path):
+    from nerb_verify.producers.bank_card import structured_headers_view
+    from nerb_verify.seal import seal_bundle
+
+    development = demo.private / "enron-split" / "run" / "development"
+    records = [json.loads(line) for line in (development / "validation.jsonl").read_text().splitlines()]
+    evidence = json.loads((demo.bundle / EV).read_text())
+    inputs = harness.HarnessInputs(
+        bank_path=demo.private / "bank" / "bank.json", train_dir=development, train_source=development / "train.jsonl",
+        train_artifact=evidence["splits"]["roles"]["train"]["artifact"],
+        validation_documents=[structured_headers_view(r)[0].encode() for r in records], work_dir=tmp_path / "perf")
+    section, _inv = harness.run_profile("smoke", inputs, paired_per_block=1,
+                                        only={"explore_generic_email_regex", "explore_python_literal_scan"})
+    assert {b["semantic_equivalence"] for b in section["baselines"]} == {"not_equivalent"}
+    explore = [w for w in section["workloads"] if w["id"].startswith("explore_")]
+    assert len(explore) == 2 and all(w["decision_grade"] is False for w in explore)
+    bundle = tmp_path / "bundle"
+    shutil.copytree(demo.bundle, bundle)
+    evidence["performance"]["workloads"] = sorted(evidence["performance"]["workloads"] + explore,
+                                                  key=lambda w: w["id"])
+    evidence["performance"]["harnesses"] = section["harnesses"]
+    evidence["performance"]["baselines"] = section["baselines"]
+    (bundle / EV).write_text(json.dumps(evidence))
+    seal_bundle(bundle)
+    codes = {c for c, _a, _p in _errors(bundle)}
+    assert not codes & AUTHENTICITY, sorted(codes & AUTHENTICITY)

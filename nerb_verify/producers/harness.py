@@ -62,6 +62,23 @@ SAME_PATH_BASELINE: dict[str, Any] = {
                      "unicode": True},
     "source_sha256": None, "descriptor_sha256": None,
 }
+EXPLORATORY_BASELINES: dict[str, dict[str, Any]] = {
+    "generic_regex_harness": {
+        "id": "generic_email_format_regex", "name": "Generic email-format regex (Python re)",
+        "semantic_equivalence": "not_equivalent", "version": "1",
+        "capabilities": {"aliases": False, "canonical_mapping": False, "literal_patterns": False,
+                         "regex_patterns": True, "unicode": False},
+        "source_sha256": None, "descriptor_sha256": None},
+    "python_literal_harness": {
+        "id": "python_literal_catalog_scan", "name": "Python literal catalog scan (str.find per literal)",
+        "semantic_equivalence": "not_equivalent", "version": "1",
+        "capabilities": {"aliases": True, "canonical_mapping": True, "literal_patterns": True,
+                         "regex_patterns": False, "unicode": True},
+        "source_sha256": None, "descriptor_sha256": None},
+}
+EXPLORATORY_CELLS = (("explore_generic_email_regex", "generic_regex_harness"),
+                     ("explore_python_literal_scan", "python_literal_harness"))
+GENERIC_EMAIL = r"[A-Za-z0-9._%+-]+@[A-Za-z0-9.-]+\.[A-Za-z]{2,}"
 FRESH = {"source_profile", "source_build", "cold_compile", "helper_cache_miss", "end_to_end"}
 SETUP = {"source_profile", "source_build", "cold_compile"}
 
@@ -77,6 +94,40 @@ def _source_sha256() -> str:
 
 
 SAME_PATH_BASELINE["source_sha256"] = _source_sha256()
+for _baseline in EXPLORATORY_BASELINES.values():
+    _baseline["source_sha256"] = _source_sha256()
+
+
+def exploratory_operation(harness_id: str, bank: dict[str, Any], documents: list[bytes]
+                          ) -> Callable[[], tuple[int, str]]:
+    """The two non-equivalent baselines: a generic email regex, and a naive case-folded ``str.find`` per literal."""
+    import re
+
+    from nerb_verify.producers.bank_format import active_detectors
+
+    texts = [d.decode("utf-8") for d in documents]
+    if harness_id == "generic_regex_harness":
+        pattern = re.compile(GENERIC_EMAIL)
+
+        def generic() -> tuple[int, str]:
+            found = [[m.span() for m in pattern.finditer(t)] for t in texts]
+            return sum(len(f) for f in found), python_canonical_sha256(found)
+        return generic
+    literals = sorted({d.value.casefold() for d in active_detectors(bank) if d.kind == "literal"})
+
+    def literal_scan() -> tuple[int, str]:
+        found = []
+        for text in texts:
+            folded = text.casefold()
+            hits = []
+            for value in literals:
+                start = folded.find(value)
+                while start >= 0:
+                    hits.append((start, start + len(value)))
+                    start = folded.find(value, start + 1)
+            found.append(sorted(hits))
+        return sum(len(f) for f in found), python_canonical_sha256(found)
+    return literal_scan
 
 
 # ------------------------------------------------------------------------------------------------- operations
@@ -430,7 +481,11 @@ def run_profile(profile: str, inputs: HarnessInputs, *, paired_per_block: int | 
     bank_hash = {b["id"]: b["bank_hash"] for b in banks}
     input_items = [input_descriptor(item, bank_hash[item.bank_id]) for item in prepared]
     harness_list = []
-    for phase, harness_id in sorted(PHASE_HARNESS.items(), key=lambda kv: kv[1]):
+    harness_phases = dict(PHASE_HARNESS)
+    if full:
+        harness_phases.update({"explore_" + hid: hid for hid in EXPLORATORY_BASELINES})
+    for key, harness_id in sorted(harness_phases.items(), key=lambda kv: kv[1]):
+        phase = "direct_bank_scan" if key.startswith("explore_") else key
         entry = {"id": harness_id, "phase": phase, "command_id": COMMAND_ID, "source_sha256": _source_sha256(),
                  "source_artifact": inputs.train_artifact if phase in ("source_profile", "source_build") else None,
                  "descriptor_sha256": None}
@@ -438,7 +493,9 @@ def run_profile(profile: str, inputs: HarnessInputs, *, paired_per_block: int | 
         harness_list.append(entry)
     paired = decision or paired_per_block is not None
     performance: dict[str, Any] = {"evaluated": True, "banks": banks, "inputs": input_items,
-                                   "harnesses": harness_list, "baselines": [dict(SAME_PATH_BASELINE)] if paired else [],
+                                   "harnesses": harness_list,
+                                   "baselines": ([dict(SAME_PATH_BASELINE)] if paired else [])
+                                   + ([dict(b) for b in EXPLORATORY_BASELINES.values()] if full else []),
                                    "workloads": [],
                                    "comparisons": [], "breakeven_models": []}
     hashes.reseal_performance_section(performance)
@@ -523,6 +580,32 @@ def run_profile(profile: str, inputs: HarnessInputs, *, paired_per_block: int | 
                 raise RuntimeError(f"{workload_id}: candidate and control twins disagree on correctness")
             performance["comparisons"].append(same_path_comparison(entries["candidate"], entries["control"],
                                                                    len(runs["candidate"][0]) // BLOCKS))
+    for workload_id, harness_id in EXPLORATORY_CELLS if full else ():
+        if only is not None and workload_id not in only:
+            continue
+        inputs.progress(f"performance ({profile}): {workload_id} x {mid_n}")
+        operation = exploratory_operation(harness_id, bank, docs["real_validation_input"])
+        ns, rss, records, correctness = [], [], [], []
+        for _ in range(WARMUPS):
+            operation()
+        for _ in range(mid_n if paired_per_block is None else BLOCKS * paired_per_block):
+            start = time.perf_counter_ns()
+            found, digest = operation()
+            ns.append(max(1, time.perf_counter_ns() - start))
+            rss.append(rss_bytes())
+            records.append(found)
+            correctness.append(digest)
+        if len(set(correctness)) > 1:
+            raise RuntimeError(f"{workload_id}: correctness differs between samples")
+        spec = {"id": workload_id, "phase": "direct_bank_scan", "promotion_gate": False, "decision_grade": False,
+                "harness_id": harness_id, "harness_sha256": None, "bank_id": "evaluated_bank",
+                "bank_hash": bank_hash["evaluated_bank"], "input_id": "real_validation_input", "input_sha256": None,
+                "baseline_id": EXPLORATORY_BASELINES[harness_id]["id"], "warmups": WARMUPS,
+                "sample_unit": "whole_input", "work_per_sample": 1, "concurrency": 1,
+                "process_model": "reused_process", "median_method": "standard_even_average",
+                "percentile_method": "nearest_rank"}
+        item = next(i for i in input_items if i["id"] == "real_validation_input")
+        performance["workloads"].append(workload_entry(spec, ns, rss, item, records[0]))
     performance["workloads"].sort(key=lambda w: w["id"])
     performance["comparisons"].sort(key=lambda c: c["id"])
     hashes.reseal_performance_section(performance)
@@ -536,6 +619,10 @@ def run_profile(profile: str, inputs: HarnessInputs, *, paired_per_block: int | 
                              if any(w.get("input_id") == i["id"] for w in performance["workloads"])]
     performance["banks"] = [b for b in performance["banks"]
                             if any(w.get("bank_id") == b["id"] for w in performance["workloads"])]
+    performance["harnesses"] = [h for h in performance["harnesses"] if h["id"] in PHASE_HARNESS.values()
+                                or any(w.get("harness_id") == h["id"] for w in performance["workloads"])]
+    performance["baselines"] = [b for b in performance["baselines"]
+                                if any(w.get("baseline_id") == b["id"] for w in performance["workloads"])]
     hashes.reseal_performance_section(performance)
     return performance, {k: v for k, v in inventories.items() if k in used}
 
