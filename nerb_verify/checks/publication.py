@@ -17,13 +17,13 @@ The publication is a seal over the bundle. Its raw-byte artifact hashes and the 
 
 from __future__ import annotations
 
-from decimal import Decimal, InvalidOperation
 from fractions import Fraction
 from typing import Any
 
 from nerb_verify import context as C
 from nerb_verify.canonical import python_canonical_sha256, self_hash
 from nerb_verify.checks._access import as_dict, as_int, as_list, dig, same
+from nerb_verify.checks import gate_eval
 from nerb_verify.codes import register
 from nerb_verify.context import VerifyContext
 from nerb_verify.findings import Label
@@ -59,22 +59,10 @@ OVERSTATEMENT_FIELDS = frozenset({"standalone_privacy_redaction_allowed", "stand
 HEADLINE_SLICE = "person_contact_all_test"
 
 
-def _exact(value: Any) -> Fraction | None:
-    if isinstance(value, bool) or not isinstance(value, (int, float)):
-        return None
-    try:
-        return Fraction(value)
-    except (ValueError, OverflowError):
-        return None
-
-
-def _decimal(value: Any) -> Fraction | None:
-    if isinstance(value, bool) or not isinstance(value, (int, float)):
-        return None
-    try:
-        return Fraction(Decimal(repr(value)))
-    except (InvalidOperation, ValueError, OverflowError):
-        return None
+# Exact readings of JSON numbers are shared with the gate family: a stored double at its binary value, a threshold
+# at the decimal it is written as.
+_exact = gate_eval.binary_value
+_decimal = gate_eval.decimal_value
 
 
 def quality_gates_pass(ctx: VerifyContext, evidence: dict[str, Any]) -> bool | None:
