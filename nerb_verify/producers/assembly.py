@@ -69,6 +69,7 @@ class Provenance:
     created_at: str
 
     def software(self) -> dict[str, Any]:
+        """The ``software`` block: package and engine version, measurement commit and whether the tree was dirty."""
         return {"engine_version": self.package_version, "git_commit": self.git_commit, "git_dirty": self.git_dirty,
                 "package_version": self.package_version}
 
@@ -99,6 +100,7 @@ class FrozenPlan:
 
     @property
     def audit_plan_sha256(self) -> str:
+        """Canonical hash of the private audit plan (the value every public copy must carry)."""
         return _h(self.audit_plan)
 
 

@@ -650,9 +650,11 @@ class _Session:
         self.pool = ThreadPoolExecutor(max_workers=concurrency) if concurrency > 1 else None
 
     def reset(self) -> None:
+        """Back to document 0 (after the warmups)."""
         self.cursor = 0
 
     def operation(self) -> tuple[int, str]:
+        """One timed unit of work: (records found, correctness hash)."""
         compiled = _helper_compile(self.bank_raw) if self.helper else self.compiled
         if self.unit == "document":
             data = self.documents[self.cursor % len(self.documents)]
