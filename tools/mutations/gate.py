@@ -91,7 +91,7 @@ CASES = [
           [_insert(CATALOGED_FALSE_NEGATIVE + 1, _check("cataloged_true_positive_floor", "quality",
                                                         "/quality/slices/00/cataloged_true_positive", "gte", 0, 142,
                                                         True))],
-          "A gate target uses index 00 (resealed).", codes=["gate.target", "privacy.local_path"]),
+          "A gate target uses index 00 (resealed)."),
     _case("gate.actual", "coverage-actual-one-ulp-up",
           [_set(f"{CHECKS}/{CATALOG_COVERAGE}/actual", math.nextafter(0.1048097631012204, 1.0))],
           "The catalog_coverage gate's actual is one ulp above the stored metric (resealed)."),
