@@ -49,7 +49,7 @@ def _ctx() -> VerifyContext:
 
 
 def test_parity_disagreement_fails_closed(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(schema_validation, "fast_is_valid", lambda name, doc: False)
+    monkeypatch.setattr(schema_validation, "fast_is_valid", lambda name, doc, opaque=(): False)
     ctx = _ctx()
     schema_check.run(ctx)
     manifest_codes = [f.code for f in ctx.collector.findings if f.artifact == "benchmark-manifest.json"]

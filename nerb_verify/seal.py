@@ -148,7 +148,8 @@ def seal_steps(root: Path, steps: list[str]) -> None:
 
     ``manifest_sha256``: rewrite the evidence's manifest binding from the current manifest;
     ``publication``: refresh publication.json's artifact list, bindings and self hash from the files as they are;
-    ``publication_sha256``: only publication.json's own self hash.
+    ``publication_sha256``: only publication.json's own self hash;
+    ``plan_sha256`` / ``run_sha256``: the performance report's plan or run hash from the report as it is.
     """
     for step in steps:
         if step == "manifest_sha256":
@@ -163,6 +164,11 @@ def seal_steps(root: Path, steps: list[str]) -> None:
             report = _read(root, C.PERFORMANCE_REPORT)
             if isinstance(report, dict):
                 report["run_sha256"] = _performance_hooks()[2](report)
+                _write(root, C.PERFORMANCE_REPORT, report)
+        elif step == "plan_sha256":
+            report = _read(root, C.PERFORMANCE_REPORT)
+            if isinstance(report, dict):
+                report["plan_sha256"] = _performance_hooks()[3](report)
                 _write(root, C.PERFORMANCE_REPORT, report)
         elif step == "publication_sha256":
             publication = _read(root, C.PUBLICATION)

@@ -13,6 +13,7 @@ import re
 from nerb_verify import context as C
 from nerb_verify import pointers
 from nerb_verify import schema_validation as schemas
+from nerb_verify.canonical import python_canonical_bytes
 from nerb_verify.codes import register
 from nerb_verify.context import VerifyContext
 from nerb_verify.findings import Label
@@ -81,7 +82,8 @@ def _schema_available(file_name: str) -> bool:
     return schemas.BASE_URI + file_name in schemas.schema_store()
 
 
-def _check_one(ctx: VerifyContext, rel: str, data: object, version: str | None, file_name: str) -> bool:
+def _check_one(ctx: VerifyContext, rel: str, data: object, version: str | None, file_name: str,
+               opaque: tuple[str, ...] = ()) -> bool:
     collector = ctx.collector
     if version is not None:
         declared = data.get("schema_version") if isinstance(data, dict) else None
@@ -94,7 +96,7 @@ def _check_one(ctx: VerifyContext, rel: str, data: object, version: str | None, 
         collector.add(UNAVAILABLE, rel, "", "No schema file {name} is installed.", name=Label(file_name))
         return False
     try:
-        errors = schemas.validate(file_name, data)
+        errors = schemas.validate(file_name, data, opaque)
     except schemas.SchemaUnavailable:
         collector.add(UNAVAILABLE, rel, "", "A schema that {name} refers to is not installed.", name=Label(file_name))
         return False
@@ -107,6 +109,26 @@ def _check_one(ctx: VerifyContext, rel: str, data: object, version: str | None, 
     return not errors
 
 
+def report_repeats_evidence(ctx: VerifyContext) -> bool:
+    """Whether the performance report's ``performance`` section is canonically identical to the admitted evidence's.
+
+    Computed once (canonical bytes, so ``1`` and ``1.0`` differ) and shared as ``schema.report_performance_identical``
+    with the performance family, which must check the same equality.
+    """
+    key = "schema.report_performance_identical"
+    if key not in ctx.shared:
+        evidence, report = ctx.artifacts.get(C.EVIDENCE), ctx.loaded.get(C.PERFORMANCE_REPORT)
+        identical = False
+        if isinstance(evidence, dict) and isinstance(report, dict) and "performance" in report:
+            try:
+                identical = python_canonical_bytes(report["performance"]) == python_canonical_bytes(
+                    evidence["performance"])
+            except (TypeError, ValueError):
+                identical = False
+        ctx.shared[key] = identical
+    return bool(ctx.shared[key])
+
+
 def run(ctx: VerifyContext) -> None:
     """Validate every loaded JSON artifact; admit the valid ones to ``ctx.artifacts``; report missing ones."""
     checked = 0
@@ -116,7 +138,8 @@ def run(ctx: VerifyContext) -> None:
                 ctx.collector.add(MISSING_ARTIFACT, rel, "")
             continue
         checked += 1
-        if _check_one(ctx, rel, ctx.loaded[rel], version, file_name):
+        opaque = ("performance",) if rel == C.PERFORMANCE_REPORT and report_repeats_evidence(ctx) else ()
+        if _check_one(ctx, rel, ctx.loaded[rel], version, file_name, opaque):
             ctx.artifacts[rel] = ctx.loaded[rel]
     for inventory_id in sorted(ctx.inventories):
         rel = f"{C.INVENTORIES_DIR}/{inventory_id}.json"

@@ -9,6 +9,7 @@ from nerb_verify.checks.performance import codes as C
 from nerb_verify.checks.performance import hashes
 from nerb_verify.checks.performance.state import PerfState, label
 from nerb_verify.context import EVIDENCE, MANIFEST, PERFORMANCE_REPORT
+from nerb_verify.canonical import python_canonical_bytes
 
 PRIVACY = {"status": "passed", "raw_text_included": False, "direct_identifiers_included": False,
            "private_paths_included": False, "violation_count": 0}
@@ -53,6 +54,14 @@ def _check_hash(state: PerfState, key: str, published: Any, compute: Any, figure
         collector.add(code, PERFORMANCE_REPORT, "/" + key)
 
 
+def _canonical_equal(a: Any, b: Any) -> bool:
+    """Type-strict equality of two JSON values (canonical bytes: ``1``, ``1.0`` and ``true`` all differ)."""
+    try:
+        return python_canonical_bytes(a) == python_canonical_bytes(b)
+    except (TypeError, ValueError):
+        return False
+
+
 def check_report(state: PerfState, report: dict[str, Any], manifest_hash: str | None) -> None:
     """Report envelope, equality with the evidence, run/plan/manifest hashes."""
     collector = state.ctx.collector
@@ -63,13 +72,16 @@ def check_report(state: PerfState, report: dict[str, Any], manifest_hash: str | 
         if report.get(key) != value or (key == "sealed_test_accessed" and report.get(key) is not False):
             collector.add(C.REPORT_ENVELOPE, PERFORMANCE_REPORT, pointers.join([key]), "{field} is not the "
                           "promotable value.", field=label(key))
-    if report.get("performance") != state.performance:
+    identical = state.ctx.shared.get("schema.report_performance_identical")
+    if identical is None:
+        identical = _canonical_equal(report.get("performance"), state.performance)
+    if not identical:
         collector.add(C.REPORT_MISMATCH, PERFORMANCE_REPORT, "/performance", "The report's performance section "
                       "differs from the evidence's.")
     # (copies of performance_manifest_sha256 are compared by the binding family; we compare it with the recomputed
     # manifest hash below)
     for key in ("software", "environment"):
-        if report.get(key) != evidence.get(key):
+        if not _canonical_equal(report.get(key), evidence.get(key)):
             collector.add(C.REPORT_MISMATCH, PERFORMANCE_REPORT, pointers.join([key]), "{field} differs from the "
                           "evidence.", field=label(key))
     if manifest_hash is not None:
