@@ -12,7 +12,6 @@ import pytest
 
 REPO = Path(__file__).resolve().parent.parent
 REAL_BUNDLE = REPO / "fixtures" / "bundles" / "nerb-enron"
-SHARED = REPO.parent / "shared"
 
 
 @pytest.fixture(scope="session")

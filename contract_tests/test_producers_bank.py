@@ -27,7 +27,7 @@ from nerb_verify.producers.bank_format import (
 )
 
 REPO = Path(__file__).resolve().parent.parent
-FIXTURES = REPO.parent / "shared" / "reference" / "nerb-fixtures"
+FIXTURES = Path(__file__).resolve().parent.parent / "fixtures" / "nerb-fixtures"  # vendored, Apache-2.0
 
 
 # --- format ---------------------------------------------------------------------------------------------------------

@@ -25,7 +25,7 @@ from nerb_verify.producers.conformance_cases import (  # noqa: E402
 )
 from nerb_verify.producers.engine import CompiledBank, EntityMatcher, compile_bank  # noqa: E402
 
-FIXTURES = Path(__file__).resolve().parent.parent.parent / "shared" / "reference" / "nerb-fixtures"
+FIXTURES = Path(__file__).resolve().parent.parent / "fixtures" / "nerb-fixtures"  # vendored, Apache-2.0
 
 
 @pytest.fixture(scope="module")

@@ -24,7 +24,7 @@ from nerb_verify.producers.engine import (  # noqa: E402
 )
 from nerb_verify.producers.reference_matcher import reference_scan  # noqa: E402
 
-FIXTURES = Path(__file__).resolve().parent.parent.parent / "shared" / "reference" / "nerb-fixtures"
+FIXTURES = Path(__file__).resolve().parent.parent / "fixtures" / "nerb-fixtures"  # vendored, Apache-2.0
 EMAIL_REGEX = (r"(?i)\b[a-z0-9_][a-z0-9.!#$%&'*+/=?^_`{|}~-]*@(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+"
                r"[a-z](?:[a-z0-9-]{0,61}[a-z0-9])?\b")
 
