@@ -69,9 +69,14 @@ def render_text(result: VerifyResult) -> str:
             lines.append("")
             lines.extend(str(line) for line in table)
     lines.append("")
-    not_run = sorted(k for k, v in collector.checks_run.items() if v.get("status") != "ran")
-    coverage = f"{len(collector.checks_run) - len(not_run)}/{len(collector.checks_run)} check families ran"
-    if not_run:
-        coverage += " (not evaluated: " + ", ".join(not_run) + ")"
+    statuses = {k: v.get("status") for k, v in collector.checks_run.items()}
+    optional = sorted(k for k, status in statuses.items() if status == "not_run")
+    not_evaluated = sorted(k for k, status in statuses.items() if status not in ("ran", "not_run"))
+    ran = sum(1 for status in statuses.values() if status == "ran")
+    coverage = f"{ran}/{len(statuses)} check families ran"
+    if not_evaluated:
+        coverage += " (not evaluated: " + ", ".join(not_evaluated) + ")"
+    if optional:
+        coverage += "; optional, not requested: " + ", ".join(optional)
     lines.append(f"Recomputed {len(collector.recomputed)} figure(s): {matched} match, {mismatched} mismatch. {coverage}.")
     return "\n".join(lines) + "\n"
