@@ -95,3 +95,19 @@ def test_trusted_lineage_option(tmp_path: Path) -> None:
     bad = tmp_path / "bad.json"
     bad.write_text('[{"a":1,"a":2}]')
     assert run_cli("verify", "fixtures/bundles/nerb-enron", "--trusted-lineage", str(bad)).code == 2
+
+
+def test_personal_file_names_are_never_echoed(tmp_path: Path) -> None:
+    """A stray file whose name is itself an e-mail address is reported by position, in text and JSON alike."""
+    bundle = tmp_path / "b"
+    shutil.copytree(REPO / "fixtures/bundles/nerb-enron", bundle)
+    name = "jane.roe" + "@" + "corp-mail.co.uk.json"
+    (bundle / name).write_text("{}")
+    (bundle / "figures" / name).write_text("x")
+    text = run_cli("verify", str(bundle))
+    report = run_cli("verify", str(bundle), "--format", "json")
+    assert text.code == 1 and report.code == 1
+    for out in (text, report):
+        assert "jane.roe" not in out.stdout + out.stderr
+    artifacts = {f["artifact"] for f in json.loads(report.stdout)["findings"]}
+    assert {"@name:0", "figures/@name:1"} <= artifacts

@@ -16,6 +16,7 @@ from pathlib import Path
 from nerb_verify import context as C
 from nerb_verify.codes import register
 from nerb_verify.context import VerifyContext
+from nerb_verify.display import safe_relpath
 from nerb_verify.loader import (
     BUNDLE_LIMITS,
     CONTRACT_LIMITS,
@@ -98,7 +99,7 @@ def open_bundle(ctx: VerifyContext) -> None:
             with os.scandir(directory) as iterator:
                 children = sorted(iterator, key=lambda e: e.name)
         except OSError:
-            collector.add("load.unreadable", prefix.rstrip("/") or ".", "")
+            collector.add("load.unreadable", safe_relpath(prefix.rstrip("/")) or ".", "")
             continue
         for entry in children:
             entries += 1
@@ -107,39 +108,39 @@ def open_bundle(ctx: VerifyContext) -> None:
                 stack.clear()
                 break
             if not _safe_name(entry.name):
-                collector.add(BUNDLE_UNSAFE_NAME, prefix.rstrip("/") or ".", "", "Entry number {n} in this folder "
-                              "has an unsafe name.", n=children.index(entry))
+                collector.add(BUNDLE_UNSAFE_NAME, safe_relpath(prefix.rstrip("/")) or ".", "",
+                              "Entry number {n} in this folder has an unsafe name.", n=children.index(entry))
                 continue
             rel = prefix + entry.name
             try:
                 info = entry.stat(follow_symlinks=False)
             except OSError:
-                collector.add("load.unreadable", rel, "")
+                collector.add("load.unreadable", safe_relpath(rel), "")
                 continue
             if stat.S_ISLNK(info.st_mode):
-                collector.add(BUNDLE_SYMLINK, rel, "")
+                collector.add(BUNDLE_SYMLINK, safe_relpath(rel), "")
                 unusable.add(rel)
             elif stat.S_ISDIR(info.st_mode):
                 if depth + 1 >= MAX_WALK_DEPTH:
-                    collector.add(BUNDLE_TOO_LARGE, rel, "")
+                    collector.add(BUNDLE_TOO_LARGE, safe_relpath(rel), "")
                 else:
                     stack.append((Path(entry.path), rel + "/", depth + 1))
             elif stat.S_ISREG(info.st_mode):
                 regular.append((rel, Path(entry.path), info))
             else:
-                collector.add(BUNDLE_SPECIAL, rel, "")
+                collector.add(BUNDLE_SPECIAL, safe_relpath(rel), "")
                 unusable.add(rel)
     for rel, path, info in sorted(regular):
         if info.st_mode & (stat.S_IWGRP | stat.S_IWOTH):
-            collector.add(FILE_MODE, rel, "")
+            collector.add(FILE_MODE, safe_relpath(rel), "")
         if info.st_nlink > 1:
-            collector.add(HARD_LINK, rel, "")
+            collector.add(HARD_LINK, safe_relpath(rel), "")
         is_json, limits, root = _json_kind(rel)
         cap = limits.max_bytes if is_json else MAX_TEXT_BYTES  # type: ignore[attr-defined]
         if info.st_size <= cap:
             total += info.st_size
         if total > MAX_TOTAL_BYTES:
-            collector.add(BUNDLE_TOO_LARGE, rel, "")
+            collector.add(BUNDLE_TOO_LARGE, safe_relpath(rel), "")
             ctx.files[rel] = LoadedFile(path=path, raw=b"", sha256="", size=info.st_size,
                                         problems=[LoadProblem(BUNDLE_TOO_LARGE)])
             continue
@@ -172,4 +173,5 @@ def _read_text(path: Path, cap: int) -> TextFile:
 
 
 def _report_problem(ctx: VerifyContext, rel: str, problem: LoadProblem) -> None:
-    ctx.collector.add(problem.code, rel, problem.pointer, problem.message, line=problem.line, column=problem.column)
+    ctx.collector.add(problem.code, safe_relpath(rel), problem.pointer, problem.message, line=problem.line,
+                      column=problem.column)

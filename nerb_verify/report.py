@@ -12,6 +12,7 @@ from typing import Any
 
 from nerb_verify import __version__
 from nerb_verify.canonical import jcs_sha256
+from nerb_verify.display import safe_relpath
 from nerb_verify.verify import VerifyResult
 
 REPORT_SCHEMA_VERSION = "nerb_verify.report.v1"
@@ -23,7 +24,7 @@ def build_report(result: VerifyResult) -> dict[str, Any]:
     files = []
     for rel in sorted(ctx.files):
         loaded = ctx.files[rel]
-        files.append({"path": rel, "sha256": loaded.sha256 or None, "bytes": loaded.size})
+        files.append({"path": safe_relpath(rel), "sha256": loaded.sha256 or None, "bytes": loaded.size})
     collector = result.collector
     report: dict[str, Any] = {
         "schema_version": REPORT_SCHEMA_VERSION,

@@ -21,6 +21,7 @@ from nerb_verify.canonical import python_canonical_bytes, python_canonical_sha25
 from nerb_verify.checks.files import declared_paths, is_unusable
 from nerb_verify.codes import register
 from nerb_verify.context import VerifyContext
+from nerb_verify.display import safe_relpath
 from nerb_verify.findings import Label
 
 ARTIFACT_SHA256 = register(
@@ -110,12 +111,12 @@ def _check_artifact_list(ctx: VerifyContext, publication: dict[str, Any]) -> Non
         collector.record(C.PUBLICATION, where + "/sha256", "file.sha256", digest, loaded.sha256, hash_ok)
         if not hash_ok:
             collector.add(ARTIFACT_SHA256, C.PUBLICATION, where + "/sha256",
-                          "Raw-byte SHA-256 of {path} differs from the declared value.", path=Label(path))
+                          "Raw-byte SHA-256 of {path} differs from the declared value.", path=Label(safe_relpath(path)))
         size_ok = type(size) is int and size == loaded.size
         collector.record(C.PUBLICATION, where + "/bytes", "file.bytes", size, loaded.size, size_ok)
         if not size_ok:
             collector.add(ARTIFACT_BYTES, C.PUBLICATION, where + "/bytes",
-                          "Byte length of {path} is {actual}, not the declared value.", path=Label(path),
+                          "Byte length of {path} is {actual}, not the declared value.", path=Label(safe_relpath(path)),
                           actual=loaded.size)
     expected = ctx.shared.get("bundle.expected_files", set())
     for rel in sorted(set(ctx.files) & expected):

@@ -16,6 +16,7 @@ from typing import Any
 from nerb_verify import context as C
 from nerb_verify.codes import register
 from nerb_verify.context import VerifyContext
+from nerb_verify.display import safe_relpath
 
 UNEXPECTED_FILE = register(
     "bundle.unexpected_file", "The bundle contains a file the contract does not expect.",
@@ -94,7 +95,7 @@ def run(ctx: VerifyContext) -> None:
     declared = declared_paths(ctx.loaded.get(C.PUBLICATION))
     present = set(ctx.files)
     for rel in sorted(present - expected):
-        ctx.collector.add(UNEXPECTED_FILE, rel, "")
+        ctx.collector.add(UNEXPECTED_FILE, safe_relpath(rel), "")
     for rel in sorted(expected - present):
         if rel in C.JSON_ARTIFACTS:
             continue  # reported by the schema family as schema.missing_artifact

@@ -20,6 +20,7 @@ from nerb_verify.privacy import runner as _runner  # noqa: F401  (registers priv
 from nerb_verify.privacy.json_scan import scan_json
 from nerb_verify.privacy.profiles import CONTRACT, REPOSITORY
 from nerb_verify.privacy.text_scan import scan_text
+from nerb_verify.display import safe_relpath
 
 
 def _is_rendered_text(rel: str) -> bool:
@@ -33,13 +34,13 @@ def run(ctx: VerifyContext) -> None:
     text_files = 0
     findings = 0
     for rel in sorted(ctx.loaded):
-        findings += scan_json(ctx.loaded[rel], CONTRACT, ctx.collector, rel, pointer_root=evidence)
+        findings += scan_json(ctx.loaded[rel], CONTRACT, ctx.collector, safe_relpath(rel), pointer_root=evidence)
         json_files += 1
     for rel in sorted(ctx.files):
         loaded = ctx.files[rel]
         text = getattr(loaded, "text", None)
         if _is_rendered_text(rel) and isinstance(text, str):
-            findings += scan_text(text, REPOSITORY, ctx.collector, rel)
+            findings += scan_text(text, REPOSITORY, ctx.collector, safe_relpath(rel))
             text_files += 1
     if json_files == 0 and text_files == 0:
         ctx.collector.ran("privacy", "not_evaluated", reason=Label("no artifact could be loaded"))
