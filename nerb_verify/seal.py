@@ -27,14 +27,8 @@ from typing import Any
 
 from nerb_verify import context as C
 from nerb_verify.canonical import nerb_pretty_bytes, python_canonical_sha256, self_hash
+from nerb_verify.checks.gates import thresholds_sha256
 from nerb_verify.loader import sha256_prefixed
-
-
-def thresholds_sha256(checks: list[dict[str, Any]]) -> str:
-    """NERB's threshold-set hash: every check reduced to id/category/target/operator/threshold, sorted by id."""
-    reduced = [{k: check.get(k) for k in ("id", "category", "target", "operator", "threshold")} for check in checks]
-    reduced.sort(key=lambda item: str(item["id"]))
-    return python_canonical_sha256(reduced)
 
 
 def _read(root: Path, rel: str) -> Any:
@@ -91,7 +85,9 @@ def seal_bundle(root: Path) -> None:
                 evidence["performance_manifest_sha256"] = performance_hash(performance)
         promotion = evidence.get("promotion")
         if isinstance(promotion, dict) and isinstance(promotion.get("checks"), list):
-            evidence["thresholds_sha256"] = thresholds_sha256(promotion["checks"])
+            recomputed = thresholds_sha256(promotion["checks"])
+            if recomputed is not None:
+                evidence["thresholds_sha256"] = recomputed
         perf_hash = evidence.get("performance_manifest_sha256")
         thr_hash = evidence.get("thresholds_sha256")
         access = evidence.get("test_access") if isinstance(evidence.get("test_access"), dict) else {}
