@@ -9,6 +9,12 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
+from hypothesis import settings
+
+# No per-example deadline anywhere (a loaded machine must not turn a slow example into a failure); in CI the examples
+# are derandomized so a run is reproducible, while local runs keep exploring new inputs.
+settings.register_profile("nerb-verify", deadline=None, derandomize=bool(os.environ.get("CI")))
+settings.load_profile("nerb-verify")
 
 REPO = Path(__file__).resolve().parent.parent
 REAL_BUNDLE = REPO / "fixtures" / "bundles" / "nerb-enron"
