@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import os
 import re
+import shutil
 import subprocess
 import sys
 import venv
@@ -31,8 +32,13 @@ def test_readme_shows_the_two_commands() -> None:
 @pytest.fixture(scope="module")
 def installed(tmp_path_factory: pytest.TempPathFactory) -> Path:
     work = tmp_path_factory.mktemp("install")
+    # Build from a private copy: setuptools writes build/ and *.egg-info into the source folder, and parallel test
+    # workers building the same checkout would trample each other.
+    source = work / "source"
+    shutil.copytree(REPO, source, ignore=shutil.ignore_patterns(".git", "build", "*.egg-info", "__pycache__",
+                                                                 ".hypothesis", ".pytest_cache", "_compiled"))
     wheel_dir = work / "wheels"
-    subprocess.run([sys.executable, "-m", "pip", "wheel", str(REPO), "--no-deps", "-q",
+    subprocess.run([sys.executable, "-m", "pip", "wheel", str(source), "--no-deps", "-q",
                     "-w", str(wheel_dir)], check=True, cwd=work)
     env_dir = work / "venv"
     venv.EnvBuilder(system_site_packages=True, with_pip=False).create(env_dir)
@@ -64,3 +70,15 @@ def test_readme_first_command_verifies_the_real_bundle(installed: Path) -> None:
                             "from nerb_verify import resources; print(resources.schema_dir())"],
                            cwd=installed, capture_output=True, text=True, env=env, check=True)
     assert "site-packages" in probe.stdout
+
+
+def test_wheel_ships_precompiled_validators_for_these_schemas(installed: Path) -> None:
+    """The wheel's validators were generated from exactly the shipped schemas, so no code is generated at run time."""
+    probe = subprocess.run(
+        [str(installed / "bin" / "python"), "-c",
+         "from nerb_verify import schema_validation as s\n"
+         "names = [u[len(s.BASE_URI):] for u in s.schema_store()]\n"
+         "print(all(s._precompiled(n, ()) is not None for n in names))\n"
+         "print(all(s._precompiled(n, o) is not None for n, o in s.PRECOMPILED_VARIANTS))"],
+        cwd=installed, capture_output=True, text=True, check=True)
+    assert probe.stdout.split() == ["True", "True"]

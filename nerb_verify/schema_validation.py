@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import functools
 import hashlib
+import importlib
 import json
 import marshal
 import os
@@ -170,7 +171,13 @@ def _definition(file_name: str, opaque: tuple[str, ...]) -> dict[str, Any]:
 
 
 def _generate(file_name: str, opaque: tuple[str, ...] = ()) -> tuple[str, Any]:
-    """Generate the validator source with our strict generator and compile it (self-contained module code)."""
+    """Generate the validator with our strict generator and compile it (self-contained module code)."""
+    name, source = _generate_source(file_name, opaque)
+    return name, compile(source, f"<nerb-verify schema {file_name}>", "exec")
+
+
+def _generate_source(file_name: str, opaque: tuple[str, ...] = ()) -> tuple[str, str]:
+    """(function name, self-contained Python source) of the fastjsonschema validator for one schema variant."""
     store = schema_store()
 
     def offline(uri: str) -> dict[str, Any]:
@@ -182,17 +189,64 @@ def _generate(file_name: str, opaque: tuple[str, ...] = ()) -> tuple[str, Any]:
     resolver = RefResolver.from_schema(definition, handlers={"https": offline}, store={})
     generator = _StrictDraft07Generator(definition, resolver=resolver, formats={}, use_default=False,
                                         detailed_exceptions=True)
-    source = "\n".join([generator.global_state_code, generator.func_code])
-    return resolver.get_scope_name(), compile(source, f"<nerb-verify schema {file_name}>", "exec")
+    return resolver.get_scope_name(), "\n".join([generator.global_state_code, generator.func_code])
+
+
+# Schema variants the verifier validates with (the report's performance section may be opaque, see validate()).
+PRECOMPILED_VARIANTS: tuple[tuple[str, tuple[str, ...]], ...] = (("nerb.enron_performance_run.v1.json", ("performance",)),)
+
+
+def _module_name(file_name: str, opaque: tuple[str, ...]) -> str:
+    stem = file_name.removesuffix(".json").replace(".", "_").replace("-", "_")
+    return "v_" + stem + "".join("__" + part for part in opaque)
+
+
+def write_precompiled(out: Path) -> list[str]:
+    """Write one module per schema (and variant) into ``out``: the validators a wheel ships precompiled.
+
+    Called by setup.py when building the wheel, so the first verification after ``pip install`` does not spend
+    0.4 s generating code. Each module records the key of the exact schema set, fastjsonschema and Python version it
+    was made for; :func:`fast_validator` uses it only when that key still matches.
+    """
+    out.mkdir(parents=True, exist_ok=True)
+    (out / "__init__.py").write_text('"""Validators generated from schemas/ at wheel build time."""\n', encoding="utf-8")
+    variants = [(uri[len(BASE_URI):], ()) for uri in sorted(schema_store()) if uri.startswith(BASE_URI)]
+    variants += list(PRECOMPILED_VARIANTS)
+    written = []
+    for file_name, opaque in variants:
+        try:
+            name, source = _generate_source(file_name, opaque)
+        except SchemaUnavailable:
+            continue
+        header = f"SCHEMA_KEY = {_cache_key(file_name, opaque)!r}\nFUNCTION = {name!r}\n"
+        module = _module_name(file_name, opaque)
+        (out / f"{module}.py").write_text(header + source + "\n", encoding="utf-8")
+        written.append(module)
+    return written
+
+
+def _precompiled(file_name: str, opaque: tuple[str, ...]) -> Callable[[Any], Any] | None:
+    """The validator shipped in the wheel for this schema variant, if present and made for these exact schemas."""
+    try:
+        module = importlib.import_module(f"nerb_verify._compiled.{_module_name(file_name, opaque)}")
+    except ImportError:
+        return None
+    if getattr(module, "SCHEMA_KEY", None) != _cache_key(file_name, opaque):
+        return None
+    return getattr(module, module.FUNCTION, None)
 
 
 @functools.lru_cache(maxsize=None)
 def fast_validator(file_name: str, opaque: tuple[str, ...] = ()) -> Callable[[Any], Any]:
     """A compiled fastjsonschema validator for ``schemas/<file_name>`` (references resolved offline).
 
-    Generating and compiling the validators for all artifact kinds takes about 0.4 s, so the compiled code is kept
-    in a per-user cache keyed by the exact schema set, fastjsonschema version and Python version.
+    Generating and compiling the validators for all artifact kinds takes about 0.4 s, so an installed wheel ships
+    them precompiled (:func:`write_precompiled`), and otherwise the compiled code is kept in a per-user cache; both
+    are keyed by the exact schema set, fastjsonschema version and Python version.
     """
+    shipped = _precompiled(file_name, opaque)
+    if shipped is not None:
+        return shipped
     cache = _cache_dir()
     cached = _load_cached(cache / (_cache_key(file_name, opaque) + ".marshal")) if cache else None
     if cached is None:
