@@ -55,3 +55,18 @@ def same(a: Any, b: Any) -> bool:
     if isinstance(a, list):
         return len(a) == len(b) and all(same(x, y) for x, y in zip(a, b))
     return bool(a == b)
+
+
+def check_self_hash(ctx: Any, artifact: str, doc: dict[str, Any], field: str, code: str) -> bool:
+    """Recompute ``doc[field]`` as the canonical hash of ``doc`` without that field; record it; flag a mismatch.
+
+    The self-hash every NERB artifact carries (``publication_sha256``, ``card_sha256``, ...). Returns whether it held.
+    """
+    from nerb_verify.canonical import self_hash
+
+    recomputed = self_hash(doc, field)
+    ok = doc.get(field) == recomputed
+    ctx.collector.record(artifact, "/" + field, field, doc.get(field), recomputed, ok)
+    if not ok:
+        ctx.collector.add(code, artifact, "/" + field)
+    return ok

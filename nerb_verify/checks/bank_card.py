@@ -27,8 +27,7 @@ from fractions import Fraction
 from typing import Any
 
 from nerb_verify import context as C
-from nerb_verify.canonical import self_hash
-from nerb_verify.checks._access import as_dict, as_int, dig, same
+from nerb_verify.checks._access import as_dict, as_int, check_self_hash, dig, same
 from nerb_verify.codes import register
 from nerb_verify.context import VerifyContext
 from nerb_verify.findings import Label
@@ -109,11 +108,7 @@ def run(ctx: VerifyContext) -> None:
     if not isinstance(card, dict):
         col.ran("card", "not_evaluated", reason=Label("bank-card.json missing or invalid"))
         return
-    recomputed = self_hash(card, "card_sha256")
-    ok = card.get("card_sha256") == recomputed
-    col.record(A, "/card_sha256", "card_sha256", card.get("card_sha256"), recomputed, ok)
-    if not ok:
-        col.add(HASH, A, "/card_sha256")
+    check_self_hash(ctx, A, card, "card_sha256", HASH)
     _funnel(ctx, card)
     _stats(ctx, card)
     _iterations(ctx, card)

@@ -22,7 +22,7 @@ from typing import Any
 
 from nerb_verify import context as C
 from nerb_verify.canonical import python_canonical_sha256, self_hash
-from nerb_verify.checks._access import as_dict, as_int, as_list, dig, same
+from nerb_verify.checks._access import as_dict, as_int, as_list, check_self_hash, dig, same
 from nerb_verify.checks import gate_eval
 from nerb_verify.codes import register
 from nerb_verify.context import VerifyContext
@@ -105,11 +105,7 @@ def run(ctx: VerifyContext) -> None:
     if not isinstance(pub, dict):
         col.ran("publication", "not_evaluated", reason=Label("publication.json missing or invalid"))
         return
-    recomputed = self_hash(pub, "publication_sha256")
-    ok = pub.get("publication_sha256") == recomputed
-    col.record(A, "/publication_sha256", "publication_sha256", pub.get("publication_sha256"), recomputed, ok)
-    if not ok:
-        col.add(HASH, A, "/publication_sha256")
+    check_self_hash(ctx, A, pub, "publication_sha256", HASH)
     _artifacts(ctx, pub)
     parts = {
         "decision": _expected_decision(ctx),
