@@ -233,6 +233,20 @@ def materialize(case: dict[str, Any], dest: Path) -> Path:
     return bundle
 
 
+def make_case(code: str, slug: str, ops: list, description: str, *, reseal: bool = True,
+              post_ops: list | None = None, post_seal: list | None = None, codes: list | None = None) -> dict:
+    """A broken-fixture declaration against the real bundle, expected to be rejected with ``codes`` (default: its
+    own code only). Shared by the mutation modules so every CASES entry has the same shape."""
+    case: dict[str, Any] = {"code": code, "slug": slug, "base": "nerb-enron", "ops": ops, "reseal": reseal,
+                            "description": description,
+                            "expect": {"codes": codes if codes is not None else [code], "verdict": "rejected"}}
+    if post_ops:
+        case["post_ops"] = post_ops
+    if post_seal:
+        case["post_seal"] = post_seal
+    return case
+
+
 def all_cases() -> list[dict[str, Any]]:
     """Every case declared by every ``tools/mutations/*.py`` module (CASES lists), in a stable order."""
     cases: list[dict[str, Any]] = []

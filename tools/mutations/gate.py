@@ -7,10 +7,11 @@ catch it. The threshold-hash cases edit after sealing and refresh only what a ca
 from __future__ import annotations
 
 import json
-from pathlib import Path
-
 import math
+from pathlib import Path
 from typing import Any
+
+from tools.fixturelib import make_case
 
 EV = "benchmark-evidence.json"
 MF = "benchmark-manifest.json"
@@ -43,16 +44,7 @@ def _check_index(check_id: str) -> int:
     return next(i for i, c in enumerate(checks) if c["id"] == check_id)
 
 
-def _case(code: str, slug: str, ops: list, description: str, *, reseal: bool = True, post_ops: list | None = None,
-          post_seal: list | None = None, codes: list | None = None) -> dict:
-    case: dict[str, Any] = {"code": code, "slug": slug, "base": "nerb-enron", "ops": ops, "reseal": reseal,
-                            "description": description,
-                            "expect": {"codes": codes if codes is not None else [code], "verdict": "rejected"}}
-    if post_ops:
-        case["post_ops"] = post_ops
-    if post_seal:
-        case["post_seal"] = post_seal
-    return case
+_case = make_case  # the shared case builder (tools/fixturelib.py)
 
 
 def _check(id_: str, category: str, target: str, operator: str, threshold: Any, actual: Any,

@@ -17,6 +17,8 @@ from typing import Any
 
 from nerb_verify.canonical import nerb_pretty_bytes, self_hash
 
+from tools.fixturelib import make_case
+
 EV = "benchmark-evidence.json"
 MF = "benchmark-manifest.json"
 OTHER_HASH = "sha256:" + "1" * 64
@@ -136,16 +138,7 @@ def _edit(transform: str, **args: Any) -> dict[str, Any]:
     return op
 
 
-def _case(code: str, slug: str, ops: list, description: str, *, reseal: bool = True, post_ops: list | None = None,
-          post_seal: list | None = None, codes: list | None = None) -> dict:
-    case: dict[str, Any] = {"code": code, "slug": slug, "base": "nerb-enron", "ops": ops, "reseal": reseal,
-                            "description": description,
-                            "expect": {"codes": codes if codes is not None else [code], "verdict": "rejected"}}
-    if post_ops:
-        case["post_ops"] = post_ops
-    if post_seal:
-        case["post_seal"] = post_seal
-    return case
+_case = make_case  # the shared case builder (tools/fixturelib.py)
 
 
 L0 = "/test_access/lineage/0"
