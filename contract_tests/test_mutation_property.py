@@ -1,6 +1,7 @@
 """Property: any single edit of a recomputable or bound value, resealed, is detected.
 
-A leaf is drawn from the parts of the real evidence whose every value the verifier either recomputes from raw data
+A leaf is drawn (for each of the two bases: the real bundle and the synthetic smoke bundle) from the parts of the
+evidence whose every value the verifier either recomputes from raw data
 (quality counts and rates, conformance, gate actuals and flags, performance statistics and comparison figures) or
 binds across artifacts (provenance copied from the manifest). It is nudged (an integer by +1, a float to the next
 double up, a boolean flipped), every hash is recomputed, and the verifier must reject the bundle.
@@ -27,6 +28,8 @@ from tools.fixturelib import materialize  # noqa: E402
 from contract_tests.conftest import REAL_BUNDLE, verify_dir  # noqa: E402
 
 EVIDENCE = json.loads((REAL_BUNDLE / "benchmark-evidence.json").read_text())
+SYNTHETIC_BUNDLE = REPO / "fixtures" / "bundles" / "synthetic-smoke"
+SYNTHETIC_EVIDENCE = json.loads((SYNTHETIC_BUNDLE / "benchmark-evidence.json").read_text())
 PREFIXES = ("/quality/slices/", "/catalog_conformance/", "/promotion/checks/", "/performance/comparisons/",
             "/performance/breakeven_models/", "/environment/", "/bank/", "/splits/", "/source/input_records")
 SKIP_SUFFIXES = ("/samples_seconds", "/rss_samples_bytes")
@@ -45,12 +48,17 @@ def _leaves(value: object, pointer: str = "") -> list[tuple[str, object]]:
     return [(pointer, value)]
 
 
-def _pool() -> list[tuple[str, object]]:
+# With structured_weak labels (the synthetic bundle) no published rate uses documents_with_sensitive_gold (its only
+# rate, document_leak_rate, is open-world only), so nothing but its bounds pins it: a raw count, like the ones above.
+SYNTHETIC_FREE_LEAVES = FREE_LEAVES + ("/documents_with_sensitive_gold",)
+
+
+def _pool(evidence: dict, free: tuple[str, ...] = FREE_LEAVES) -> list[tuple[str, object]]:
     pool = []
-    for pointer, value in _leaves(EVIDENCE):
+    for pointer, value in _leaves(evidence):
         if not pointer.startswith(PREFIXES) and "/stats/" not in pointer:
             continue
-        if any(s in pointer for s in SKIP_SUFFIXES) or pointer.endswith(FREE_LEAVES):
+        if any(s in pointer for s in SKIP_SUFFIXES) or pointer.endswith(free):
             continue
         if isinstance(value, str) or value is None:
             continue
@@ -58,10 +66,11 @@ def _pool() -> list[tuple[str, object]]:
     return pool
 
 
-POOL = _pool()
+POOL = _pool(EVIDENCE)
+SYNTHETIC_POOL = _pool(SYNTHETIC_EVIDENCE, SYNTHETIC_FREE_LEAVES)
 
 
-def _nudge(value: object, pointer: str = "") -> object:
+def _nudge(value: object, pointer: str = "", evidence: dict = EVIDENCE) -> object:
     """The smallest edit of a leaf that the verifier must notice.
 
     Thresholds move in the *loosening* direction (tightening a threshold is always allowed). Performance
@@ -72,7 +81,7 @@ def _nudge(value: object, pointer: str = "") -> object:
         return not value
     direction = 1
     if pointer.endswith("/threshold"):
-        check = EVIDENCE["promotion"]["checks"][int(pointer.split("/")[3])]
+        check = evidence["promotion"]["checks"][int(pointer.split("/")[3])]
         direction = -1 if check["operator"] == "gte" else 1
     if isinstance(value, int):
         return value + direction
@@ -82,17 +91,27 @@ def _nudge(value: object, pointer: str = "") -> object:
     return math.nextafter(value, direction * math.inf)
 
 
+def _assert_nudge_rejected(base: str, evidence: dict, leaf: tuple[str, object], folder: Path) -> None:
+    pointer, value = leaf
+    case = {"base": base, "reseal": True,
+            "ops": [{"op": "json_set", "file": "benchmark-evidence.json", "pointer": pointer,
+                     "value": _nudge(value, pointer, evidence)}]}
+    result = verify_dir(materialize(case, folder))
+    assert result.verdict == "rejected", pointer
+
+
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(st.sampled_from(POOL))
 def test_single_nudge_is_detected(tmp_path_factory, leaf: tuple[str, object]) -> None:
-    pointer, value = leaf
-    case = {"base": "nerb-enron", "reseal": True,
-            "ops": [{"op": "json_set", "file": "benchmark-evidence.json", "pointer": pointer,
-                     "value": _nudge(value, pointer)}]}
-    bundle = materialize(case, tmp_path_factory.mktemp("nudge"))
-    result = verify_dir(bundle)
-    assert result.verdict == "rejected", pointer
+    _assert_nudge_rejected("nerb-enron", EVIDENCE, leaf, tmp_path_factory.mktemp("nudge"))
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(st.sampled_from(SYNTHETIC_POOL))
+def test_single_nudge_of_the_synthetic_smoke_bundle_is_detected(tmp_path_factory, leaf: tuple[str, object]) -> None:
+    _assert_nudge_rejected("synthetic-smoke", SYNTHETIC_EVIDENCE, leaf, tmp_path_factory.mktemp("nudge"))
 
 
 def test_pool_is_large() -> None:
     assert len(POOL) > 500
+    assert len(SYNTHETIC_POOL) > 150

@@ -79,7 +79,8 @@ def test_action_scripts_take_inputs_only_through_env():
     for spec in action["outputs"].values():
         assert re.fullmatch(r"\$\{\{ steps\.([a-z-]+)\.outputs\.[a-z-]+ \}\}", spec["value"])
         assert spec["value"].split(".")[1] in ids
-    required = {"bundles", "scan-paths", "profile", "fail-on", "sarif", "require-standalone-redaction-eligible"}
+    required = {"bundles", "scan-paths", "profile", "fail-on", "sarif", "require-standalone-redaction-eligible",
+                "require-decision-grade"}
     assert required <= set(action["inputs"])
 
 
@@ -178,3 +179,19 @@ def test_local_run_eligibility_requirement(tmp_path):
     assert run.exit_code == 3
     assert run.outputs["verdict"] == "ineligible" and run.outputs["exit-code"] == "3"
     assert "| fixtures/bundles/nerb-enron | ineligible | 3 |" in run.summary
+
+
+def test_local_run_decision_grade_requirement(tmp_path):
+    # The synthetic smoke bundle verifies, but it is not decision grade: with the requirement it exits 3; the real
+    # (decision-profile) bundle passes the same requirement.
+    for name in ("smoke", "plain", "real"):
+        (tmp_path / name).mkdir()
+    smoke = _run(tmp_path / "smoke", bundles="fixtures/bundles/synthetic-smoke", sarif=str(tmp_path / "s.sarif"),
+                 **{"require-decision-grade": "true", "annotations": "false"})
+    assert smoke.exit_code == 3 and smoke.outputs["verdict"] == "ineligible"
+    plain = _run(tmp_path / "plain", bundles="fixtures/bundles/synthetic-smoke", sarif=str(tmp_path / "p.sarif"),
+                 annotations="false")
+    assert plain.exit_code == 0 and plain.outputs["verdict"] == "verified"
+    real = _run(tmp_path / "real", bundles="fixtures/bundles/nerb-enron", sarif=str(tmp_path / "r.sarif"),
+                **{"require-decision-grade": "true", "annotations": "false"})
+    assert real.exit_code == 0, real.summary

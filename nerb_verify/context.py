@@ -37,6 +37,7 @@ class VerifyOptions:
     """Options from the command line that change what is checked (never what is skipped)."""
 
     require_standalone_redaction_eligible: bool = False
+    require_decision_grade: bool = False
     trusted_lineage: list[Any] | None = None
     trusted_lineage_path: str | None = None
     source_repo: Path | None = None

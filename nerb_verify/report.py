@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections import defaultdict
 from typing import Any
 
-from nerb_verify import __version__
+from nerb_verify import __version__, decision_scope
 from nerb_verify.canonical import jcs_sha256
 from nerb_verify.display import safe_relpath
 from nerb_verify.verify import VerifyResult
@@ -69,6 +69,10 @@ def render_text(result: VerifyResult) -> str:
         for table in tables:
             lines.append("")
             lines.extend(str(line) for line in table)
+    grade = decision_scope.text_line(result.ctx)
+    if grade is not None:
+        lines.append("")
+        lines.append(grade)
     lines.append("")
     statuses = {k: v.get("status") for k, v in collector.checks_run.items()}
     optional = sorted(k for k, status in statuses.items() if status == "not_run")

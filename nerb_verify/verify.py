@@ -6,7 +6,8 @@ Verdicts and exit codes (spec 00 decision 6):
 * ``rejected`` (1): at least one error finding (the evidence does not hold);
 * ``could_not_verify`` (2): the bundle path itself is unusable (not a directory, unreadable);
 * ``ineligible`` (3): verified, but ``--require-standalone-redaction-eligible`` was asked and the verifier's own
-  standalone-redaction decision is not eligible.
+  standalone-redaction decision is not eligible, or ``--require-decision-grade`` was asked and a decision-grade
+  requirement is unmet (possible only for a declared smoke bundle, see :mod:`nerb_verify.decision_scope`).
 
 Every family always runs; a family whose inputs are missing or invalid records ``not_evaluated`` in ``checks_run``
 and the missing input is itself an error finding, so nothing passes by being skipped.
@@ -19,7 +20,7 @@ import stat
 from dataclasses import dataclass
 from pathlib import Path
 
-from nerb_verify import families
+from nerb_verify import decision_scope, families
 from nerb_verify.bundle import open_bundle
 from nerb_verify.codes import register
 from nerb_verify.context import VerifyContext, VerifyOptions
@@ -37,6 +38,12 @@ INELIGIBLE = register(
     "decision.standalone_redaction_ineligible", "Standalone redaction eligibility was required but does not hold.",
     "With --require-standalone-redaction-eligible the verifier's own standalone-redaction decision must be eligible. "
     "The message names the gates that failed. The evidence itself may still be authentic (exit code 3).")
+
+NOT_DECISION_GRADE = register(
+    "decision.decision_grade_ineligible", "Decision grade was required but the bundle is not decision grade.",
+    "With --require-decision-grade every decision-grade requirement must hold (19 decision cells, controlled "
+    "sweeps, value model, quality gate slice, capacity decision, decision profile). A declared smoke bundle verifies "
+    "without them but is not decision grade (exit code 3). The message lists the unmet requirement codes.")
 
 EXIT_VERIFIED = 0
 EXIT_REJECTED = 1
@@ -85,15 +92,25 @@ def verify_bundle(root: Path, options: VerifyOptions | None = None, display_root
             collector.ran(family, "not_evaluated", reason="internal error")
     if failed:
         return VerifyResult(root, shown, ctx, "could_not_verify", EXIT_COULD_NOT_VERIFY)
+    decision_scope.apply(ctx)
     return _decide(VerifyResult(root, shown, ctx, "", 0))
 
 
 def _decide(result: VerifyResult) -> VerifyResult:
     collector = result.collector
-    errors = [f for f in collector.findings if f.severity == "error" and f.code != INELIGIBLE]
+    errors = [f for f in collector.findings if f.severity == "error" and f.code not in (INELIGIBLE, NOT_DECISION_GRADE)]
     if errors:
         result.verdict, result.exit_code = "rejected", EXIT_REJECTED
         return result
+    if result.ctx.options.require_decision_grade:
+        grade = collector.decisions.get("decision_grade") or {}
+        if grade.get("eligible") is not True:
+            unmet = sorted({str(item.get("code")) for item in grade.get("unmet") or []})
+            # Requirement codes are registered identifiers, never input text.
+            collector.add(NOT_DECISION_GRADE, "performance-report.json", "/profile",
+                          "Not decision grade; unmet requirements: " + (", ".join(unmet) or "none recorded"))
+            result.verdict, result.exit_code = "ineligible", EXIT_INELIGIBLE
+            return result
     if result.ctx.options.require_standalone_redaction_eligible:
         standalone = collector.decisions.get("standalone_redaction") or {}
         if standalone.get("eligible") is not True:

@@ -234,10 +234,12 @@ def materialize(case: dict[str, Any], dest: Path) -> Path:
 
 
 def make_case(code: str, slug: str, ops: list, description: str, *, reseal: bool = True,
-              post_ops: list | None = None, post_seal: list | None = None, codes: list | None = None) -> dict:
-    """A broken-fixture declaration against the real bundle, expected to be rejected with ``codes`` (default: its
-    own code only). Shared by the mutation modules so every CASES entry has the same shape."""
-    case: dict[str, Any] = {"code": code, "slug": slug, "base": "nerb-enron", "ops": ops, "reseal": reseal,
+              post_ops: list | None = None, post_seal: list | None = None, codes: list | None = None,
+              base: str = "nerb-enron") -> dict:
+    """A broken-fixture declaration against a base bundle (default the real one; ``synthetic-smoke`` is the small
+    bundle ``tools/make_synthetic_bundle.py`` generates), expected to be rejected with ``codes`` (default: its own
+    code only). Shared by the mutation modules so every CASES entry has the same shape."""
+    case: dict[str, Any] = {"code": code, "slug": slug, "base": base, "ops": ops, "reseal": reseal,
                             "description": description,
                             "expect": {"codes": codes if codes is not None else [code], "verdict": "rejected"}}
     if post_ops:

@@ -132,6 +132,9 @@ def publication_schema() -> dict[str, Any]:
         "performance_run_sha256", "capacity_decision_sha256", "audit_chain_sha256", "gold_sha256",
         "catalog_binding_sha256", "score_manifest_sha256", "prediction_audit_manifest_sha256")}
     binding_keys["measurement_git_commit"] = ref("git_commit")
+    # A smoke (non-decision-grade) bundle may ship without a capacity decision; the binding is then null and the
+    # verifier requires capacity-decision.json to be absent (docs/decision-grade.md).
+    binding_keys["capacity_decision_sha256"] = nullable(ref("hash"))
     privacy = {"aggregate_only": True, "raw_text_included": False, "direct_identifiers_included": False,
                "bank_values_included": False, "document_ids_included": False, "span_surfaces_included": False,
                "private_paths_included": False, "violation_count": 0}

@@ -1,6 +1,9 @@
 """Attack simulator: write mutant bundles (as patches) with what the verifier must say about each.
 
-Four families of cases, all against the vendored real bundle:
+Four families of cases, over two valid bases: the vendored real bundle (``fixtures/bundles/nerb-enron``, a
+decision-profile bundle) and the small synthetic smoke bundle our own producers generate
+(``fixtures/bundles/synthetic-smoke``, written by ``tools/make_synthetic_bundle.py``; its cases are named
+``smoke-*`` and their edits are derived from the committed copy, so re-run this tool after regenerating it):
 
 * ``naive``: an edit (a count, a rate, a threshold, a raw timing or RSS sample, a gate flag, a claim, an enum, a
   figure in summary.md or an SVG) with every hash left stale;
@@ -56,7 +59,8 @@ def _set(file: str, pointer: str, value: Any) -> dict[str, Any]:
 def _case(family: str, name: str, ops: list[dict[str, Any]], description: str, *, reseal: bool = False,
           post_ops: list[dict[str, Any]] | None = None, post_seal: list[str] | None = None,
           verdict: str = "rejected", codes: list[str] | None = None, families: list[str] | None = None,
-          forbidden: list[str] | None = None, warnings: list[str] | None = None) -> dict[str, Any]:
+          forbidden: list[str] | None = None, warnings: list[str] | None = None,
+          base: str = "nerb-enron") -> dict[str, Any]:
     exit_code = {"verified": 0, "rejected": 1, "could_not_verify": 2, "ineligible": 3}[verdict]
     expect: dict[str, Any] = {"verdict": verdict, "exit_code": exit_code, "codes": sorted(codes or []),
                               "families": sorted(families or [])}
@@ -64,7 +68,7 @@ def _case(family: str, name: str, ops: list[dict[str, Any]], description: str, *
         expect["forbidden_output_b64"] = [_b64(v.encode("utf-8")) for v in forbidden]
     if warnings:
         expect["warnings"] = sorted(warnings)
-    case: dict[str, Any] = {"family": family, "name": name, "description": description, "base": "nerb-enron",
+    case: dict[str, Any] = {"family": family, "name": name, "description": description, "base": base,
                             "ops": ops, "reseal": reseal}
     if post_ops:
         case["post_ops"] = post_ops
@@ -341,9 +345,178 @@ def control_cases() -> list[dict[str, Any]]:
     ]
 
 
+# --- the synthetic smoke base ----------------------------------------------------------------------------------------
+
+SMOKE = "synthetic-smoke"
+SMOKE_DIR = REPO / "fixtures" / "bundles" / SMOKE
+
+
+def _smoke_json(file: str) -> Any:
+    return json.loads((SMOKE_DIR / file).read_text(encoding="utf-8"))
+
+
+def _bumped_sample(value: float) -> float:
+    return round(value * 2 + 1e-6, 9)
+
+
+def smoke_cases() -> list[dict[str, Any]]:
+    """Mutants and controls over the synthetic smoke bundle, with edits computed from its committed values."""
+    evidence, report = _smoke_json(EVIDENCE), _smoke_json(REPORT)
+    card = _smoke_json(CARD)
+    slices = evidence["quality"]["slices"]
+    person = next(i for i, s in enumerate(slices) if s["entity_class"] == "person")
+    contact = next(i for i, s in enumerate(slices) if s["entity_class"] == "contact")
+    workloads = evidence["performance"]["workloads"]
+    direct = next(i for i, w in enumerate(workloads) if w["phase"] == "direct_bank_scan"
+                  and w["sample_unit"] == "whole_input")
+    samples = workloads[direct]["samples_seconds"]
+    rss = workloads[direct]["rss_samples_bytes"]
+    stats = workloads[direct]["stats"]
+    conformance = evidence["catalog_conformance"]
+    checks = evidence["promotion"]["checks"]
+    gte = next(i for i, c in enumerate(checks) if c["operator"] == "gte" and isinstance(c["threshold"], float))
+    flag = next(i for i, c in enumerate(checks) if c["category"] == "provenance")
+    coverage = slices[person]["metrics"]["catalog_coverage"]
+    patterns = card["bank"]["stats"]["active_totals"]["patterns"]
+    ws = f"/performance/workloads/{direct}"
+
+    def smoke(family: str, name: str, ops: list[dict[str, Any]], description: str, **kwargs: Any) -> dict[str, Any]:
+        return _case(family, "smoke-" + name, ops, description + " (synthetic smoke base)", base=SMOKE, **kwargs)
+
+    cases = []
+    naive = [
+        ("count", [_set(EVIDENCE, f"/quality/slices/{contact}/true_positive", slices[contact]["true_positive"] + 1)],
+         "a quality count"),
+        ("timing-sample", [_set(EVIDENCE, f"{ws}/samples_seconds/0", _bumped_sample(samples[0]))],
+         "a raw timing sample"),
+        ("rss-sample", [_set(EVIDENCE, f"{ws}/rss_samples_bytes/0", rss[0] + 4096)], "a raw RSS sample"),
+        ("conformance-count", [_set(EVIDENCE, "/catalog_conformance/correctly_mapped",
+                                    conformance["correctly_mapped"] - 1)], "a conformance count"),
+        ("report-sample", [_set(REPORT, f"{ws}/samples_seconds/1", _bumped_sample(samples[1]))],
+         "a report sample"),
+        ("inventory", [_set("inventories/real_validation_inventory.json", "/0/bytes",
+                            _smoke_json("inventories/real_validation_inventory.json")[0]["bytes"] + 1)],
+         "an inventory entry"),
+        ("summary-figure", [{"op": "replace_text", "file": "summary.md", "old": "**NOT ELIGIBLE**",
+                             "new": "**ELIGIBLE**"}], "a verdict in summary.md"),
+    ]
+    for name, ops, what in naive:
+        cases.append(smoke("naive", name, ops, f"Edit {what}; every hash left stale.",
+                           codes=["binding.artifact_sha256"]))
+    hash_aware: list[tuple[str, list[dict[str, Any]], str, list[str]]] = [
+        ("count-plus-one", [_set(EVIDENCE, f"/quality/slices/{contact}/true_positive",
+                                 slices[contact]["true_positive"] + 1)], "A true-positive count raised by one.",
+         ["quality"]),
+        ("rate-favourable", [_set(EVIDENCE, f"/quality/slices/{person}/metrics/catalog_coverage",
+                                  round(coverage + 0.005, 2))], "A stored rate rounded the favourable way.",
+         ["quality"]),
+        ("sample-dropped", [{"op": "json_remove", "file": EVIDENCE, "pointer": f"{ws}/samples_seconds/0"},
+                            {"op": "json_remove", "file": EVIDENCE, "pointer": f"{ws}/rss_samples_bytes/0"}],
+         "One timing sample and its RSS sample dropped.", ["performance"]),
+        ("sample-forged", [_set(EVIDENCE, f"{ws}/samples_seconds/{samples.index(max(samples))}",
+                                round(max(samples) / 4, 9))], "The slowest sample made fast; stats left.",
+         ["performance"]),
+        ("median-forged", [_set(EVIDENCE, f"{ws}/stats/median_seconds", round(stats["median_seconds"] * 0.9, 9))],
+         "A median rounded down.", ["performance"]),
+        ("rss-above-memory", [_set(EVIDENCE, f"{ws}/rss_samples_bytes/0", evidence["environment"]["memory_bytes"] + 1)],
+         "An RSS sample above the machine's memory.", ["performance"]),
+        ("threshold-weakened", [_set(EVIDENCE, f"/promotion/checks/{gte}/threshold", 1e-06)],
+         "A throughput threshold weakened after freezing.", ["gate"]),
+        ("gate-flag-flipped", [_set(EVIDENCE, f"/promotion/checks/{flag}/passed", not checks[flag]["passed"])],
+         "A gate's passed flag flipped.", ["gate"]),
+        ("conformance-missed", [_set(EVIDENCE, "/catalog_conformance/missed", conformance["missed"] + 1),
+                                _set(EVIDENCE, "/catalog_conformance/correctly_mapped",
+                                     conformance["correctly_mapped"] - 1)],
+         "One conformance case missed while recall and passed stay.", ["conformance"]),
+        ("lineage-duplicated", [{"op": "json_copy", "file": EVIDENCE, "from": "/test_access/lineage/0",
+                                 "pointer": "/test_access/lineage/1"}], "The lineage entry duplicated.",
+         ["lineage"]),
+        ("claim-injected", [_set(EVIDENCE, "/promotion/claims", [_smoke_claim(evidence)])],
+         "A well-formed, fully supported known-bank claim injected into a smoke bundle: claims need a passed "
+         "verifier, and a claim takes the bundle out of smoke scope.", ["claim"]),
+        ("grade-passed", [_set(REPORT, "/decision_grade", {"passed": True, "failure_codes": []}),
+                          _set(PUBLICATION, "/decision/performance_gates_passed", True)],
+         "The smoke run's decision grade claimed as passed.", ["performance"]),
+        ("relabelled-decision", [_set(REPORT, "/profile", "decision")],
+         "The smoke report relabelled as a decision run: every decision-grade requirement now rejects.",
+         ["performance"]),
+        ("capacity-binding", [_set(PUBLICATION, "/bindings/capacity_decision_sha256", "sha256:" + "c" * 64)],
+         "A capacity binding without a capacity decision.", ["publication"]),
+        ("card-count", [_set(CARD, "/bank/stats/active_totals/patterns", patterns + 1)],
+         "The bank card's active pattern total raised by one.", ["card"]),
+    ]
+    for name, ops, description, families in hash_aware:
+        cases.append(smoke("hash_aware", name, ops, description + " Every hash recomputed.", reseal=True,
+                           families=families))
+    payloads = _payloads()
+    fields = [(MANIFEST, "/source/owner"), (EVIDENCE, "/environment/python"), (CARD, "/bank/version"),
+              (REPORT, "/software/package_version")]
+    for index, (file, pointer) in enumerate(fields):
+        for name, text, hidden in (payloads[0], payloads[1 + (index * 3) % (len(payloads) - 1)]):
+            value_b64 = _b64(json.dumps(text).encode("utf-8"))
+            ops = [{"op": "json_set_encoded", "file": file, "pointer": pointer, "value_b64": value_b64}]
+            if pointer.startswith("/source") or pointer.startswith("/environment") or pointer.startswith("/software"):
+                for twin in (MANIFEST, EVIDENCE, REPORT):  # provenance copies kept identical: only privacy objects
+                    if twin != file and _has_pointer(_smoke_json(twin), pointer):
+                        ops.append({"op": "json_set_encoded", "file": twin, "pointer": pointer,
+                                    "value_b64": value_b64})
+            stem = file.removesuffix(".json")
+            cases.append(smoke("hash_aware", f"privacy-{stem}-{pointer.strip('/').replace('/', '-')}-{name}", ops,
+                               f"A {name} payload in {file} {pointer}, resealed.", reseal=True,
+                               families=["privacy"], forbidden=[text, hidden]))
+    cases.extend([
+        smoke("structural", "nesting-10000-evidence", [], "The evidence nested 10,000 levels deep.",
+              post_ops=[_deep(EVIDENCE)], post_seal=POST_PUBLICATION, codes=["load.too_deep"]),
+        smoke("structural", "nan", [], "A NaN in the evidence.",
+              post_ops=[{"op": "replace_text", "file": EVIDENCE, "old": '"recall": 1.0', "new": '"recall": NaN'}],
+              post_seal=POST_PUBLICATION, codes=["load.non_finite_number"]),
+        smoke("structural", "duplicate-key", [], "A duplicated key with another value.",
+              post_ops=[{"op": "replace_text", "file": EVIDENCE, "old": '"recall": 1.0,',
+                         "new": '"recall": 0.5,\n    "recall": 1.0,'}],
+              post_seal=POST_PUBLICATION, codes=["load.duplicate_key"]),
+        smoke("structural", "undeclared-capacity",
+              [{"op": "write_text", "file": CAPACITY, "text": "{}"}],
+              "An undeclared capacity-decision.json dropped into the bundle.", families=["binding"]),
+        smoke("control", "byte-identical", [], "An unmodified copy.", verdict="verified"),
+        smoke("control", "resealed-unchanged", [], "Sealing an unmodified copy changes nothing.", reseal=True,
+              verdict="verified"),
+        smoke("control", "evidence-reindented", [], "Evidence re-serialised with 4-space indent and sorted keys.",
+              post_ops=[{"op": "json_reformat", "file": EVIDENCE, "indent": 4, "sort_keys": True}],
+              post_seal=POST_PUBLICATION, verdict="verified"),
+    ])
+    return cases
+
+
+def _smoke_claim(evidence: dict[str, Any]) -> dict[str, Any]:
+    """A schema-valid catalog-conformance claim whose value and provenance all match the smoke evidence."""
+    from nerb_verify.canonical import python_canonical_sha256
+
+    return {"id": "injected_known_bank", "kind": "catalog_conformance", "metric": "catalog_conformance_recall",
+            "value": evidence["catalog_conformance"]["recall"], "label_strength": "synthetic_conformance",
+            "annotation_completeness": "exhaustive_within_scope", "quality_slice_id": None,
+            "performance_workload_id": None,
+            "scope": {"entity_class": None, "cohort": None, "split_role": None, "text_view": None},
+            "benchmark_version": evidence["test_access"]["benchmark_version"],
+            "source_revision": evidence["source"]["revision"], "bank_hash": evidence["bank"]["canonical_hash"],
+            "evaluator_source_sha256": evidence["evaluator"]["source_sha256"],
+            "environment_sha256": python_canonical_sha256(evidence["environment"])}
+
+
+def _has_pointer(document: Any, pointer: str) -> bool:
+    node = document
+    for part in pointer.strip("/").split("/"):
+        if isinstance(node, dict) and part in node:
+            node = node[part]
+        elif isinstance(node, list) and part.isdigit() and int(part) < len(node):
+            node = node[int(part)]
+        else:
+            return False
+    return True
+
+
 def all_cases() -> list[dict[str, Any]]:
-    """Every mutant and control, in a stable order."""
-    return naive_cases() + hash_aware_cases() + structural_cases() + control_cases()
+    """Every mutant and control over both bases, in a stable order."""
+    return naive_cases() + hash_aware_cases() + structural_cases() + control_cases() + smoke_cases()
 
 
 def write_all(out: Path) -> int:

@@ -38,6 +38,7 @@ from nerb_verify.checks import capacity_source
 from nerb_verify.checks._access import as_dict, as_int, as_list, dig, same
 from nerb_verify.codes import register
 from nerb_verify.context import VerifyContext
+from nerb_verify.decision_scope import CAPACITY_NOT_EVALUATED
 from nerb_verify.findings import Label
 from nerb_verify.pointers import join, safe_pointer
 
@@ -193,10 +194,20 @@ def _decision_bytes(decision: dict[str, Any], report_bytes: bytes) -> bytes:
     return b"{" + b",".join(parts) + b"}"
 
 
+def capacity_absent(ctx: VerifyContext) -> bool:
+    """True when the bundle has no capacity-decision.json at all (as opposed to one that is unreadable or invalid)."""
+    return A not in ctx.files and A not in ctx.shared.get("bundle.unusable", set())
+
+
 def run(ctx: VerifyContext) -> None:
     """Check the portable capacity decision (see module docstring); one canonical pass over the large report."""
     col = ctx.collector
     decision = ctx.artifact(A)
+    if capacity_absent(ctx):
+        # Absent altogether (not unreadable): a decision-grade requirement, reported by scope (decision_scope.py).
+        col.add(CAPACITY_NOT_EVALUATED, A, "")
+        col.ran("capacity", "not_evaluated", reason=Label("capacity-decision.json absent"))
+        return
     if not isinstance(decision, dict):
         col.ran("capacity", "not_evaluated", reason=Label("capacity-decision.json missing or invalid"))
         return

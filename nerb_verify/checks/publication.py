@@ -24,6 +24,7 @@ from nerb_verify import context as C
 from nerb_verify.canonical import python_canonical_sha256, self_hash
 from nerb_verify.checks._access import as_dict, as_int, as_list, check_self_hash, dig, same
 from nerb_verify.checks import gate_eval
+from nerb_verify.checks.capacity import capacity_absent
 from nerb_verify.codes import register
 from nerb_verify.context import VerifyContext
 from nerb_verify.findings import Label
@@ -169,7 +170,8 @@ def _expected_decision(ctx: VerifyContext) -> dict[str, Any]:
     status = dig(evidence, "audit_chain", "prediction_audit", "status")
     release = dig(evidence, "audit_chain", "prediction_audit", "release")
     conformance = dig(evidence, "catalog_conformance", "passed")
-    capacity_passed = dig(capacity, "report", "gates", "passed")
+    # Without a capacity decision the capacity gates did not pass (not evaluated is never a pass).
+    capacity_passed = False if capacity_absent(ctx) else dig(capacity, "report", "gates", "passed")
     performance_passed = dig(report, "decision_grade", "passed")
     quality = quality_gates_pass(ctx, evidence)
     flags = [conformance, capacity_passed, performance_passed, quality]
@@ -248,7 +250,8 @@ def _expected_bindings(ctx: VerifyContext) -> dict[str, Any]:
         "bank_sha256": field("bank", "canonical_hash"),
         "performance_manifest_sha256": field("performance_manifest_sha256"),
         "performance_run_sha256": run_hash,
-        "capacity_decision_sha256": capacity_hash if isinstance(capacity_hash, str) else _UNKNOWN,
+        "capacity_decision_sha256": (None if capacity_absent(ctx) else
+                                     capacity_hash if isinstance(capacity_hash, str) else _UNKNOWN),
         "audit_chain_sha256": field("audit_chain", "chain_sha256"),
         "gold_sha256": field("audit_chain", "gold", "gold_sha256"),
         "catalog_binding_sha256": field("audit_chain", "catalog", "catalog_binding_sha256"),

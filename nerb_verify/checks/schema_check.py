@@ -134,7 +134,10 @@ def run(ctx: VerifyContext) -> None:
     checked = 0
     for rel, (version, file_name) in ARTIFACT_SCHEMAS.items():
         if rel not in ctx.loaded:
-            if rel not in ctx.files and rel not in ctx.shared.get("bundle.unusable", set()):
+            absent = rel not in ctx.files and rel not in ctx.shared.get("bundle.unusable", set())
+            # An absent capacity decision is a decision-grade requirement (capacity.not_evaluated), not a schema
+            # failure: a declared smoke bundle may omit it (docs/decision-grade.md).
+            if absent and rel != C.CAPACITY_DECISION:
                 ctx.collector.add(MISSING_ARTIFACT, rel, "")
             continue
         checked += 1

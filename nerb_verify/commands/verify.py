@@ -22,6 +22,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--format", choices=FORMATS, default="text", help="output format (default: text)")
     parser.add_argument("--require-standalone-redaction-eligible", action="store_true",
                         help="exit 3 unless the bank qualifies as a standalone privacy redactor")
+    parser.add_argument("--require-decision-grade", action="store_true",
+                        help="exit 3 unless every decision-grade requirement holds (a declared smoke bundle "
+                             "otherwise verifies without them; see docs/decision-grade.md)")
     parser.add_argument("--trusted-lineage", metavar="FILE",
                         help="a previously published test-access lineage (JSON array) that must be a prefix")
     parser.add_argument("--source-repo", metavar="PATH",
@@ -31,6 +34,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     options = VerifyOptions(require_standalone_redaction_eligible=args.require_standalone_redaction_eligible,
+                            require_decision_grade=args.require_decision_grade,
                             source_repo=Path(args.source_repo) if args.source_repo else None)
     if args.trusted_lineage:
         try:

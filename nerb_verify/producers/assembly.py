@@ -341,14 +341,17 @@ def performance_report(evidence: dict[str, Any], profile: str) -> dict[str, Any]
             "software": evidence["software"], "environment": evidence["environment"],
             "privacy": {"status": "passed", "raw_text_included": False, "direct_identifiers_included": False,
                         "private_paths_included": False, "violation_count": 0},
-            "decision_grade": _decision_grade(evidence),
+            "decision_grade": _decision_grade(evidence, profile),
             "performance": evidence["performance"], "performance_manifest_sha256": None,
             "plan_sha256": None, "run_sha256": None}
 
 
-def _decision_grade(evidence: dict[str, Any]) -> dict[str, Any]:
+def _decision_grade(evidence: dict[str, Any], profile: str) -> dict[str, Any]:
+    """Spec 20 §10.1: a smoke run is always ``smoke_profile_nonpromotable``; a decision run is graded on its cells."""
     from nerb_verify.producers.harness import report_failure_codes
 
+    if profile == "smoke":
+        return {"passed": False, "failure_codes": ["smoke_profile_nonpromotable"]}
     codes = report_failure_codes(evidence["performance"], evidence["software"], evidence["environment"])
     return {"passed": not codes, "failure_codes": codes}
 

@@ -43,6 +43,8 @@ class DemoResult:
     error_codes: list[str]
     second_access_refused: bool
     errors: list[tuple[str, str, str]]
+    # Decision-grade requirements the smoke bundle does not meet (codes; reported, not findings: decision_scope.py).
+    unmet_requirements: list[str]
 
 
 def _now() -> str:
@@ -220,27 +222,9 @@ def run_demo(output: Path, *, messages: int = 400, seed: int = 7, progress: Call
     result = verify_bundle(bundle)
     errors = sorted({(f.code, f.artifact, f.pointer) for f in result.collector.findings if f.severity == "error"})
     codes = sorted({code for code, _, _ in errors})
-    return DemoResult(bundle, private, result.verdict, result.exit_code, codes, second_refused, errors)
-
-
-# What a smoke demo bundle cannot avoid (code, artifact, pointer prefix): promotion-level policy, not authenticity.
-# docs/producers.md ("Demo") explains each one.
-EXPECTED_SMOKE_FINDINGS = (
-    ("performance.decision_matrix", "benchmark-evidence.json", "/performance/workloads"),
-    ("performance.sweep_uncontrolled", "benchmark-evidence.json", "/performance/workloads"),
-    ("performance.value_model_policy", "benchmark-evidence.json", "/performance/breakeven_models"),
-    ("performance.report_envelope", "performance-report.json", "/profile"),
-    ("manifest.missing_gate_slice", "benchmark-evidence.json", "/quality/slices"),
-    ("schema.missing_artifact", "capacity-decision.json", ""),
-    ("schema.type", "publication.json", "/bindings/capacity_decision_sha256"),
-)
-
-
-def is_expected(error: tuple[str, str, str]) -> bool:
-    """Whether an error finding is one of the smoke demo's expected policy findings (exact code and artifact)."""
-    code, artifact, pointer = error
-    return any(code == c and artifact == a and (pointer == p or pointer.startswith(p + "/"))
-               for c, a, p in EXPECTED_SMOKE_FINDINGS)
+    grade = result.collector.decisions.get("decision_grade") or {}
+    unmet = sorted({str(item["code"]) for item in grade.get("unmet") or []})
+    return DemoResult(bundle, private, result.verdict, result.exit_code, codes, second_refused, errors, unmet)
 
 
 def write_audit_files(folder: Path, scored: dict[str, Any], plan_sha256: str) -> dict[str, dict[str, str]]:

@@ -39,9 +39,15 @@ REPORT_MISMATCH = register(
     "performance.report_mismatch", "performance-report.json disagrees with the evidence.",
     "The report's performance section, software, environment and manifest hash must equal the evidence's.")
 REPORT_ENVELOPE = register(
-    "performance.report_envelope", "performance-report.json has a non-promotable envelope.",
-    "The report must be the decision profile of suite enron_cache_value, never access the sealed test, and carry "
-    "the exact passed privacy object.")
+    "performance.report_envelope", "performance-report.json has an invalid envelope.",
+    "The report must be a run (profile 'decision' or 'smoke') of suite enron_cache_value, schema "
+    "nerb.enron_performance_run.v1, benchmark enron, never access the sealed test, and carry the exact passed privacy "
+    "object. (A smoke profile is valid but not decision grade: performance.not_decision_profile.)")
+SMOKE_PROFILE_SHAPE = register(
+    "performance.smoke_profile_shape", "A smoke-profile report carries decision-grade structure.",
+    "A smoke run is never decision grade: every workload has decision_grade and promotion_gate false, and there are "
+    "no same-path or cross-path comparisons and no break-even models. A report that relabels decision cells as "
+    "smoke (to escape the decision-grade requirements) is rejected in every scope.")
 DECISION_GRADE_MISMATCH = register(
     "performance.decision_grade_mismatch", "The report's decision_grade differs from the recomputed one.",
     "decision_grade (passed and failure codes) is recomputed from the recomputed statistics and comparisons.")

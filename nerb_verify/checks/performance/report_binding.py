@@ -5,12 +5,15 @@ from __future__ import annotations
 from typing import Any
 
 from nerb_verify import pointers
+from nerb_verify.canonical import python_canonical_bytes
 from nerb_verify.checks.performance import codes as C
 from nerb_verify.checks.performance import hashes
 from nerb_verify.checks.performance.state import PerfState, label
 from nerb_verify.context import EVIDENCE, MANIFEST, PERFORMANCE_REPORT
-from nerb_verify.canonical import python_canonical_bytes
+from nerb_verify.decision_scope import NOT_DECISION_PROFILE
 
+SMOKE = "smoke"
+SMOKE_NONPROMOTABLE = "smoke_profile_nonpromotable"
 PRIVACY = {"status": "passed", "raw_text_included": False, "direct_identifiers_included": False,
            "private_paths_included": False, "violation_count": 0}
 
@@ -67,7 +70,13 @@ def check_report(state: PerfState, report: dict[str, Any], manifest_hash: str | 
     collector = state.ctx.collector
     evidence = state.ctx.evidence if isinstance(state.ctx.evidence, dict) else {}
     fixed = {"schema_version": "nerb.enron_performance_run.v1", "suite": "enron_cache_value",
-             "benchmark_version": "enron", "profile": "decision", "sealed_test_accessed": False, "privacy": PRIVACY}
+             "benchmark_version": "enron", "sealed_test_accessed": False, "privacy": PRIVACY}
+    profile = report.get("profile")
+    if profile == SMOKE:
+        collector.add(NOT_DECISION_PROFILE, PERFORMANCE_REPORT, "/profile")
+        check_smoke_shape(state)
+    elif profile != "decision":
+        collector.add(C.REPORT_ENVELOPE, PERFORMANCE_REPORT, "/profile", "profile is neither decision nor smoke.")
     for key, value in fixed.items():
         if report.get(key) != value or (key == "sealed_test_accessed" and report.get(key) is not False):
             collector.add(C.REPORT_ENVELOPE, PERFORMANCE_REPORT, pointers.join([key]), "{field} is not the "
@@ -96,10 +105,32 @@ def check_report(state: PerfState, report: dict[str, Any], manifest_hash: str | 
                 "performance.plan_sha256", C.PLAN_HASH)
 
 
+def check_smoke_shape(state: PerfState) -> None:
+    """A smoke report holds no decision-grade structure: no decision or promotion-gate cell, no comparison, no value
+    model (spec 20 §1.3 smoke profile). This is what stops a decision report from being relabelled as smoke."""
+    for position, workload in enumerate(state.items("workloads")):
+        for key in ("decision_grade", "promotion_gate"):
+            if workload.get(key) is not False:
+                state.add(C.SMOKE_PROFILE_SHAPE, ("workloads", position, key), "A smoke workload has {field} set.",
+                          field=label(key))
+    for collection in ("comparisons", "breakeven_models"):
+        if state.items(collection):
+            state.add(C.SMOKE_PROFILE_SHAPE, (collection,), "A smoke report has {field}.", field=label(collection))
+
+
+def recomputed_decision_grade(report: dict[str, Any], failures: list[str]) -> dict[str, Any]:
+    """The decision_grade a report must carry: a smoke run is always ``smoke_profile_nonpromotable``; a decision run
+    passes iff the recomputed failure codes are empty (spec 20 §10.1)."""
+    if report.get("profile") == SMOKE:
+        return {"passed": False, "failure_codes": [SMOKE_NONPROMOTABLE]}
+    return {"passed": not failures, "failure_codes": failures}
+
+
 def check_decision_grade(state: PerfState, report: dict[str, Any], failures: list[str]) -> None:
-    """The report's decision_grade equals the recomputed one (passed iff no failure code)."""
+    """The report's decision_grade equals the recomputed one (see :func:`recomputed_decision_grade`)."""
     published = report.get("decision_grade")
-    recomputed = {"passed": not failures, "failure_codes": failures}
+    recomputed = recomputed_decision_grade(report, failures)
+    failures = recomputed["failure_codes"]
     matches = published == recomputed
     state.ctx.collector.record(PERFORMANCE_REPORT, "/decision_grade/passed", "performance.decision_grade.passed",
                                published.get("passed") if isinstance(published, dict) else None,

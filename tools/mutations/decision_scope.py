@@ -1,0 +1,66 @@
+"""Broken fixtures for the decision-grade scope (nerb_verify/decision_scope.py, docs/decision-grade.md).
+
+A declared smoke bundle verifies without the decision-grade requirements; these cases check that the declaration
+cannot be abused: a decision report relabelled as smoke, a smoke bundle that claims more than it has, a capacity
+binding without a capacity decision, a decision bundle without one. Every case is hash-aware (resealed).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from tools.fixturelib import make_case
+
+EVIDENCE = "benchmark-evidence.json"
+REPORT = "performance-report.json"
+PUBLICATION = "publication.json"
+SYNTHETIC = "synthetic-smoke"
+REQUIREMENTS = ["capacity.not_evaluated", "manifest.missing_gate_slice", "performance.decision_matrix",
+                "performance.not_decision_profile", "performance.sweep_uncontrolled",
+                "performance.value_model_policy"]
+
+
+def _set(file: str, pointer: str, value: Any) -> dict[str, Any]:
+    return {"op": "json_set", "file": file, "pointer": pointer, "value": value}
+
+
+SMOKE_GRADE = {"passed": False, "failure_codes": ["smoke_profile_nonpromotable"]}
+
+CASES = [
+    make_case("performance.smoke_profile_shape", "real-relabelled-smoke",
+              [_set(REPORT, "/profile", "smoke"), _set(REPORT, "/decision_grade", SMOKE_GRADE),
+               _set(PUBLICATION, "/decision/performance_gates_passed", False)],
+              "The real decision report relabelled as a smoke run (grade and publication made consistent, "
+              "resealed) to escape the decision-grade requirements: its decision cells, comparisons and value "
+              "model give it away."),
+    make_case("capacity.not_evaluated", "real-capacity-removed",
+              [{"op": "delete", "file": "capacity-decision.json"},
+               {"op": "json_remove", "file": PUBLICATION, "pointer": "/artifacts/3"},
+               _set(PUBLICATION, "/bindings/capacity_decision_sha256", None),
+               _set(PUBLICATION, "/decision/capacity_gates_passed", False)],
+              "The real (decision-profile) bundle without its capacity decision, every binding made consistent: a "
+              "decision-grade requirement, so it rejects (and summary.md still reports the capacity gates).",
+              codes=["capacity.not_evaluated", "summary.verdict_mismatch"]),
+    make_case("performance.not_decision_profile", "smoke-verifier-passed",
+              [_set(EVIDENCE, "/verifier/passed", True)],
+              "A smoke bundle whose evidence says the verifier passed: it no longer declares itself smoke, so every "
+              "unmet decision-grade requirement is an error (plus the decision-grade prerequisites).",
+              base=SYNTHETIC, codes=sorted(REQUIREMENTS + ["claim.decision_grade_prerequisite",
+                                                           "lineage.trusted_lineage_required"])),
+    make_case("publication.binding_mismatch", "smoke-capacity-binding-without-file",
+              [_set(PUBLICATION, "/bindings/capacity_decision_sha256", "sha256:" + "a" * 64)],
+              "A capacity binding while the bundle has no capacity decision.", base=SYNTHETIC),
+    make_case("publication.decision_mismatch", "smoke-capacity-gates-claimed",
+              [_set(PUBLICATION, "/decision/capacity_gates_passed", True)],
+              "capacity_gates_passed true without a capacity decision (not evaluated is never a pass).",
+              base=SYNTHETIC),
+    make_case("performance.decision_grade_mismatch", "smoke-graded-on-cells",
+              [_set(REPORT, "/decision_grade", {"passed": False,
+                                                "failure_codes": ["decision_cell_count", "finite_breakeven"]})],
+              "A smoke report's decision_grade must be exactly smoke_profile_nonpromotable (spec 20 §10.1).",
+              base=SYNTHETIC),
+    make_case("gate.performance_threshold_policy", "smoke-throughput-threshold-loosened",
+              [_set(EVIDENCE, "/promotion/checks/2/threshold", 1e-06)],
+              "A smoke bundle's documents/s gate loosened from the frozen 100 to 1e-06 and resealed: the budgets "
+              "bind every gate, decision cell or not.", base=SYNTHETIC),
+]
