@@ -118,12 +118,13 @@ def test_requirement_findings_move_out_only_in_smoke_scope():
 
 
 def test_integrity_findings_still_reject_a_smoke_bundle(tmp_path):
-    """A hash-aware edit of a smoke bundle's raw sample is caught exactly as on a decision bundle."""
+    """A hash-aware edit of a smoke bundle's raw sample that moves a statistic is caught as on a decision bundle."""
     bundle = tmp_path / "bundle"
     shutil.copytree(SYNTHETIC, bundle)
     evidence = json.loads((bundle / EVIDENCE).read_text())
     samples = evidence["performance"]["workloads"][0]["samples_seconds"]
-    samples[samples.index(max(samples))] = round(max(samples) * 3, 9)
+    # move the median sample above the maximum: the median (and so a stored statistic) must change
+    samples[samples.index(sorted(samples)[len(samples) // 2])] = round(max(samples) * 3, 9)
     (bundle / EVIDENCE).write_text(json.dumps(evidence))
     seal_bundle(bundle)
     result = verify_dir(bundle)
