@@ -8,6 +8,7 @@ written with the break marker ``«»`` inside it (which stops every rule) and as
 
 from __future__ import annotations
 
+import base64
 import urllib.parse
 from collections.abc import Callable
 
@@ -56,6 +57,14 @@ def _percent(text: str) -> str:
     return "".join("%{:02X}".format(b) for b in text.encode("utf-8"))
 
 
+def _base64(text: str) -> str:
+    return base64.b64encode(text.encode("utf-8")).decode("ascii")
+
+
+def _base64url_nopad(text: str) -> str:
+    return base64.urlsafe_b64encode(("to: " + text).encode("utf-8")).decode("ascii").rstrip("=")
+
+
 def _qp(text: str) -> str:
     return "".join("={:02X}".format(b) for b in text.encode("utf-8"))
 
@@ -85,6 +94,13 @@ ENCODERS: dict[str, Callable[[str], str]] = {
     "devanagari_digits": lambda t: t.translate(_DEVANAGARI_DIGITS),
     "url_query": lambda t: "https://redirect.example.org/go?next=" + urllib.parse.quote(t, safe="") + "&x=1",
     "url_fragment": lambda t: "see https://docs.example.org/page#" + urllib.parse.quote(t, safe="/"),
+    "base64": _base64,
+    "base64url_nopad": _base64url_nopad,
+    "base64_twice": lambda t: _base64(_base64(t)),
+    "base64_mime_word": lambda t: "Reply-To: =?utf-8?B?" + _base64(t) + "?=",
+    "base64_in_url_query": lambda t: "https://track.example.org/c?d=" + urllib.parse.quote(_base64(t), safe=""),
+    "hex": lambda t: t.encode("utf-8").hex(),
+    "hex_0x_upper": lambda t: "0x" + t.encode("utf-8").hex().upper(),
     "url_nested": lambda t: "https://a.example.org/?u=" + urllib.parse.quote(
         "https://b.example.org/?v=" + urllib.parse.quote(t, safe=""), safe=""),
 }
@@ -214,6 +230,12 @@ ACCEPT_BOTH: list[str] = [
     "https://github.com/johnnygreco/nerb/blob/main/docs/enron-benchmark.md#artifact-contract", "",
     "id=40a0b1c2d3e4f5a6b7c8d9", "sha256:009413140403d0216b8279ae3146a376cf655b099134f9dea8aaab0fdfd868ee",
     "\u00e9t\u00e9 \u0928\u092e\u0938\u094d\u0924\u0947", "ISBN 978-3-16-148410-0", "port 8080 and 8443",
+    # binary-to-text tokens that are not hidden identifiers: decoded benign text, digests, ids, long identifiers
+    "aGVsbG8gd29ybGQsIG5vdGhpbmcgdG8gc2VlIGhlcmU=", "47DEQpj8HBSa+/TImW+5JCeuQeRkm5NMpJWZG3hSuFU=",
+    "sha384-oqVuAfXRKap7fdgcCY5uykM6+R9GqQ8K/uxy9rx7HNQlGYl1kPzQho1wx4JwY8wC", "eyJhbGciOiJIUzI1NiJ9",
+    "9b2e4f601c1d4b8e9a7a0f5c2d1e3b4a", "bd573361c0ffee00112233445566778899aabbcc",
+    "compareScale100000DirectVsControlScale100000Direct", "documents_with_any_cataloged_miss",
+    "48656c6c6f2c20776f726c6421", "VGhlIHF1aWNrIGJyb3duIGZveA",
 ]
 
 ACCEPT_REPOSITORY_ONLY: list[tuple[str, set[str]]] = [

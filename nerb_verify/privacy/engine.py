@@ -12,13 +12,19 @@ For each string:
    a local path, the path gets the ``url_path`` rules (file URIs, shares, drive paths hidden in a remote path), and
    every query key and value and the fragment are scanned again as strings of their own (decoded with their own
    budget), recursively, at most ``max_url_depth`` URLs deep and ``max_url_payloads`` payloads in all; more fails
-   closed.
+   closed;
+5. decode every base64 / base64url token (12 characters or more) and every hex run (6 bytes or more) of the view;
+   a token whose bytes are printable UTF-8 text is scanned again as a string of its own, recursively, under the same
+   depth and payload budget (``privacy.encoded_payload_budget`` when exceeded). Random bytes (hashes, digests, ids)
+   are practically never printable text, so only real encoded text is rescanned.
 
 Results are cached per (profile, string, path rules on/off): evidence repeats the same keys and values many times.
 """
 
 from __future__ import annotations
 
+import base64
+import binascii
 import functools
 from dataclasses import dataclass
 
@@ -54,6 +60,16 @@ _URL = regex.compile(r"(?i)(?<![\w+.-])https?://[^\s\"'<>/?#]*(?:[/?#][\w\-.~:/?
 _VALID_AUTHORITY = regex.compile(r"(?:[^@\s]*@)?(?:\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9._~-]+)(?::[0-9]*)?")
 _DRIVE_AUTHORITY = regex.compile(r"(?:[^@\s]*@)?[A-Za-z]:.*", regex.S)
 _PAYLOAD_SPLIT = regex.compile(r"[&;]")
+# Binary-to-text encodings whose payload is rescanned: base64 (standard or URL-safe alphabet, padding optional) and
+# hex. Hex runs are also base64 tokens; both decodings are tried.
+_BASE64_TOKEN = regex.compile(r"(?<![A-Za-z0-9+/_=-])[A-Za-z0-9+/_-]{12,}={0,2}(?![A-Za-z0-9+/_=-])")
+_HEX_TOKEN = regex.compile(r"(?<![0-9A-Fa-f])(?:[0-9A-Fa-f]{2}){6,}(?![0-9A-Fa-f])")
+MIN_DECODED_CHARS = 6
+ENCODED_BUDGET = register(
+    "privacy.encoded_payload_budget", "Base64 or hex payloads are nested deeper, or are more numerous, than the budget.",
+    "Base64 (standard and URL-safe) and hex tokens that decode to printable text are scanned again as strings of "
+    "their own, recursively, at most 4 layers deep and 256 payloads per string (shared with URL payloads). Text "
+    "that goes beyond that fails closed, because what is hidden deeper was not scanned.")
 
 
 @dataclass
@@ -133,6 +149,58 @@ def _scan_view(clean: str, profile: Profile, depth: int, budget: _Budget, skip_p
                 found.add(URL_BUDGET)
                 return
             _scan(payload, profile, depth + 1, budget, skip_paths, found)
+    _scan_encoded(clean, profile, depth, budget, skip_paths, found)
+
+
+def _printable_text(raw: bytes) -> str | None:
+    """``raw`` as text when it is UTF-8 made only of printable characters (and spaces), else None."""
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError:
+        return None
+    if len(text) < MIN_DECODED_CHARS or not text.replace("\n", " ").replace("\t", " ").isprintable():
+        return None
+    return text
+
+
+def _decode_base64(token: str) -> bytes | None:
+    body = token.rstrip("=")
+    if len(body) % 4 == 1:
+        return None
+    padded = body + "=" * (-len(body) % 4)
+    try:
+        if "-" in body or "_" in body:
+            return base64.urlsafe_b64decode(padded)
+        return base64.b64decode(padded, validate=True)
+    except (ValueError, binascii.Error):
+        return None
+
+
+def encoded_payloads(clean: str) -> list[str]:
+    """Printable texts hidden in ``clean`` as base64 / base64url tokens or hex runs (in order of appearance)."""
+    found: list[str] = []
+    if len(clean) < 12:
+        return found
+    for match in _BASE64_TOKEN.finditer(clean):
+        raw = _decode_base64(match.group(0))
+        text = _printable_text(raw) if raw else None
+        if text is not None:
+            found.append(text)
+    for match in _HEX_TOKEN.finditer(clean):
+        text = _printable_text(bytes.fromhex(match.group(0)))
+        if text is not None:
+            found.append(text)
+    return found
+
+
+def _scan_encoded(clean: str, profile: Profile, depth: int, budget: _Budget, skip_paths: bool,
+                  found: set[str]) -> None:
+    for payload in encoded_payloads(clean):
+        budget.payloads += 1
+        if budget.payloads > profile.max_url_payloads or depth >= profile.max_url_depth:
+            found.add(ENCODED_BUDGET)
+            return
+        _scan(payload, profile, depth + 1, budget, skip_paths, found)
 
 
 def _finish(found: set[str]) -> frozenset[str]:

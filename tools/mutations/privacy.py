@@ -10,12 +10,20 @@ conservation), its code is part of the expected set: the privacy code is what NE
 
 from __future__ import annotations
 
+import base64
 import json
 from pathlib import Path
 
 from nerb_verify.canonical import nerb_pretty_bytes
 
 FULLWIDTH_AT = "\uff20"
+
+
+def _nest_base64(text: str, layers: int) -> str:
+    for _ in range(layers):
+        text = base64.b64encode(text.encode()).decode()
+    return text
+
 
 # Values both profiles reject are built here at run time from pieces, so the committed case files hold only a kind
 # name and the repository's own scan of them stays clean.
@@ -27,6 +35,9 @@ _BUILT: dict[str, str] = {
     "doc_id": "doc_" + "0123456789abcdef" * 4,
     "not_converged": "A%" + "25" * 9 + "41",
     "url_too_deep": "".join("https://h%d.example.org/?u=" % n for n in range(6)) + "x",
+    "base64_address": base64.b64encode(("ops" + "@example.org").encode()).decode(),
+    "hex_home": ("/ho" + "me/" + "jroe/notes").encode().hex(),
+    "base64_six_deep": _nest_base64("nothing to see here", 6),
 }
 
 
@@ -108,6 +119,15 @@ CASES = [
     _case("privacy.url_budget_exceeded", "card-version-urls-six-deep", _built("url_too_deep"),
           "Six URLs nested in each other's queries: deeper than the URL budget, fails closed.",
           codes=["card.bank_version_format", "privacy.url_budget_exceeded"]),
+    _case("privacy.email", "card-version-base64-address", _built("base64_address"),
+          "The address base64-encoded in the card's version string (decoded and rescanned).",
+          codes=["privacy.email"]),
+    _case("privacy.personal_path", "card-version-hex-home-path", _built("hex_home"),
+          "A home-directory path hex-encoded in the card's version string.",
+          codes=["privacy.personal_path"]),
+    _case("privacy.encoded_payload_budget", "card-version-base64-six-deep", _built("base64_six_deep"),
+          "Six nested base64 layers: deeper than the payload budget, fails closed.",
+          codes=["card.bank_version_format", "privacy.encoded_payload_budget"]),
     _case("privacy.local_path", "card-version-generic-tmp-path",
           [{"op": "json_set", "file": "bank-card.json", "pointer": "/bank/version", "value": "built in /tmp/bank"}],
           "A generic absolute path: no person in it, but public evidence may hold no local path at all.",
