@@ -123,6 +123,9 @@ HAND_REJECT: list[Row] = [
     # E-mail and at-signs.
     ("email-spelled", "jane (at«») corp-mail (dot) com", {EMAIL}, {EMAIL}),
     ("email-spelled-brackets", "jane[at«»]corp-mail[dot]org", {EMAIL}, {EMAIL}),
+    ("email-spelled-bracket-dot", "jane[at«»]corp-mail[.]org", {EMAIL}, {EMAIL}),
+    ("email-spelled-plain", "jane.roe at«» corp-mail dot co dot uk", {EMAIL}, set()),
+    ("email-spelled-plain-upper", "JANE AT«» CORP-MAIL DOT COM", {EMAIL}, set()),
     ("email-named-entity", "jane&commat«»;corp-mail.org", {EMAIL}, {EMAIL}),
     ("email-python-named", "jane\\N«»{COMMERCIAL AT}corp-mail.org", {EMAIL}, {EMAIL}),
     ("email-backslash-at", "jane\\«»@corp-mail.org", {EMAIL}, {EMAIL}),
@@ -236,6 +239,7 @@ ACCEPT_BOTH: list[str] = [
     "9b2e4f601c1d4b8e9a7a0f5c2d1e3b4a", "bd573361c0ffee00112233445566778899aabbcc",
     "compareScale100000DirectVsControlScale100000Direct", "documents_with_any_cataloged_miss",
     "48656c6c6f2c20776f726c6421", "VGhlIHF1aWNrIGJyb3duIGZveA",
+    "compare at scale dot product", "runs at 5 dot 2", "meet at noon",
 ]
 
 ACCEPT_REPOSITORY_ONLY: list[tuple[str, set[str]]] = [

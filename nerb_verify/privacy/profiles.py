@@ -50,7 +50,7 @@ def _rules(names: tuple[str, ...]) -> tuple[Rule, ...]:
 CONTRACT = Profile(
     name="contract",
     rule_names=_BOTH + (
-        "email.address", "email.at_sign", "email.document_id",
+        "email.address", "email.spelled_plain", "email.at_sign", "email.document_id",
         "ssn.shape",
         "phone.international", "phone.context", "phone.north_american", "phone.compact",
         "path.file_uri_any", "path.posix_absolute", "path.drive", "path.rooted_backslash", "path.home_shorthand",
