@@ -86,6 +86,7 @@ ENCODERS: dict[str, Callable[[str], str]] = {
     "quoted_printable": _qp,
     "json_u": _every_char(lambda c: "\\u{:04x}".format(ord(c))),
     "python_x": _every_char(lambda c: "\\x{:02x}".format(ord(c)) if ord(c) < 256 else c),
+    "c_octal": _every_char(lambda c: "\\{:03o}".format(ord(c)) if ord(c) < 256 else c),
     "zero_width": lambda t: "\u200b".join(t),
     "soft_hyphen_joiner": lambda t: "".join(c + ("\u00ad" if i % 2 else "\u2060") for i, c in enumerate(t)),
     "combining_marks": lambda t: "".join(c + "\u0332" for c in t),

@@ -13,7 +13,8 @@ middle dot, no-break spaces) and the decimal digits of other scripts. One *round
 5. percent escapes (UTF-8 byte runs and ``%uXXXX``);
 6. quoted-printable escapes (``=`` plus two upper-case hex digits, UTF-8 byte runs of two or more, or one escape
    between two letters); the engine peels these one layer per view instead (see :func:`normalise`);
-7. backslash escapes (``\\uXXXX`` with surrogate pairs, ``\\u{X..}``, ``\\UXXXXXXXX``, ``\\xXX``, ``\\N{NAME}``,
+7. backslash escapes (``\\uXXXX`` with surrogate pairs, ``\\u{X..}``, ``\\UXXXXXXXX``, ``\\xXX``, three-digit octal
+   ``\\ooo``, ``\\N{NAME}``,
    ``\\/`` and ``\\@``).
 
 Rounds repeat until a round changes nothing (a fixed point, so the result is idempotent by construction). The
@@ -92,6 +93,7 @@ _BACKSLASH = regex.compile(
     r"|\\x([0-9A-Fa-f]{2})"
     r"|\\N\{([A-Za-z0-9 \-]{1,80})\}"
     r"|\\([/@])"
+    r"|\\([0-3][0-7]{2})"
 )
 _ESCAPE_HINT = regex.compile(r"[%&=\\]")
 
@@ -111,7 +113,9 @@ def _qp_bytes(match: regex.Match[str]) -> str:
 
 
 def _backslash(match: regex.Match[str]) -> str:
-    braced, high, low, four, eight, two, name, literal = match.groups()
+    braced, high, low, four, eight, two, name, literal, octal = match.groups()
+    if octal is not None:
+        return chr(int(octal, 8))
     if braced is not None:
         return _chr(int(braced, 16))
     if high is not None:
