@@ -449,6 +449,19 @@ def smoke_cases() -> list[dict[str, Any]]:
         ("card-count", [_set(CARD, "/bank/stats/active_totals/patterns", patterns + 1)],
          "The bank card's active pattern total raised by one.", ["card"]),
     ]
+    summary = (SMOKE_DIR / "summary.md").read_text(encoding="utf-8")
+    rows = [line for line in summary.splitlines() if line.startswith(("| Contact |", "| Person |"))]
+    if len(rows) == 2:
+        contact, person = (row.split(" | ") for row in rows)
+        swapped_contact = " | ".join(contact[:1] + person[1:2] + contact[2:])
+        swapped_person = " | ".join(person[:1] + contact[1:2] + person[2:])
+        cases.append(smoke("hash_aware", "summary-rows-swapped", [],
+                           "Two verified counts swapped between summary rows; publication list refreshed.",
+                           post_ops=[{"op": "replace_text", "file": "summary.md", "old": rows[0],
+                                      "new": swapped_contact},
+                                     {"op": "replace_text", "file": "summary.md", "old": rows[1],
+                                      "new": swapped_person}],
+                           post_seal=POST_PUBLICATION, codes=["summary.render_mismatch"]))
     for name, ops, description, families in hash_aware:
         cases.append(smoke("hash_aware", name, ops, description + " Every hash recomputed.", reseal=True,
                            families=families))

@@ -19,6 +19,11 @@ is our own design). Instead every number they print must be supported:
   decision; "capacity gates: passed" the capacity report; "performance decision-grade gates: passed" the performance
   decision; an SVG row "X of Y ...; minimum threshold T%; result pass|fail" must say pass exactly when X/Y >= T.
 
+When summary.md is **our own render** (it opens with nerb-verify's title and names `nerb-verify render`), the
+summary and the four figures are also re-rendered from the verified figures and must be byte-identical
+(``summary.render_mismatch``): that catches what value tracing cannot, such as two verified numbers swapped between
+rows. A publisher's own summary (NERB's) is only traced by value, since its wording is not ours to reproduce.
+
 Every finding names the file and the 1-based line and column of the token.
 """
 
@@ -50,6 +55,12 @@ FAVOURABLE = register(
     "The printed value is one step away from the correct rounding of a verified figure, in the direction that "
     "flatters it (a higher-is-better rate rounded up, a lower-is-better rate or latency rounded down). A claim may "
     "never round the favourable way.")
+RENDER_MISMATCH = register(
+    "summary.render_mismatch", "Our own rendered summary or figure differs from a fresh render of the bundle.",
+    "summary.md says nerb-verify rendered it, so the summary and the four figures are rendered again from the "
+    "verified figures and must be byte-identical. A difference means the file was edited after rendering (for "
+    "example two verified numbers swapped between rows), which value tracing alone cannot see. The line given is "
+    "the first that differs.")
 HASH_NOT_TRACED = register(
     "summary.hash_not_traced", "A hash or commit id in the summary is not one the verified artifacts carry.",
     "sha256 digests and 40-hex commit ids printed in the summary must be values recorded in the verified manifest, "
@@ -404,6 +415,34 @@ def classify(token: Token, figures: Figures) -> str:
     return figures.table(token.kind, token.scale, token.decimals).get(digits.numerator, "untraced")
 
 
+OWN_TITLE = "# Verified benchmark summary\n"
+OWN_MARKER = "`nerb-verify render`"
+
+
+def is_own_render(summary: str) -> bool:
+    """True when summary.md says it was written by our renderer (title line and the renderer's name up front)."""
+    return summary.startswith(OWN_TITLE) and OWN_MARKER in summary[:600]
+
+
+def check_own_render(ctx: VerifyContext, available: dict[str, str]) -> None:
+    """Re-render our own summary and figures from the verified figures; every file must be byte-identical to one of
+    the two sanctioned wordings (after verification, or at assembly time)."""
+    from nerb_verify.render.output import bundle_files, render_files
+
+    rendered = render_files(ctx)
+    variants = [bundle_files(rendered, assembly=False), bundle_files(rendered, assembly=True)]
+    for rel in sorted(variants[0]):
+        text = available.get(rel)
+        if text is None:
+            continue  # a missing figure is reported by the bundle and binding families
+        if any(text.encode("utf-8") == variant[rel] for variant in variants):
+            continue
+        expected = variants[1][rel].decode("utf-8").splitlines()
+        line = next((i + 1 for i, (a, b) in enumerate(zip(text.splitlines(), expected)) if a != b),
+                    min(len(expected), len(text.splitlines())) + 1)
+        ctx.collector.add(RENDER_MISMATCH, rel, "", line=line, column=1)
+
+
 def run(ctx: VerifyContext) -> None:
     """Trace every number, hash, provenance name and verdict word in summary.md and the figures."""
     col = ctx.collector
@@ -416,6 +455,8 @@ def run(ctx: VerifyContext) -> None:
         # The verified figures come from the evidence and manifest; their own errors already reject the bundle.
         col.ran("summary", "not_evaluated", reason=Label("manifest or evidence missing or schema-invalid"))
         return
+    if is_own_render(available.get(C.SUMMARY, "")):
+        check_own_render(ctx, available)
     figures = supported_figures(ctx)
     traced = 0
     untraced: list[tuple[str, int, int]] = []

@@ -38,10 +38,6 @@ from nerb_verify.loader import sha256_prefixed
 CHARTER_VERSION = "2"
 # The contract names the verifier rule set by NERB's identity (schema const); source_sha256 is our own verifier.
 CONTRACT_VERIFIER = {"id": "nerb-enron-contract", "version": "2.2.0"}
-# Our renderer's figure names -> the names the bundle contract's closed file set expects.
-FIGURE_NAMES = {"figures/coverage-decomposition.svg": "figures/bank-coverage.svg",
-                "figures/standalone-redaction-gates.svg": "figures/standalone-redaction.svg",
-                "figures/throughput-by-bank-size.svg": "figures/performance-scale.svg"}
 BENCHMARK_VERSION = "enron"
 COMMAND_ID = "nerb_verify_performance_runner"
 HEADLINE_WORKLOAD = "real_direct_throughput"
@@ -445,19 +441,10 @@ def write_bundle(out_dir: Path, *, manifest: dict[str, Any], evidence: dict[str,
 
 
 def rendered_files(files: dict[str, bytes]) -> dict[str, bytes]:
-    """Our renderer's output under the contract's file names (summary links rewritten to match)."""
-    out: dict[str, bytes] = {}
-    for rel, raw in files.items():
-        if rel == C.SUMMARY:
-            text = raw.decode("utf-8")
-            for old, new in FIGURE_NAMES.items():
-                text = text.replace(old, new)
-            # The renderer's opening sentence assumes a verified bundle; assembly renders before the final verdict.
-            text = text.replace("after the bundle passed verification", "from the figures it recomputed from this "
-                                "bundle at assembly time (run `nerb-verify verify` for the verdict)")
-            raw = text.encode("utf-8")
-        out[FIGURE_NAMES.get(rel, rel)] = raw
-    return out
+    """Our renderer's output under the contract's file names, with the assembly-time opening sentence."""
+    from nerb_verify.render.output import bundle_files
+
+    return bundle_files(files, assembly=True)
 
 
 def _seal_with_plan(root: Path, seal_bundle: Any) -> None:

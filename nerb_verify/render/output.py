@@ -30,6 +30,33 @@ def render_files(ctx: VerifyContext) -> dict[str, bytes]:
     return {path: text.encode("utf-8") for path, text in sorted(files.items())}
 
 
+# Our renderer's figure names -> the names of the bundle contract's closed file set.
+BUNDLE_FIGURE_NAMES = {"figures/coverage-decomposition.svg": "figures/bank-coverage.svg",
+                       "figures/standalone-redaction-gates.svg": "figures/standalone-redaction.svg",
+                       "figures/throughput-by-bank-size.svg": "figures/performance-scale.svg"}
+# The summary's opening sentence as `render` writes it for a verified bundle, and as assembly writes it (assembly
+# renders before the final verdict exists).
+VERIFIED_SENTENCE = "after the bundle passed verification"
+ASSEMBLY_SENTENCE = ("from the figures it recomputed from this bundle at assembly time (run `nerb-verify verify` for "
+                     "the verdict)")
+
+
+def bundle_files(files: dict[str, bytes], *, assembly: bool) -> dict[str, bytes]:
+    """Rendered files under the bundle contract's names (summary links rewritten to match); with ``assembly`` the
+    opening sentence says the figures were recomputed at assembly time rather than after verification."""
+    out: dict[str, bytes] = {}
+    for rel, raw in files.items():
+        if rel == "summary.md":
+            text = raw.decode("utf-8")
+            for old, new in BUNDLE_FIGURE_NAMES.items():
+                text = text.replace(old, new)
+            if assembly:
+                text = text.replace(VERIFIED_SENTENCE, ASSEMBLY_SENTENCE)
+            raw = text.encode("utf-8")
+        out[BUNDLE_FIGURE_NAMES.get(rel, rel)] = raw
+    return out
+
+
 class OutputError(Exception):
     """The output folder cannot be used (exists and is not empty, parent missing, write failed)."""
 

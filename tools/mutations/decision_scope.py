@@ -63,4 +63,13 @@ CASES = [
               [_set(EVIDENCE, "/promotion/checks/2/threshold", 1e-06)],
               "A smoke bundle's documents/s gate loosened from the frozen 100 to 1e-06 and resealed: the budgets "
               "bind every gate, decision cell or not.", base=SYNTHETIC),
+    make_case("summary.render_mismatch", "smoke-summary-rows-swapped", [],
+              "Our own rendered summary with two verified counts swapped between the contact and person rows, "
+              "publication list refreshed: every number still traces by value, only the re-render sees it.",
+              reseal=False, base=SYNTHETIC,
+              post_ops=[{"op": "replace_text", "file": "summary.md", "old": "| Contact | 21 | 21 |",
+                         "new": "| Contact | 24 | 21 |"},
+                        {"op": "replace_text", "file": "summary.md", "old": "| Person | 24 | 21 |",
+                         "new": "| Person | 21 | 21 |"}],
+              post_seal=["publication"]),
 ]
