@@ -97,8 +97,10 @@ RECORDS_PER_SAMPLE = register(
 PHASE_CONTRACT = register(
     "performance.phase_contract", "A workload breaks the frozen phase rules.",
     "Fixed process model per phase, operation unit and no input for setup phases, whole_input for helper and "
-    "end-to-end paths, 0 warmups for fresh processes and >= 3 for reused ones, work 1, concurrency 1..1024, the "
-    "fixed median/percentile method names, and document cells covering whole passes.")
+    "end-to-end paths, 0 warmups for fresh processes and exactly 3 (the frozen sample policy) for reused ones, work "
+    "1, concurrency 1..1024, the fixed median/percentile method names, document cells covering whole passes, and "
+    "every workload a cell of the frozen matrix (its id, or control_<id>, or an explore_* cell) with that cell's "
+    "phase, sample unit and kind of bank.")
 SAMPLE_SUPPORT = register(
     "performance.sample_support", "A decision cell lacks the required samples, warmups, work or RSS.",
     "Decision cells need 20 (setup), 100 (helper/end-to-end) or 1,000 (direct) samples, no baseline, work 1, "

@@ -26,6 +26,42 @@ PHASE_PROCESS_MODEL = {
     "end_to_end": "fresh_process_per_sample", "helper_cache_hit": "reused_process",
     "direct_bank_scan": "reused_process",
 }
+# The frozen matrix (spec 20 §3): every candidate cell's phase and sample unit, and whether it runs on the evaluated
+# bank. Controls are ``control_<candidate>`` twins of the 20 candidates; the two ``explore_*`` cells have no twins.
+_DIRECT, _WHOLE = "direct_bank_scan", "whole_input"
+FROZEN_CELLS: dict[str, tuple[str, str, bool]] = {
+    "real_source_profile": ("source_profile", "operation", True),
+    "real_source_build": ("source_build", "operation", True),
+    "real_cold_compile": ("cold_compile", "operation", True),
+    "real_helper_cache_miss": ("helper_cache_miss", _WHOLE, True),
+    "real_helper_cache_hit": ("helper_cache_hit", _WHOLE, True),
+    "real_end_to_end": ("end_to_end", _WHOLE, True),
+    "real_direct_latency": (_DIRECT, "document", True),
+    "real_direct_throughput": (_DIRECT, _WHOLE, True),
+    "real_direct_cache_value": (_DIRECT, _WHOLE, True),
+    **{f"scale_{n}_direct": (_DIRECT, _WHOLE, False) for n in (1000, 10000, 25000, 100000)},
+    **{f"density_{d}_direct": (_DIRECT, _WHOLE, False) for d in ("sparse", "normal", "dense")},
+    **{f"size_{z}_direct": (_DIRECT, _WHOLE, False) for z in ("small", "large", "huge")},
+    "scale_1000_concurrency_4": (_DIRECT, _WHOLE, False),
+}
+EXPLORATORY_CELLS: dict[str, tuple[str, str, bool]] = {
+    "explore_generic_email_regex": (_DIRECT, _WHOLE, True),
+    "explore_python_literal_scan": (_DIRECT, _WHOLE, True),
+}
+# Reused-process cells run exactly the frozen sample policy's warm-up count (both profiles); fresh processes none.
+FROZEN_WARMUPS = 3
+
+
+def frozen_cell(workload_id: Any) -> tuple[str, str, bool] | None:
+    """(phase, sample unit, on the evaluated bank) of a frozen-matrix cell id, its control twin, or an exploratory
+    cell; None for an id the matrix does not have."""
+    if not isinstance(workload_id, str):
+        return None
+    if workload_id in EXPLORATORY_CELLS:
+        return EXPLORATORY_CELLS[workload_id]
+    return FROZEN_CELLS.get(workload_id.removeprefix("control_"))
+
+
 PHASE_UNITS = {
     "source_profile": ("operation",), "source_build": ("operation",), "cold_compile": ("operation",),
     "helper_cache_miss": ("whole_input",), "helper_cache_hit": ("whole_input",), "end_to_end": ("whole_input",),
@@ -168,8 +204,10 @@ def _check_phase_rules(state: PerfState, position: int, workload: dict[str, Any]
         state.add(C.PHASE_CONTRACT, (*base, "input_id"), "Scan-bearing phases must bind an input.")
     warmups = workload.get("warmups")
     if not _int(warmups) or (model == "fresh_process_per_sample" and warmups != 0) or (
-            model == "reused_process" and warmups < 1):
-        state.add(C.PHASE_CONTRACT, (*base, "warmups"), "Warmups do not fit the process model.")
+            model == "reused_process" and warmups != FROZEN_WARMUPS):
+        state.add(C.PHASE_CONTRACT, (*base, "warmups"), "Warmups do not fit the process model (0 for a fresh "
+                  "process, {n} for a reused one).", n=FROZEN_WARMUPS)
+    _check_frozen_cell(state, position, workload)
     concurrency = workload.get("concurrency")
     if not _int(concurrency) or not 1 <= concurrency <= 1024:
         state.add(C.PHASE_CONTRACT, (*base, "concurrency"))
@@ -186,6 +224,22 @@ def _check_phase_rules(state: PerfState, position: int, workload: dict[str, Any]
         if not _int(documents) or documents < 1 or covered < documents or covered % documents:
             state.add(C.PHASE_CONTRACT, (*base, "samples_seconds"), "Document samples do not cover whole passes "
                       "over the input.")
+
+
+def _check_frozen_cell(state: PerfState, position: int, workload: dict[str, Any]) -> None:
+    """The workload is a cell of the frozen matrix (by id) with that cell's phase, unit and kind of bank."""
+    base = ("workloads", position)
+    cell = frozen_cell(workload.get("id"))
+    if cell is None:
+        state.add(C.PHASE_CONTRACT, (*base, "id"), "Not a cell of the frozen performance matrix.")
+        return
+    phase, unit, evaluated = cell
+    if workload.get("phase") != phase or workload.get("sample_unit") != unit:
+        state.add(C.PHASE_CONTRACT, (*base, "phase"), "The cell's phase or sample unit is not the frozen matrix's.")
+    found = state.lookup("banks", workload.get("bank_id"))
+    kind = found[1].get("kind") if found else None
+    if kind is not None and (kind == "evaluated_bank") is not evaluated:
+        state.add(C.PHASE_CONTRACT, (*base, "bank_id"), "The cell runs on the wrong kind of bank.")
 
 
 def required_samples(workload: dict[str, Any]) -> int:
