@@ -61,7 +61,11 @@ VALIDATION = register(
     "For contact and person: true positives + false negatives = gold spans; cataloged true positives + cataloged "
     "false negatives + cataloged wrong canonical = cataloged gold spans; catalog_coverage, cataloged_recall and "
     "labeled_span_recall are exactly the correctly rounded doubles of cataloged/gold, cataloged TP/cataloged and "
-    "TP/gold (null exactly when the denominator is 0).")
+    "TP/gold (null exactly when the denominator is 0). The label strength is a known one; open-world and utility "
+    "support only with independent labels, and without open-world support the four open-world rates are null; a "
+    "class not evaluated has no documents or gold, an evaluated one has documents; documents with gold fit the "
+    "documents and gold spans. The selected iteration carries the validation's quality run, protocol, flags and "
+    "contact counts, and person counts exactly when person was evaluated.")
 BANK = register(
     "card.bank_mismatch", "The card's bank is not the bank the evidence evaluated.",
     "bank.id must equal the evidence's and the manifest's bank id; canonical and artifact hashes, canonical size "
@@ -113,6 +117,7 @@ def run(ctx: VerifyContext) -> None:
     _stats(ctx, card)
     _iterations(ctx, card)
     _validation(ctx, card)
+    _validation_semantics(ctx, card)
     version = dig(card, "bank", "version")
     if not isinstance(version, str) or not VERSION_TOKEN.fullmatch(version):
         col.add(BANK_VERSION, A, "/bank/version")
@@ -263,6 +268,86 @@ def _validation(ctx: VerifyContext, card: dict[str, Any]) -> None:
                        evaluated=exact is not None)
             if not ok:
                 col.add(VALIDATION, A, join(["development_validation", cls, key]))
+
+
+LABEL_STRENGTHS = ("independent", "structured_weak", "synthetic_conformance", "unlabeled")
+OPEN_WORLD_FIELDS = ("precision", "open_world_recall", "over_redaction_rate", "negative_document_false_alarm_rate")
+# Selected-iteration field -> (development-validation class, field): the selected iteration is the validated bank.
+SELECTED_MATCHES = (("contact_labeled_spans", "contact", "gold_spans"),
+                    ("contact_labeled_true_positive", "contact", "true_positive"),
+                    ("contact_labeled_false_negative", "contact", "false_negative"),
+                    ("contact_cataloged_false_negative", "contact", "cataloged_false_negative"),
+                    ("contact_cataloged_wrong_canonical", "contact", "cataloged_wrong_canonical"))
+
+
+def _validation_semantics(ctx: VerifyContext, card: dict[str, Any]) -> None:
+    """What the development validation may claim for its label strength, and its binding to the selected iteration.
+
+    Open-world metrics need independent, exhaustive labels, so ``open_world_metrics_supported`` and
+    ``utility_metrics_supported`` may be true only for ``independent`` labels, and when they are false the four
+    open-world rates are null. A class that was not evaluated has no documents and no gold; an evaluated one has
+    documents; documents with gold are bounded by documents and by gold spans. The selected iteration is the bank
+    that was validated: same quality run, same protocol, same contact counts and flags, and person counts present
+    exactly when person was evaluated.
+    """
+    col = ctx.collector
+    validation = as_dict(card.get("development_validation"))
+    if validation is None:
+        return
+    where = ["development_validation"]
+    strength = validation.get("label_strength")
+    if strength not in LABEL_STRENGTHS:
+        col.add(VALIDATION, A, join(where + ["label_strength"]), "Unknown label strength.")
+    for flag in ("open_world_metrics_supported", "utility_metrics_supported"):
+        if validation.get(flag) is True and strength != "independent":
+            col.add(VALIDATION, A, join(where + [flag]), "Only independent labels support {flag}.",
+                    flag=Label(flag))
+    open_world = validation.get("open_world_metrics_supported") is True
+    for cls in ("contact", "person"):
+        block = as_dict(validation.get(cls)) or {}
+        if not open_world:
+            for field in OPEN_WORLD_FIELDS:
+                if block.get(field) is not None:
+                    col.add(VALIDATION, A, join(where + [cls, field]), "An open-world rate without support for "
+                            "open-world metrics.")
+        documents, with_gold, gold = (as_int(block.get(k)) for k in ("documents", "documents_with_sensitive_gold",
+                                                                        "gold_spans"))
+        if documents is None or with_gold is None or gold is None:
+            continue
+        if with_gold > documents or with_gold > gold or (gold > 0 and with_gold == 0):
+            col.add(VALIDATION, A, join(where + [cls, "documents_with_sensitive_gold"]),
+                    "Documents with gold do not fit the documents and gold spans.")
+        if "evaluated" in block:
+            evaluated = block.get("evaluated")
+            if evaluated is False and (documents != 0 or gold != 0):
+                col.add(VALIDATION, A, join(where + [cls, "evaluated"]), "A class that was not evaluated has "
+                        "documents or gold.")
+            if evaluated is True and documents == 0:
+                col.add(VALIDATION, A, join(where + [cls, "evaluated"]), "An evaluated class has no documents.")
+    iterations = card.get("iterations") if isinstance(card.get("iterations"), list) else []
+    chosen = [(i, it) for i, it in enumerate(iterations) if isinstance(it, dict) and it.get("selected") is True]
+    if len(chosen) != 1:
+        return  # reported by _iterations
+    index, selected = chosen[0]
+    pairs: list[tuple[str, Any, Any]] = [
+        ("quality_run_sha256", selected.get("quality_run_sha256"), validation.get("quality_run_sha256")),
+        ("validation_protocol_sha256", selected.get("validation_protocol_sha256"), validation.get("protocol_sha256")),
+        ("open_world_metrics_supported", selected.get("open_world_metrics_supported"), open_world),
+        ("utility_metrics_supported", selected.get("utility_metrics_supported"),
+         validation.get("utility_metrics_supported")),
+    ]
+    for key, cls, field in SELECTED_MATCHES:
+        pairs.append((key, selected.get(key), dig(validation, cls, field)))
+    person = as_dict(validation.get("person")) or {}
+    person_evaluated = person.get("evaluated") is not False
+    for key, field in (("person_labeled_spans", "gold_spans"),
+                       ("person_cataloged_false_negative", "cataloged_false_negative"),
+                       ("person_cataloged_wrong_canonical", "cataloged_wrong_canonical")):
+        pairs.append((key, selected.get(key), person.get(field) if person_evaluated else None))
+    for key, mine, theirs in pairs:
+        if not same(mine, theirs):
+            col.add(VALIDATION, A, join(["iterations", index, key]), "The selected iteration's {field} is not the "
+                    "development validation's.", field=Label(key))
 
 
 def _bind(ctx: VerifyContext, code: str, pointer: str, mine: Any, theirs: Any, figure: str) -> None:
