@@ -58,8 +58,9 @@ MISSING_LABEL = register(
 LABEL_BINDING = register(
     "conformance.label_binding", "Conformance does not match its manifest label artifact.",
     "The label must exist in the manifest, be synthetic_conformance and exhaustive_within_scope, its artifact must "
-    "equal `positive_cases_artifact`, and its span count must equal `approved_positive_cases`. Fix: bind the "
-    "evaluated cases to the declared label artifact.")
+    "equal `positive_cases_artifact`, and its span count, and its conformance population's documents and spans, "
+    "must equal `approved_positive_cases` (one planted span per synthetic case). Fix: bind the evaluated cases to "
+    "the declared label artifact.")
 PLAN_BINDING = register(
     "conformance.plan_binding", "Conformance does not match the manifest's conformance plan.",
     "Label id, positive and negative case artifacts, case counts and policy hash must equal the frozen conformance "
@@ -260,6 +261,16 @@ def _check_recall(ctx: VerifyContext, section: dict[str, Any], c: dict[str, int 
     return exact
 
 
+def _one_case_per_document(label: dict[str, Any], approved: int) -> bool:
+    """The label's conformance population has one span per document, as many as the approved positive cases (each
+    synthetic positive case is a document with exactly one planted span)."""
+    populations = label.get("role_populations") if isinstance(label.get("role_populations"), list) else []
+    for population in populations:
+        if isinstance(population, dict) and population.get("role") == "conformance":
+            return population.get("documents") == approved and population.get("spans") == approved
+    return True  # a label without a conformance population is reported by the manifest rules
+
+
 def _check_manifest_binding(ctx: VerifyContext, section: dict[str, Any], c: dict[str, int | None]) -> None:
     """Label and plan binding against the schema-valid manifest (skipped only when there is no valid manifest)."""
     manifest = ctx.manifest
@@ -280,6 +291,9 @@ def _check_manifest_binding(ctx: VerifyContext, section: dict[str, Any], c: dict
             problem = "positive_cases_artifact"
         elif type(label.get("span_count")) is int and c["approved_positive_cases"] is not None \
                 and label["span_count"] != c["approved_positive_cases"]:
+            problem = "approved_positive_cases"
+        elif c["approved_positive_cases"] is not None and not _one_case_per_document(label,
+                                                                                    c["approved_positive_cases"]):
             problem = "approved_positive_cases"
         if problem:
             add(LABEL_BINDING, EVIDENCE, join([SECTION, problem]),

@@ -63,6 +63,10 @@ CASES = [
           "The synthetic label artifact holds 39,605 spans but 39,604 positives were evaluated (the conformance "
           "plan is unbound from the label too).",
           codes=["conformance.label_binding", "manifest.conformance_plan_label_binding"]),
+    _case("conformance.label_binding", "label-documents-differ",
+          [_set(MANIFEST, "/labels/3/role_populations/0/documents", 39605)],
+          "The label's conformance population claims 39,605 documents for 39,604 single-span positive cases.",
+          codes=["conformance.label_binding"]),
     _case("conformance.plan_binding", "negative-count-not-planned",
           [_set(MANIFEST, "/conformance_plan/negative_cases", 1211)],
           "The plan froze 1,211 negative cases; 1,210 were evaluated."),
