@@ -9,8 +9,10 @@ Two profiles:
   verifier's promotion-level policy checks say so.
 * ``decision`` (hours): the same cells with 20 / 100 / 1,000 samples in ten paired blocks against exact same-path
   controls (``control_<id>``), hash-derived ABBA/BAAB order (:func:`block_schedule`, the verifier's own
-  ``block_assignment``). Implemented here: the schedule, the paired runner and the sample counts; see
-  docs/producers.md for what the decision profile does not run yet.
+  ``block_assignment``). The four exact-value paths (the ``real_direct_cache_value`` proxy, helper hit, helper miss,
+  end to end) run together in Williams four-path blocks, and the section gains the 12 cross-path comparisons and the
+  break-even model (:mod:`nerb_verify.producers.harness_value`); the same happens for any paired run
+  (``paired_per_block``). See docs/producers.md for what the decision profile has still not done.
 
 Timing is ``perf_counter_ns`` around the operation only; one RSS sample (``ru_maxrss``, Linux KiB x 1024) follows
 every timing sample. Fresh-process cells run ``python -m nerb_verify.producers.harness --worker REQUEST`` once per
@@ -393,6 +395,60 @@ def workload_entry(spec: dict[str, Any], ns: list[int], rss: list[int], item: di
             "stats": {k: _float_stat(v) for k, v in stats.exact.items()}, "workload_sha256": None}
 
 
+def cell_spec(workload_id: str, phase: str, bank_id: str, input_id: str | None, concurrency: int, decision: bool,
+              descriptors: dict[str, dict[str, Any]], bank_hash: dict[str, str]) -> dict[str, Any]:
+    """The plan fields of a candidate cell (spec 20 section 3): process model, warmups and unit follow the phase.
+
+    Setup phases measure one ``operation``; ``*_latency`` cells one ``document``; everything else the whole input.
+    The cache-value proxy ``real_direct_cache_value`` is never decision grade; nothing here is a promotion gate.
+    """
+    harness_id = PHASE_HARNESS[phase]
+    return {"id": workload_id, "phase": phase, "promotion_gate": False,
+            "decision_grade": decision and workload_id != "real_direct_cache_value",
+            "harness_id": harness_id, "harness_sha256": descriptors[harness_id]["descriptor_sha256"],
+            "bank_id": bank_id, "bank_hash": bank_hash[bank_id], "input_id": input_id,
+            "input_sha256": descriptors[input_id]["descriptor_sha256"] if input_id else None,
+            "baseline_id": None, "warmups": 0 if phase in FRESH else WARMUPS,
+            "sample_unit": "operation" if phase in SETUP else (
+                "document" if workload_id.endswith("_latency") else "whole_input"), "work_per_sample": 1,
+            "concurrency": concurrency,
+            "process_model": "fresh_process_per_sample" if phase in FRESH else "reused_process",
+            "median_method": "standard_even_average", "percentile_method": "nearest_rank"}
+
+
+def control_spec(spec: dict[str, Any]) -> dict[str, Any]:
+    """The exact same-path twin ``control_<id>``: same plan, not decision grade, exact-control baseline."""
+    return {**spec, "id": f"control_{spec['id']}", "decision_grade": False, "promotion_gate": False,
+            "baseline_id": SAME_PATH_BASELINE["id"]}
+
+
+def _cache_value_cells(performance: dict[str, Any], per_block: int, decision: bool, bank: dict[str, Any],
+                       bank_raw: bytes, documents: list[bytes], request: dict[str, Any],
+                       descriptors: dict[str, dict[str, Any]], bank_hash: dict[str, str]) -> None:
+    """Run the Williams four-path blocks; append the 8 exact-value workloads and their 4 same-path comparisons.
+
+    Every sample of the four paths (and of their controls) must give one record count (the input's) and one
+    correctness hash, the same on all paths; otherwise the run stops.
+    """
+    from nerb_verify.producers import harness_value
+
+    runs = harness_value.measure_cache_value(per_block, bank, documents, bank_raw, request)
+    item = next(i for i in performance["inputs"] if i["id"] == "real_validation_input")
+    outcomes = {(records, digest) for twins in runs.values() for run in twins.values()
+                for records, digest in zip(run[2], run[3])}
+    if outcomes != {(item["records"], runs["real_direct_cache_value"]["candidate"][3][0])}:
+        raise RuntimeError("cache-value paths disagree on records or correctness")
+    for workload_id, phase in harness_value.CACHE_VALUE_PATHS:
+        spec = cell_spec(workload_id, phase, "evaluated_bank", "real_validation_input", 1, decision, descriptors,
+                         bank_hash)
+        entries = {}
+        for role, role_spec in (("candidate", spec), ("control", control_spec(spec))):
+            ns, rss, records, _correctness = runs[workload_id][role]
+            entries[role] = workload_entry(role_spec, ns, rss, item, records[0])
+            performance["workloads"].append(entries[role])
+        performance["comparisons"].append(same_path_comparison(entries["candidate"], entries["control"], per_block))
+
+
 @dataclass
 class HarnessInputs:
     """What the harness needs: the evaluated bank file, train bundle, train source file and validation documents."""
@@ -411,11 +467,15 @@ def run_profile(profile: str, inputs: HarnessInputs, *, paired_per_block: int | 
     """Measure a profile; returns the evidence ``performance`` section and the inventory files (id -> bytes).
 
     ``decision`` runs every cell with its ``control_<id>`` twin over the ten frozen blocks (2 / 10 / 100 samples per
-    block and twin for setup / helper and end-to-end / direct cells). ``paired_per_block`` (tests) runs the smoke
-    cells paired with that many samples per block and twin instead, still marked not decision grade.
+    block and twin for setup / helper and end-to-end / direct cells); the four exact-value paths run in Williams
+    blocks instead, and the cross-path comparisons and the break-even model follow when their cells were measured.
+    ``paired_per_block`` (tests) runs the cells paired with that many samples (Williams rounds) per block and twin
+    instead; decision grade only when the profile is ``decision``. ``only`` limits the cells; naming any one of the
+    four exact-value paths runs all four.
     """
     if profile not in ("smoke", "decision"):
         raise ValueError("profile must be smoke or decision")
+    from nerb_verify.producers import harness_value
     from nerb_verify.producers.bank_format import (
         active_detectors,
         bank_bytes,
@@ -527,18 +587,10 @@ def run_profile(profile: str, inputs: HarnessInputs, *, paired_per_block: int | 
     for workload_id, phase, bank_id, input_id, count, concurrency in cells:
         if only is not None and workload_id not in only:
             continue
+        if paired and workload_id in harness_value.WILLIAMS_IDS:
+            continue  # measured together in the Williams cache-value blocks below
         inputs.progress(f"performance ({profile}): {workload_id} x {count}")
-        spec = {"id": workload_id, "phase": phase, "promotion_gate": False, "decision_grade": decision,
-                "harness_id": PHASE_HARNESS[phase], "harness_sha256": descriptors[PHASE_HARNESS[phase]][
-                    "descriptor_sha256"],
-                "bank_id": bank_id, "bank_hash": bank_hash[bank_id], "input_id": input_id,
-                "input_sha256": descriptors[input_id]["descriptor_sha256"] if input_id else None,
-                "baseline_id": None, "warmups": 0 if phase in FRESH else WARMUPS,
-                "sample_unit": "operation" if phase in SETUP else (
-                    "document" if workload_id.endswith("_latency") else "whole_input"), "work_per_sample": 1,
-                "concurrency": concurrency,
-                "process_model": "fresh_process_per_sample" if phase in FRESH else "reused_process",
-                "median_method": "standard_even_average", "percentile_method": "nearest_rank"}
+        spec = cell_spec(workload_id, phase, bank_id, input_id, concurrency, decision, descriptors, bank_hash)
         request = {"bank": str(paths[bank_id]), "input": str(paths.get(input_id, "")),
                    "source": str(inputs.train_source), "source_dir": str(inputs.train_dir)}
         item = next((i for i in input_items if i["id"] == input_id), None)
@@ -558,11 +610,8 @@ def run_profile(profile: str, inputs: HarnessInputs, *, paired_per_block: int | 
                 rows = next(p for p in prepared if p.id == input_id).records
                 if [records[k] for k in range(len(records))] != [rows[k % len(rows)] for k in range(len(records))]:
                     raise RuntimeError(f"{workload_id}: per-document records differ from the inventory")
-                entries[role] = workload_entry(
-                    dict(spec) if role == "candidate" else {**spec, "id": f"control_{workload_id}",
-                                                            "decision_grade": False,
-                                                            "baseline_id": SAME_PATH_BASELINE["id"]},
-                    ns, rss, None, None, unit="document")
+                entries[role] = workload_entry(dict(spec) if role == "candidate" else control_spec(spec),
+                                               ns, rss, None, None, unit="document")
                 performance["workloads"].append(entries[role])
                 continue
             if len(set(correctness)) > 1:
@@ -570,9 +619,7 @@ def run_profile(profile: str, inputs: HarnessInputs, *, paired_per_block: int | 
             per_sample = records[0] if phase not in SETUP else None
             if per_sample is not None and item is not None and per_sample != item["records"]:
                 raise RuntimeError(f"{workload_id}: records differ from the inventory")
-            role_spec = dict(spec) if role == "candidate" else {
-                **spec, "id": f"control_{workload_id}", "decision_grade": False,
-                "baseline_id": SAME_PATH_BASELINE["id"]}
+            role_spec = dict(spec) if role == "candidate" else control_spec(spec)
             entries[role] = workload_entry(role_spec, ns, rss, item, per_sample)
             performance["workloads"].append(entries[role])
         if paired:
@@ -606,8 +653,21 @@ def run_profile(profile: str, inputs: HarnessInputs, *, paired_per_block: int | 
                 "percentile_method": "nearest_rank"}
         item = next(i for i in input_items if i["id"] == "real_validation_input")
         performance["workloads"].append(workload_entry(spec, ns, rss, item, records[0]))
+    if paired and (only is None or only & harness_value.WILLIAMS_IDS):
+        per_block = paired_per_block if paired_per_block is not None else mid_n // BLOCKS
+        inputs.progress(f"performance ({profile}): cache-value Williams blocks x {8 * BLOCKS * per_block}")
+        _cache_value_cells(performance, per_block, decision, bank, bank_raw, docs["real_validation_input"],
+                           {"bank": str(paths["evaluated_bank"]), "input": str(paths["real_validation_input"])},
+                           descriptors, bank_hash)
+    if paired:
+        performance["comparisons"].extend(harness_value.cross_path_comparisons(performance["workloads"],
+                                                                               performance["inputs"]))
+        model = harness_value.breakeven_model(performance["workloads"])
+        if model is not None:
+            performance["breakeven_models"].append(model)
     performance["workloads"].sort(key=lambda w: w["id"])
     performance["comparisons"].sort(key=lambda c: c["id"])
+    performance["breakeven_models"].sort(key=lambda m: m["id"])
     hashes.reseal_performance_section(performance)
     inventories: dict[str, bytes] = {}
     for item in prepared:
