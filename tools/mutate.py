@@ -186,6 +186,8 @@ TEXT_EDITS: list[tuple[str, str, str, str, str]] = [
     ("summary-count", "summary.md", "82,173 candidates", "82,137 candidates", "A count edited."),
     ("summary-verdict", "summary.md", "NOT ELIGIBLE for standalone", "ELIGIBLE for standalone", "A verdict word."),
     ("svg-number", "figures/performance-scale.svg", ">6,811 docs/s<", ">9,811 docs/s<", "A figure's number edited."),
+    ("summary-columns-swapped", "summary.md", "| Precision | 95.30% | 95.31% | 95.24% |",
+     "| Precision | 95.30% | 95.24% | 95.31% |", "Two verified rates swapped between class columns."),
 ]
 
 

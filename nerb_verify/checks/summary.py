@@ -55,6 +55,12 @@ FAVOURABLE = register(
     "The printed value is one step away from the correct rounding of a verified figure, in the direction that "
     "flatters it (a higher-is-better rate rounded up, a lower-is-better rate or latency rounded down). A claim may "
     "never round the favourable way.")
+MISPLACED = register(
+    "summary.number_misplaced", "A number traces only to another entity class than its table row or column.",
+    "In a summary table, a row labelled Combined, Contact or Person (or a column with such a header) speaks for that "
+    "class: its numbers must trace to that class's quality slices, or to a figure that belongs to no slice "
+    "(thresholds, conformance, performance). A number that is verified only for another class was moved, for "
+    "example two rows' counts swapped.")
 RENDER_MISMATCH = register(
     "summary.render_mismatch", "Our own rendered summary or figure differs from a fresh render of the bundle.",
     "summary.md says nerb-verify rendered it, so the summary and the four figures are rendered again from the "
@@ -199,32 +205,54 @@ def _better_by_metric(evidence: Any) -> dict[str, str]:
     return better
 
 
-def supported_figures(ctx: VerifyContext) -> Figures:
-    """The verified figures a summary may cite (see docs/findings/summary.md for the list and where each is from)."""
+def supported_figures(ctx: VerifyContext, entity_class: str | None = None) -> Figures:
+    """The verified figures a summary may cite (see docs/findings/summary.md for the list and where each is from).
+
+    With ``entity_class``, only the quality slices of that class contribute (every non-slice figure still does): the
+    figures a number printed in that class's table row or column may trace to.
+    """
     out = Figures()
+    evidence = ctx.evidence
+    slices = as_list(dig(evidence, "quality", "slices")) or []
+    better = _better_by_metric(evidence)
+    for index, item in enumerate(slices):
+        if entity_class is None or dig(item, "entity_class") == entity_class:
+            _slice_figures(ctx, out, index, better)
+    _global_figures(ctx, out)
+    return out
+
+
+def _slice_figures(ctx: VerifyContext, out: Figures, index: int, better: dict[str, str]) -> None:
+    """One quality slice's counts and rates, and the derived counts and ratios the summary tables use (outside-bank
+    spans, documents without a miss)."""
+    figures = ctx.figures
+    base = f"/quality/slices/{index}/"
+    for pointer, value in figures.items():
+        if not pointer.startswith(base):
+            continue
+        parts = pointer.split("/")
+        if len(parts) == 5 and isinstance(value, int):
+            out.add(COUNT, value)
+        elif len(parts) == 6 and parts[4] == "metrics":
+            out.add(PERCENT, value, better.get(parts[5]) or HIGHER)
+    gold, cataloged = figures.get(base + "gold_spans"), figures.get(base + "cataloged_gold_spans")
+    if isinstance(gold, int) and isinstance(cataloged, int):
+        out.add(COUNT, gold - cataloged)
+    sensitive, missed = figures.get(base + "documents_with_sensitive_gold"), figures.get(base + "documents_with_any_miss")
+    if isinstance(sensitive, int) and isinstance(missed, int):
+        out.add(COUNT, sensitive - missed)
+        if sensitive > 0:
+            out.add(PERCENT, Fraction(sensitive - missed, sensitive), HIGHER)
+
+
+def _global_figures(ctx: VerifyContext, out: Figures) -> None:
+    """Every verified figure that is not a quality slice's: conformance, frozen thresholds, scope counts,
+    performance and hashes."""
     evidence, manifest = ctx.evidence, ctx.manifest
     figures = ctx.figures
-    better = _better_by_metric(evidence)
     for pointer, value in figures.items():
-        parts = pointer.split("/")
-        if pointer.startswith("/quality/slices/") and len(parts) == 5 and isinstance(value, int):
+        if pointer.startswith("/catalog_conformance/") and isinstance(value, int) and not isinstance(value, bool):
             out.add(COUNT, value)
-        elif pointer.startswith("/quality/slices/") and len(parts) == 6 and parts[4] == "metrics":
-            out.add(PERCENT, value, better.get(parts[5]) or HIGHER)
-        elif pointer.startswith("/catalog_conformance/") and isinstance(value, int) and not isinstance(value, bool):
-            out.add(COUNT, value)
-    # Derived counts and ratios the summary tables use: outside-bank spans, documents without a miss, row ratios.
-    slices = as_list(dig(evidence, "quality", "slices")) or []
-    for index in range(len(slices)):
-        base = f"/quality/slices/{index}/"
-        gold, cataloged = figures.get(base + "gold_spans"), figures.get(base + "cataloged_gold_spans")
-        if isinstance(gold, int) and isinstance(cataloged, int):
-            out.add(COUNT, gold - cataloged)
-        sensitive, missed = figures.get(base + "documents_with_sensitive_gold"), figures.get(base + "documents_with_any_miss")
-        if isinstance(sensitive, int) and isinstance(missed, int):
-            out.add(COUNT, sensitive - missed)
-            if sensitive > 0:
-                out.add(PERCENT, Fraction(sensitive - missed, sensitive), HIGHER)
     conformance = [(figures.get("/catalog_conformance/patterns_with_positive_cases"),
                     figures.get("/catalog_conformance/active_patterns")),
                    (figures.get("/catalog_conformance/correctly_mapped"),
@@ -254,7 +282,47 @@ def supported_figures(ctx: VerifyContext) -> Figures:
             out.add(COUNT, value)
     _performance_figures(ctx, out)
     _hashes(ctx, out)
+
+
+# Table labels that name one entity class: a number in such a row, or under such a column header, must trace to a
+# figure of that class's quality slices (or to a figure that belongs to no slice).
+CLASS_LABELS = {"combined": "person_contact", "all classes": "person_contact", "contact": "contact",
+                "person": "person"}
+
+
+def table_classes(text: str) -> dict[int, list[tuple[int, str | None]]]:
+    """For each Markdown table row (1-based line): the start column (1-based) of each cell and the entity class the
+    cell speaks for, from the row's first cell or else the column's header cell."""
+    out: dict[int, list[tuple[int, str | None]]] = {}
+    header: list[str] = []
+    in_table = False
+    for number, line in enumerate(text.split("\n"), start=1):
+        if not line.startswith("|"):
+            in_table = False
+            continue
+        cells = line.split("|")[1:-1] if line.rstrip().endswith("|") else line.split("|")[1:]
+        if not in_table:
+            header, in_table = [c.strip().lower() for c in cells], True
+            continue
+        label = CLASS_LABELS.get(cells[0].strip().lower()) if cells else None
+        starts: list[tuple[int, str | None]] = []
+        column = 2  # after the opening pipe
+        for index, cell in enumerate(cells):
+            heading = header[index] if index < len(header) else ""
+            starts.append((column, label or CLASS_LABELS.get(heading)))
+            column += len(cell) + 1
+        out[number] = starts
     return out
+
+
+def cell_class(rows: dict[int, list[tuple[int, str | None]]], line: int, column: int) -> str | None:
+    """The entity class of the table cell at (line, column), or None outside a class row or column."""
+    found: str | None = None
+    for start, entity_class in rows.get(line, []):
+        if start > column:
+            break
+        found = entity_class
+    return found
 
 
 def _build_commitment(ctx: VerifyContext, key: str) -> Any:
@@ -458,14 +526,24 @@ def run(ctx: VerifyContext) -> None:
     if is_own_render(available.get(C.SUMMARY, "")):
         check_own_render(ctx, available)
     figures = supported_figures(ctx)
+    by_class: dict[str, Figures] = {}
     traced = 0
     untraced: list[tuple[str, int, int]] = []
     for rel, text in available.items():
         first = len(col.findings)
         found, hashes = tokens(rel, text)
+        rows = table_classes(text) if rel == C.SUMMARY else {}
         for token in found:
             status = classify(token, figures)
             if status == "traced":
+                entity_class = cell_class(rows, token.line, token.column)
+                if entity_class is not None:
+                    if entity_class not in by_class:
+                        by_class[entity_class] = supported_figures(ctx, entity_class)
+                    if classify(token, by_class[entity_class]) != "traced":
+                        untraced.append((rel, token.line, token.column))
+                        col.add(MISPLACED, rel, "", line=token.line, column=token.column)
+                        continue
                 traced += 1
                 continue
             if token.kind == "overflow":

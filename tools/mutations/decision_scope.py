@@ -71,5 +71,5 @@ CASES = [
                          "new": "| Contact | 24 | 21 |"},
                         {"op": "replace_text", "file": "summary.md", "old": "| Person | 24 | 21 |",
                          "new": "| Person | 21 | 21 |"}],
-              post_seal=["publication"]),
+              post_seal=["publication"], codes=["summary.number_misplaced", "summary.render_mismatch"]),
 ]

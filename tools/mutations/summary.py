@@ -14,6 +14,10 @@ def _case(code: str, slug: str, file: str, old: str, new: str, description: str)
 
 
 CASES = [
+    _case("summary.number_misplaced", "precision-columns-swapped", "summary.md",
+          "| Precision | 95.30% | 95.31% | 95.24% |", "| Precision | 95.30% | 95.24% | 95.31% |",
+          "The contact and person precision swapped between their columns: both numbers are verified, each only for "
+          "the other class."),
     _case("summary.number_not_traced", "cataloged-count-edited", "summary.md", "cataloged only 146 of 1,393",
           "cataloged only 164 of 1,393", "A count in the prose was edited (146 -> 164)."),
     _case("summary.number_not_traced", "svg-throughput-edited", "figures/performance-scale.svg", "53,300 docs/s",
