@@ -62,6 +62,12 @@ def frozen_cell(workload_id: Any) -> tuple[str, str, bool] | None:
     return FROZEN_CELLS.get(workload_id.removeprefix("control_"))
 
 
+def frozen_concurrency(workload_id: str) -> int:
+    """The concurrency a frozen cell runs at: the number after ``_concurrency_`` in its id, else 1."""
+    _, marker, count = workload_id.rpartition("_concurrency_")
+    return int(count) if marker and count.isdigit() else 1
+
+
 PHASE_UNITS = {
     "source_profile": ("operation",), "source_build": ("operation",), "cold_compile": ("operation",),
     "helper_cache_miss": ("whole_input",), "helper_cache_hit": ("whole_input",), "end_to_end": ("whole_input",),
@@ -236,6 +242,8 @@ def _check_frozen_cell(state: PerfState, position: int, workload: dict[str, Any]
     phase, unit, evaluated = cell
     if workload.get("phase") != phase or workload.get("sample_unit") != unit:
         state.add(C.PHASE_CONTRACT, (*base, "phase"), "The cell's phase or sample unit is not the frozen matrix's.")
+    if workload.get("concurrency") != frozen_concurrency(workload["id"]):
+        state.add(C.PHASE_CONTRACT, (*base, "concurrency"), "The cell's concurrency is not the frozen matrix's.")
     found = state.lookup("banks", workload.get("bank_id"))
     kind = found[1].get("kind") if found else None
     if kind is not None and (kind == "evaluated_bank") is not evaluated:
