@@ -151,7 +151,11 @@ def gate_checks(gate_slice: int | None, performance: dict[str, Any] | None) -> l
         for count in ("cataloged_false_negative", "cataloged_wrong_canonical", "documents_with_any_cataloged_miss"):
             checks.append({"id": count, "category": "quality", "operator": "eq", "threshold": 0,
                            "target": f"/quality/slices/{gate_slice}/{count}"})
-    if performance is not None:
+    cells = [(i, w) for i, w in enumerate(performance["workloads"]) if w.get("decision_grade") is True] \
+        if performance is not None else []
+    if performance is not None and cells:
+        checks.extend(decision_cell_gates(performance, cells))
+    elif performance is not None:
         ids = [w["id"] for w in performance["workloads"]]
         if HEADLINE_WORKLOAD in ids:
             position = ids.index(HEADLINE_WORKLOAD)
@@ -161,6 +165,41 @@ def gate_checks(gate_slice: int | None, performance: dict[str, Any] | None) -> l
                 checks.append({"id": f"performance_{position}_{stat}", "category": "performance",
                                "target": target, "operator": operator, "threshold": threshold})
     return sorted(checks, key=lambda c: c["id"])
+
+
+def decision_cell_gates(performance: dict[str, Any], cells: list[tuple[int, dict[str, Any]]]
+                        ) -> list[dict[str, Any]]:
+    """The required gate set of every decision cell (spec 20 section 10.2), each threshold at its frozen budget.
+
+    The fields and budgets are the verifier's (``performance_gate_policy``); a budget is written as the nearest
+    double on the strict side, judged by the decimal the double prints as (never above an upper bound, never below
+    a lower one), so the threshold never loosens the budget it stands for.
+    """
+    import math
+
+    from nerb_verify.checks.performance_gate_policy import budget, required_fields
+
+    inputs = {item["id"]: item for item in performance.get("inputs", [])}
+    out = []
+    for position, workload in cells:
+        item = inputs.get(workload.get("input_id"))
+        for field, operator in sorted(required_fields(workload).items()):
+            rule = budget(workload, field, item)
+            if rule is None:
+                continue
+            bound = rule[1]
+            # Written as doubles like NERB's (8 GiB as 8589934592.0); a threshold is read as the decimal it prints
+            # as (repr), so that decimal is what is compared with the bound.
+            threshold = float(bound)
+            if operator == "lte" and gate_eval.decimal_value(threshold) > bound:
+                threshold = math.nextafter(threshold, -math.inf)
+            if operator == "gte" and gate_eval.decimal_value(threshold) < bound:
+                threshold = math.nextafter(threshold, math.inf)
+            target = (f"/performance/workloads/{position}/peak_rss_bytes" if field == "peak_rss_bytes"
+                      else f"/performance/workloads/{position}/stats/{field}")
+            out.append({"id": f"performance_{position}_{field}", "category": "performance", "target": target,
+                        "operator": operator, "threshold": threshold})
+    return out
 
 
 def _exact_figure(evidence: dict[str, Any], target: str) -> tuple[bool, Any]:

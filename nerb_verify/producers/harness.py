@@ -395,16 +395,21 @@ def workload_entry(spec: dict[str, Any], ns: list[int], rss: list[int], item: di
             "stats": {k: _float_stat(v) for k, v in stats.exact.items()}, "workload_sha256": None}
 
 
+HEADLINE_CELLS = ("real_direct_latency", "real_direct_throughput")
+
+
 def cell_spec(workload_id: str, phase: str, bank_id: str, input_id: str | None, concurrency: int, decision: bool,
               descriptors: dict[str, dict[str, Any]], bank_hash: dict[str, str]) -> dict[str, Any]:
     """The plan fields of a candidate cell (spec 20 section 3): process model, warmups and unit follow the phase.
 
     Setup phases measure one ``operation``; ``*_latency`` cells one ``document``; everything else the whole input.
-    The cache-value proxy ``real_direct_cache_value`` is never decision grade; nothing here is a promotion gate.
+    The cache-value proxy ``real_direct_cache_value`` is never decision grade. In a decision run the two headlines
+    (``real_direct_latency``, ``real_direct_throughput``) are the promotion gates (spec 20 section 3).
     """
     harness_id = PHASE_HARNESS[phase]
-    return {"id": workload_id, "phase": phase, "promotion_gate": False,
-            "decision_grade": decision and workload_id != "real_direct_cache_value",
+    decision_cell = decision and workload_id != "real_direct_cache_value"
+    return {"id": workload_id, "phase": phase, "promotion_gate": decision_cell and workload_id in HEADLINE_CELLS,
+            "decision_grade": decision_cell,
             "harness_id": harness_id, "harness_sha256": descriptors[harness_id]["descriptor_sha256"],
             "bank_id": bank_id, "bank_hash": bank_hash[bank_id], "input_id": input_id,
             "input_sha256": descriptors[input_id]["descriptor_sha256"] if input_id else None,
