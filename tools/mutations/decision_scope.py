@@ -72,4 +72,8 @@ CASES = [
                         {"op": "replace_text", "file": "summary.md", "old": "| Person | 24 | 21 |",
                          "new": "| Person | 21 | 21 |"}],
               post_seal=["publication"], codes=["summary.number_misplaced", "summary.render_mismatch"]),
+    make_case("performance.smoke_profile_shape", "smoke-cell-dropped",
+              [{"op": "json_remove", "file": EVIDENCE, "pointer": "/performance/workloads/8"}],
+              "A smoke run that quietly drops one of the seven frozen smoke cells (scale_1000_direct), resealed.",
+              base=SYNTHETIC),
 ]

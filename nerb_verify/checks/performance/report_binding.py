@@ -13,6 +13,9 @@ from nerb_verify.context import EVIDENCE, MANIFEST, PERFORMANCE_REPORT
 from nerb_verify.decision_scope import NOT_DECISION_PROFILE
 
 SMOKE = "smoke"
+# The cells every smoke run measures (spec 20 section 1.3); a smoke run may add others of the frozen matrix.
+SMOKE_CELLS = ("real_cold_compile", "real_helper_cache_miss", "real_helper_cache_hit", "real_direct_throughput",
+               "real_end_to_end", "scale_1000_direct", "scale_1000_concurrency_4")
 SMOKE_NONPROMOTABLE = "smoke_profile_nonpromotable"
 PRIVACY = {"status": "passed", "raw_text_included": False, "direct_identifiers_included": False,
            "private_paths_included": False, "violation_count": 0}
@@ -107,7 +110,8 @@ def check_report(state: PerfState, report: dict[str, Any], manifest_hash: str | 
 
 def check_smoke_shape(state: PerfState) -> None:
     """A smoke report holds no decision-grade structure: no decision or promotion-gate cell, no comparison, no value
-    model (spec 20 §1.3 smoke profile). This is what stops a decision report from being relabelled as smoke."""
+    model; and it measures at least the seven frozen smoke cells (spec 20 §1.3 smoke profile). This is what stops a
+    decision report from being relabelled as smoke, and a smoke report from quietly dropping a cell."""
     for position, workload in enumerate(state.items("workloads")):
         for key in ("decision_grade", "promotion_gate"):
             if workload.get(key) is not False:
@@ -116,6 +120,10 @@ def check_smoke_shape(state: PerfState) -> None:
     for collection in ("comparisons", "breakeven_models"):
         if state.items(collection):
             state.add(C.SMOKE_PROFILE_SHAPE, (collection,), "A smoke report has {field}.", field=label(collection))
+    present = {w.get("id") for w in state.items("workloads")}
+    missing = [cell for cell in SMOKE_CELLS if cell not in present]
+    if missing:
+        state.add(C.SMOKE_PROFILE_SHAPE, ("workloads",), "{n} of the frozen smoke cells are missing.", n=len(missing))
 
 
 def recomputed_decision_grade(report: dict[str, Any], failures: list[str]) -> dict[str, Any]:
