@@ -54,7 +54,8 @@ ITERATIONS = register(
     "card.iterations_invalid", "The iteration log does not identify the published bank.",
     "Exactly one iteration is selected and it is the one kept; ids are unique and each parent is an earlier "
     "iteration (none for the first); builder.iteration_count is the number of iterations; the selected id is "
-    "builder.selected_iteration_id; the selected iteration's bank hash and active patterns are the card's bank; each "
+    "builder.selected_iteration_id; the selected iteration's bank hash, active patterns and canonical JSON size are "
+    "the card's bank; each "
     "iteration's contact true positives + false negatives = labeled spans and its recall is exactly TP / spans.")
 VALIDATION = register(
     "card.validation_inconsistent", "The card's development-validation counts or rates do not agree.",
@@ -222,6 +223,7 @@ def _iterations(ctx: VerifyContext, card: dict[str, Any]) -> None:
         ("bank_sha256", dig(card, "bank", "canonical_sha256"), "/bank/canonical_sha256"),
         ("active_patterns", dig(card, "bank", "stats", "active_totals", "patterns"),
          "/bank/stats/active_totals/patterns"),
+        ("canonical_json_bytes", dig(card, "bank", "canonical_json_bytes"), "/bank/canonical_json_bytes"),
     ]
     for key, expected, _where in checks:
         if expected is None or not same(chosen.get(key), expected):

@@ -70,7 +70,7 @@ INVENTORY_ARITHMETIC = register(
 BANK_COMPOSITION = register(
     "performance.bank_composition", "A bank's totals disagree with its taxonomy.",
     "active_entities, active_names, active_aliases and active_patterns are sums over the taxonomy rows; taxon "
-    "classes are unique.")
+    "classes are unique; every synthetic scale bank has exactly the evaluated bank's entity classes.")
 BASELINE_CAPABILITY = register(
     "performance.baseline_capability", "A baseline declared exact lacks a capability.",
     "A baseline whose semantic_equivalence is exact must support literal patterns, regex patterns, aliases, canonical "

@@ -52,6 +52,27 @@ def check_descriptor_hashes(state: PerfState) -> None:
             state.add(C.DESCRIPTOR_HASH, ("harnesses", position, "operation_spec_sha256"))
 
 
+def _class_set(bank: dict[str, Any]) -> frozenset[Any] | None:
+    composition = bank.get("composition")
+    rows = composition.get("taxonomy") if isinstance(composition, dict) else None
+    if not isinstance(rows, list):
+        return None
+    return frozenset(r.get("entity_class") for r in rows if isinstance(r, dict))
+
+
+def _check_class_sets(state: PerfState) -> None:
+    """Every synthetic scale bank covers exactly the evaluated bank's entity classes (its composition is a scaled
+    copy of the evaluated bank's, so a class renamed or added in one bank is not a measurement)."""
+    banks = state.items("banks")
+    evaluated = [_class_set(b) for b in banks if b.get("kind") == "evaluated_bank"]
+    if len(evaluated) != 1 or evaluated[0] is None:
+        return
+    for position, bank in enumerate(banks):
+        if bank.get("kind") == "synthetic_scale" and _class_set(bank) not in (None, evaluated[0]):
+            state.add(C.BANK_COMPOSITION, ("banks", position, "composition", "taxonomy"),
+                      "The scale bank's entity classes are not the evaluated bank's.")
+
+
 def check_bank_composition(state: PerfState) -> None:
     """Bank totals equal taxonomy sums (names = canonical names + aliases, patterns = literal + regex)."""
     for position, bank in enumerate(state.items("banks")):
@@ -79,6 +100,7 @@ def check_bank_composition(state: PerfState) -> None:
             if published != total or isinstance(published, bool):
                 state.add(C.BANK_COMPOSITION, ("banks", position, key), "{field} is not the taxonomy sum.",
                           field=label(key))
+    _check_class_sets(state)
     kinds = [b.get("kind") for b in state.items("banks")]
     if kinds.count("evaluated_bank") != 1:
         state.add(C.BANK_COMPOSITION, ("banks",), "Exactly one evaluated bank is required; found {n}.",
