@@ -183,8 +183,8 @@ def decision_cell_gates(performance: dict[str, Any], cells: list[tuple[int, dict
     out = []
     for position, workload in cells:
         item = inputs.get(workload.get("input_id"))
-        for field, operator in sorted(required_fields(workload).items()):
-            rule = budget(workload, field, item)
+        for stat, operator in sorted(required_fields(workload).items()):
+            rule = budget(workload, stat, item)
             if rule is None:
                 continue
             bound = rule[1]
@@ -195,9 +195,9 @@ def decision_cell_gates(performance: dict[str, Any], cells: list[tuple[int, dict
                 threshold = math.nextafter(threshold, -math.inf)
             if operator == "gte" and gate_eval.decimal_value(threshold) < bound:
                 threshold = math.nextafter(threshold, math.inf)
-            target = (f"/performance/workloads/{position}/peak_rss_bytes" if field == "peak_rss_bytes"
-                      else f"/performance/workloads/{position}/stats/{field}")
-            out.append({"id": f"performance_{position}_{field}", "category": "performance", "target": target,
+            target = (f"/performance/workloads/{position}/peak_rss_bytes" if stat == "peak_rss_bytes"
+                      else f"/performance/workloads/{position}/stats/{stat}")
+            out.append({"id": f"performance_{position}_{stat}", "category": "performance", "target": target,
                         "operator": operator, "threshold": threshold})
     return out
 
