@@ -34,6 +34,32 @@ def real_result():
     return verify_bundle(REAL_BUNDLE, display_root="fixtures/bundles/nerb-enron")
 
 
+@pytest.fixture(scope="session")
+def demo(tmp_path_factory):
+    """One small demo run (200 messages, 30-document sample) shared by the producer tests of a test process."""
+    pytest.importorskip("re2")
+    from nerb_verify.producers.demo_pipeline import run_demo
+
+    out = tmp_path_factory.mktemp("demo") / "run"
+    return run_demo(out, messages=200, seed=11, progress=lambda _m: None, sample_size=30)
+
+
+def harness_inputs(demo_result, work_dir: Path):
+    """The performance harness's inputs for a demo run: its bank, development split and validation documents."""
+    import json
+
+    from nerb_verify.producers import harness
+    from nerb_verify.producers.bank_card import structured_headers_view
+
+    development = demo_result.private / "enron-split" / "run" / "development"
+    records = [json.loads(line) for line in (development / "validation.jsonl").read_text().splitlines()]
+    evidence = json.loads((demo_result.bundle / "benchmark-evidence.json").read_text())
+    return harness.HarnessInputs(
+        bank_path=demo_result.private / "bank" / "bank.json", train_dir=development,
+        train_source=development / "train.jsonl", train_artifact=evidence["splits"]["roles"]["train"]["artifact"],
+        validation_documents=[structured_headers_view(r)[0].encode() for r in records], work_dir=work_dir)
+
+
 def verify_dir(path: Path, **options):
     """Run the core verifier on ``path`` with VerifyOptions(**options)."""
     from nerb_verify.context import VerifyOptions

@@ -17,7 +17,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from contract_tests.conftest import REPO, run_cli, verify_dir
+from contract_tests.conftest import REPO, harness_inputs, run_cli, verify_dir
 
 pytest.importorskip("re2")
 
@@ -25,18 +25,12 @@ sys.path.insert(0, str(REPO))
 from nerb_verify.checks import quality_math
 from nerb_verify.checks.performance import blocks
 from nerb_verify.producers import evaluation, harness
-from nerb_verify.producers.demo_pipeline import run_demo
 from tools import fixturelib
 
 EV = "benchmark-evidence.json"
 REPORT = "performance-report.json"
 
 
-@pytest.fixture(scope="module")
-def demo(tmp_path_factory):
-    out = tmp_path_factory.mktemp("demo") / "run"
-    result = run_demo(out, messages=200, seed=11, progress=lambda _m: None, sample_size=30)
-    return result
 
 
 def _errors(path: Path) -> set[tuple[str, str, str]]:
@@ -344,17 +338,10 @@ def test_interop_reads_nerbs_accept_and_reject_answers(demo, tmp_path, capsys):
 def test_paired_twins_and_same_path_comparisons_recompute(demo, tmp_path):
     """A paired run (1 sample per block and twin, reused-process cells) spliced into the demo bundle: the verifier
     recomputes every twin, p-value and result without an authenticity finding."""
-    from nerb_verify.producers.bank_card import structured_headers_view
     from nerb_verify.seal import seal_bundle
 
-    development = demo.private / "enron-split" / "run" / "development"
-    records = [json.loads(line) for line in (development / "validation.jsonl").read_text().splitlines()]
     evidence = json.loads((demo.bundle / EV).read_text())
-    inputs = harness.HarnessInputs(
-        bank_path=demo.private / "bank" / "bank.json", train_dir=development, train_source=development / "train.jsonl",
-        train_artifact=evidence["splits"]["roles"]["train"]["artifact"],
-        validation_documents=[structured_headers_view(r)[0].encode() for r in records],
-        work_dir=tmp_path / "perf")
+    inputs = harness_inputs(demo, tmp_path / "perf")
     section, _inventories = harness.run_profile("smoke", inputs, paired_per_block=1,
                                                 only={"real_direct_throughput", "scale_1000_direct"})
     assert [c["samples_per_block"] for c in section["comparisons"]] == [1, 1]
@@ -436,15 +423,7 @@ def test_controlled_documents_and_scale_banks_follow_the_generator_spec():
 
 
 def test_document_latency_twins_are_one_pass_per_block(demo, tmp_path):
-    from nerb_verify.producers.bank_card import structured_headers_view
-
-    development = demo.private / "enron-split" / "run" / "development"
-    records = [json.loads(line) for line in (development / "validation.jsonl").read_text().splitlines()]
-    evidence = json.loads((demo.bundle / EV).read_text())
-    inputs = harness.HarnessInputs(
-        bank_path=demo.private / "bank" / "bank.json", train_dir=development, train_source=development / "train.jsonl",
-        train_artifact=evidence["splits"]["roles"]["train"]["artifact"],
-        validation_documents=[structured_headers_view(r)[0].encode() for r in records], work_dir=tmp_path / "perf")
+    inputs = harness_inputs(demo, tmp_path / "perf")
     section, _inv = harness.run_profile("smoke", inputs, paired_per_block=1, only={"real_direct_latency"})
     documents = section["inputs"][0]["documents"]
     latency = {w["id"]: w for w in section["workloads"]}
@@ -474,16 +453,10 @@ AUTHENTICITY = {"performance.comparison_invalid", "performance.comparison_value_
 
 
 def test_exploratory_baselines_are_authentic_and_not_equivalent(demo, tmp_path):
-    from nerb_verify.producers.bank_card import structured_headers_view
     from nerb_verify.seal import seal_bundle
 
-    development = demo.private / "enron-split" / "run" / "development"
-    records = [json.loads(line) for line in (development / "validation.jsonl").read_text().splitlines()]
     evidence = json.loads((demo.bundle / EV).read_text())
-    inputs = harness.HarnessInputs(
-        bank_path=demo.private / "bank" / "bank.json", train_dir=development, train_source=development / "train.jsonl",
-        train_artifact=evidence["splits"]["roles"]["train"]["artifact"],
-        validation_documents=[structured_headers_view(r)[0].encode() for r in records], work_dir=tmp_path / "perf")
+    inputs = harness_inputs(demo, tmp_path / "perf")
     section, _inv = harness.run_profile("smoke", inputs, paired_per_block=1,
                                         only={"explore_generic_email_regex", "explore_python_literal_scan"})
     assert {b["semantic_equivalence"] for b in section["baselines"]} == {"not_equivalent"}

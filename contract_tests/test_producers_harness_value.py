@@ -21,7 +21,7 @@ from typing import Any
 
 import pytest
 
-from contract_tests.conftest import REPO, verify_dir
+from contract_tests.conftest import REPO, harness_inputs, verify_dir
 
 pytest.importorskip("re2")
 
@@ -29,7 +29,6 @@ sys.path.insert(0, str(REPO))
 from nerb_verify.checks.performance import blocks
 from nerb_verify.checks.performance.cross_path import noise_floor
 from nerb_verify.producers import harness, harness_value
-from nerb_verify.producers.demo_pipeline import run_demo
 
 EV = "benchmark-evidence.json"
 REPORT = "performance-report.json"
@@ -100,10 +99,6 @@ def test_runner_pairs_every_path_by_index(monkeypatch):
 
 # ------------------------------------------------------------------------------------------ the measured run
 
-@pytest.fixture(scope="module")
-def demo(tmp_path_factory):
-    out = tmp_path_factory.mktemp("value-demo") / "run"
-    return run_demo(out, messages=200, seed=11, progress=lambda _m: None, sample_size=30)
 
 
 def _in_process_sample(request: dict[str, Any]) -> dict[str, Any]:
@@ -117,16 +112,7 @@ def _in_process_sample(request: dict[str, Any]) -> dict[str, Any]:
 
 @pytest.fixture(scope="module")
 def value_run(demo, tmp_path_factory):
-    from nerb_verify.producers.bank_card import structured_headers_view
-
-    development = demo.private / "enron-split" / "run" / "development"
-    records = [json.loads(line) for line in (development / "validation.jsonl").read_text().splitlines()]
-    evidence = json.loads((demo.bundle / EV).read_text())
-    inputs = harness.HarnessInputs(
-        bank_path=demo.private / "bank" / "bank.json", train_dir=development, train_source=development / "train.jsonl",
-        train_artifact=evidence["splits"]["roles"]["train"]["artifact"],
-        validation_documents=[structured_headers_view(r)[0].encode() for r in records],
-        work_dir=tmp_path_factory.mktemp("value-perf"))
+    inputs = harness_inputs(demo, tmp_path_factory.mktemp("value-perf"))
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(harness, "_fresh_sample", _in_process_sample)
         section, _inventories = harness.run_profile("decision", inputs, paired_per_block=10,
