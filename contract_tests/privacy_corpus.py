@@ -100,6 +100,12 @@ ENCODERS: dict[str, Callable[[str], str]] = {
     "base64_twice": lambda t: _base64(_base64(t)),
     "base64_mime_word": lambda t: "Reply-To: =?utf-8?B?" + _base64(t) + "?=",
     "base64_in_url_query": lambda t: "https://track.example.org/c?d=" + urllib.parse.quote(_base64(t), safe=""),
+    "base64_as_query_value": lambda t: "token=" + _base64(t),
+    "base64_misaligned": lambda t: "Xq" + _base64(t),
+    "base64_with_crlf": lambda t: base64.b64encode((t + "\r\n").encode("utf-8")).decode("ascii"),
+    "base64_utf16le": lambda t: base64.b64encode(t.encode("utf-16-le")).decode("ascii"),
+    "hex_space_separated": lambda t: " ".join(f"{b:02x}" for b in t.encode("utf-8")),
+    "hex_colon_separated": lambda t: ":".join(f"{b:02X}" for b in t.encode("utf-8")),
     "hex": lambda t: t.encode("utf-8").hex(),
     "hex_0x_upper": lambda t: "0x" + t.encode("utf-8").hex().upper(),
     "url_nested": lambda t: "https://a.example.org/?u=" + urllib.parse.quote(
@@ -127,6 +133,8 @@ HAND_REJECT: list[Row] = [
     ("email-spelled-bracket-dot", "jane[at«»]corp-mail[.]org", {EMAIL}, {EMAIL}),
     ("email-spelled-plain", "jane.roe at«» corp-mail dot co dot uk", {EMAIL}, set()),
     ("email-spelled-plain-upper", "JANE AT«» CORP-MAIL DOT COM", {EMAIL}, set()),
+    ("email-spelled-underscores", "jane_at«»_corp-mail_dot_org", {EMAIL}, set()),
+    ("email-spelled-period", "jane at«» corp-mail period com", {EMAIL}, set()),
     ("email-named-entity", "jane&commat«»;corp-mail.org", {EMAIL}, {EMAIL}),
     ("email-python-named", "jane\\N«»{COMMERCIAL AT}corp-mail.org", {EMAIL}, {EMAIL}),
     ("email-backslash-at", "jane\\«»@corp-mail.org", {EMAIL}, {EMAIL}),
@@ -240,7 +248,8 @@ ACCEPT_BOTH: list[str] = [
     "9b2e4f601c1d4b8e9a7a0f5c2d1e3b4a", "bd573361c0ffee00112233445566778899aabbcc",
     "compareScale100000DirectVsControlScale100000Direct", "documents_with_any_cataloged_miss",
     "48656c6c6f2c20776f726c6421", "VGhlIHF1aWNrIGJyb3duIGZveA",
-    "compare at scale dot product", "runs at 5 dot 2", "meet at noon",
+    "compare at scale dot product", "runs at 5 dot 2", "meet at noon", "seed 404142434445",
+    "run 202611291200 and 404142434445464748", "read_at_home_dot_comfort",
 ]
 
 ACCEPT_REPOSITORY_ONLY: list[tuple[str, set[str]]] = [

@@ -141,3 +141,16 @@ def test_every_requirement_code_is_registered_and_documented():
     for code in decision_scope.REQUIREMENT_CODES:
         assert codes.get(code).severity == "error"
         assert f"`{code}`" in page
+
+
+def test_eligibility_needs_the_recomputed_performance_grade_to_pass():
+    """A failure code with no error finding of its own (a dirty worktree) still makes the bundle not eligible."""
+    decision_report = {"profile": "decision", "decision_grade": {"passed": False, "failure_codes": ["x"]}}
+    for grade, eligible in (("passed", True), ("failed", False), (None, False)):
+        ctx = _context(decision_report, SMOKE_EVIDENCE)
+        for family in decision_scope.REQUIREMENT_FAMILIES:
+            ctx.collector.ran(family)
+        if grade is not None:
+            ctx.collector.decisions["performance"] = {"decision_grade": grade}
+        decision_scope.apply(ctx)
+        assert ctx.collector.decisions["decision_grade"]["eligible"] is eligible, grade

@@ -100,10 +100,13 @@ def apply(ctx: VerifyContext) -> None:
     evaluated = all(collector.checks_run.get(family, {}).get("status") == "ran"
                     for family in REQUIREMENT_FAMILIES)
     errors = any(f.severity == "error" for f in collector.findings)
+    # The performance decision grade recomputed from the raw data (not the report's own claim) must have passed:
+    # some failure codes (a dirty worktree) are a graded outcome, not an error finding.
+    graded = (collector.decisions.get("performance") or {}).get("decision_grade") == "passed"
     collector.decisions["decision_grade"] = {
         "scope": scope,
         "scope_reasons": reasons,
-        "eligible": scope == DECISION and not unmet and evaluated and not errors,
+        "eligible": scope == DECISION and not unmet and evaluated and not errors and graded,
         "unmet": [{"code": f.code, "artifact": f.artifact, "pointer": f.pointer} for f in unmet],
     }
 
@@ -123,6 +126,8 @@ def text_line(ctx: VerifyContext) -> str | None:
     if record.get("eligible") is True:
         return "Decision grade: eligible (every decision-grade requirement holds)."
     codes = sorted({str(item["code"]) for item in record.get("unmet", [])})
+    if record.get("scope") != SMOKE and not codes:
+        return "Decision grade: NOT ELIGIBLE (the recomputed performance decision grade did not pass, or see findings)."
     if record.get("scope") == SMOKE:
         return ("Decision grade: NOT ELIGIBLE (declared smoke bundle; unmet requirements: "
                 + (", ".join(codes) or "none") + ").")

@@ -26,6 +26,7 @@ from __future__ import annotations
 import base64
 import binascii
 import functools
+import unicodedata
 from dataclasses import dataclass
 
 import regex
@@ -62,9 +63,14 @@ _DRIVE_AUTHORITY = regex.compile(r"(?:[^@\s]*@)?[A-Za-z]:.*", regex.S)
 _PAYLOAD_SPLIT = regex.compile(r"[&;]")
 # Binary-to-text encodings whose payload is rescanned: base64 (standard or URL-safe alphabet, padding optional) and
 # hex. Hex runs are also base64 tokens; both decodings are tried.
-_BASE64_TOKEN = regex.compile(r"(?<![A-Za-z0-9+/_=-])[A-Za-z0-9+/_-]{12,}={0,2}(?![A-Za-z0-9+/_=-])")
+_BASE64_TOKEN = regex.compile(r"(?<![A-Za-z0-9+/_-])[A-Za-z0-9+/_-]{12,}={0,2}(?![A-Za-z0-9+/_=-])")
 _HEX_TOKEN = regex.compile(r"(?<![0-9A-Fa-f])(?:[0-9A-Fa-f]{2}){6,}(?![0-9A-Fa-f])")
+# Hex bytes written with a separator ("6a 61 6e", "6a:61:6e", "6a-61-6e").
+_SEPARATED_HEX = regex.compile(r"(?<![0-9A-Fa-f])[0-9A-Fa-f]{2}(?:[ :-][0-9A-Fa-f]{2}){5,}(?![0-9A-Fa-f])")
 MIN_DECODED_CHARS = 6
+# Control and format characters a payload may carry (a trailing CRLF, a NUL, a BOM, a zero-width space) before it
+# stops looking like text.
+MAX_STRIPPED_CHARS = 2
 ENCODED_BUDGET = register(
     "privacy.encoded_payload_budget", "Base64 or hex payloads are nested deeper, or are more numerous, than the budget.",
     "Base64 (standard and URL-safe) and hex tokens that decode to printable text are scanned again as strings of "
@@ -153,14 +159,22 @@ def _scan_view(clean: str, profile: Profile, depth: int, budget: _Budget, skip_p
 
 
 def _printable_text(raw: bytes) -> str | None:
-    """``raw`` as text when it is UTF-8 made only of printable characters (and spaces), else None."""
-    try:
-        text = raw.decode("utf-8")
-    except UnicodeDecodeError:
+    """``raw`` as text when it is UTF-8 (or UTF-16LE) made of printable characters, once at most two control or
+    format characters are dropped; else None (random bytes almost never pass)."""
+    text = None
+    if len(raw) >= 4 and len(raw) % 2 == 0 and not any(raw[1::2]):
+        text = raw.decode("utf-16-le", errors="ignore")
+    else:
+        try:
+            text = raw.decode("utf-8")
+        except UnicodeDecodeError:
+            return None
+    kept = "".join(ch for ch in text if ch in "\t\n\r " or unicodedata.category(ch) not in ("Cc", "Cf"))
+    if len(text) - len(kept) > MAX_STRIPPED_CHARS or len(kept) < MIN_DECODED_CHARS:
         return None
-    if len(text) < MIN_DECODED_CHARS or not text.replace("\n", " ").replace("\t", " ").isprintable():
+    if not kept.replace("\n", " ").replace("\t", " ").replace("\r", " ").isprintable():
         return None
-    return text
+    return kept
 
 
 def _decode_base64(token: str) -> bytes | None:
@@ -177,20 +191,39 @@ def _decode_base64(token: str) -> bytes | None:
 
 
 def encoded_payloads(clean: str) -> list[str]:
-    """Printable texts hidden in ``clean`` as base64 / base64url tokens or hex runs (in order of appearance)."""
+    """Printable texts hidden in ``clean`` as base64 / base64url tokens (at any of the four alignments, so a prefix
+    glued to the token does not hide it) or hex runs (plain or byte-separated); all-decimal runs are numbers, not
+    hex."""
     found: list[str] = []
     if len(clean) < 12:
         return found
     for match in _BASE64_TOKEN.finditer(clean):
-        raw = _decode_base64(match.group(0))
-        text = _printable_text(raw) if raw else None
-        if text is not None:
-            found.append(text)
-    for match in _HEX_TOKEN.finditer(clean):
-        text = _printable_text(bytes.fromhex(match.group(0)))
-        if text is not None:
-            found.append(text)
+        token = match.group(0)
+        if token.isdigit():
+            continue
+        for offset in range(4):
+            if len(token) - offset < 12:
+                break
+            raw = _decode_base64(token[offset:])
+            text = _printable_text(raw) if raw else None
+            if text is not None:
+                found.append(text)
+                break
+    for pattern in (_HEX_TOKEN, _SEPARATED_HEX):
+        for match in pattern.finditer(clean):
+            digits = regex.sub(r"[ :-]", "", match.group(0))
+            if digits.isdigit():
+                continue
+            text = _printable_text(bytes.fromhex(digits))
+            if text is not None:
+                found.append(text)
     return found
+
+
+# Codes a decoded payload does not raise on its own: a lone at-sign or a generic absolute path also turn up in the
+# rare random token that happens to decode to printable text; the shaped identifiers (addresses, phones, SSNs,
+# personal paths, shares, file URIs) do not.
+_WEAK_IN_PAYLOADS = frozenset({AT_SIGN, LOCAL_PATH})
 
 
 def _scan_encoded(clean: str, profile: Profile, depth: int, budget: _Budget, skip_paths: bool,
@@ -200,7 +233,9 @@ def _scan_encoded(clean: str, profile: Profile, depth: int, budget: _Budget, ski
         if budget.payloads > profile.max_url_payloads or depth >= profile.max_url_depth:
             found.add(ENCODED_BUDGET)
             return
-        _scan(payload, profile, depth + 1, budget, skip_paths, found)
+        inner: set[str] = set()
+        _scan(payload, profile, depth + 1, budget, skip_paths, inner)
+        found.update(inner - _WEAK_IN_PAYLOADS)
 
 
 def _finish(found: set[str]) -> frozenset[str]:

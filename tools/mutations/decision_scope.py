@@ -7,6 +7,8 @@ binding without a capacity decision, a decision bundle without one. Every case i
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
 from typing import Any
 
 from tools.fixturelib import make_case
@@ -25,6 +27,19 @@ def _set(file: str, pointer: str, value: Any) -> dict[str, Any]:
 
 
 SMOKE_GRADE = {"passed": False, "failure_codes": ["smoke_profile_nonpromotable"]}
+_REAL = json.loads((Path(__file__).resolve().parents[2] / "fixtures" / "bundles" / "nerb-enron" / EVIDENCE).read_text())
+
+
+def _flags_cleared() -> list[dict[str, Any]]:
+    """Every workload of the real evidence made non-decision and non-gate, comparisons and models removed."""
+    ops: list[dict[str, Any]] = []
+    for index, _workload in enumerate(_REAL["performance"]["workloads"]):
+        for key in ("decision_grade", "promotion_gate"):
+            ops.append(_set(EVIDENCE, f"/performance/workloads/{index}/{key}", False))
+    ops.append(_set(EVIDENCE, "/performance/comparisons", []))
+    ops.append(_set(EVIDENCE, "/performance/breakeven_models", []))
+    return ops
+
 
 CASES = [
     make_case("performance.smoke_profile_shape", "real-relabelled-smoke",
@@ -33,6 +48,13 @@ CASES = [
               "The real decision report relabelled as a smoke run (grade and publication made consistent, "
               "resealed) to escape the decision-grade requirements: its decision cells, comparisons and value "
               "model give it away."),
+    make_case("performance.smoke_profile_shape", "real-relabelled-smoke-flags-cleared",
+              [_set(REPORT, "/profile", "smoke"), _set(REPORT, "/decision_grade", SMOKE_GRADE),
+               _set(PUBLICATION, "/decision/performance_gates_passed", False)] + _flags_cleared(),
+              "The real decision report relabelled as smoke with every decision and gate flag cleared and the "
+              "comparisons and value model removed (resealed): its control twins, its decision-only cells and its "
+              "1,000-sample cells are still not the smoke plan (summary.md still reports what it measured).",
+              codes=["performance.smoke_profile_shape", "summary.number_not_traced", "summary.verdict_mismatch"]),
     make_case("capacity.not_evaluated", "real-capacity-removed",
               [{"op": "delete", "file": "capacity-decision.json"},
                {"op": "json_remove", "file": PUBLICATION, "pointer": "/artifacts/3"},

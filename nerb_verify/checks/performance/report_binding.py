@@ -13,9 +13,12 @@ from nerb_verify.context import EVIDENCE, MANIFEST, PERFORMANCE_REPORT
 from nerb_verify.decision_scope import NOT_DECISION_PROFILE
 
 SMOKE = "smoke"
-# The cells every smoke run measures (spec 20 section 1.3); a smoke run may add others of the frozen matrix.
-SMOKE_CELLS = ("real_cold_compile", "real_helper_cache_miss", "real_helper_cache_hit", "real_direct_throughput",
-               "real_end_to_end", "scale_1000_direct", "scale_1000_concurrency_4")
+# The cells every smoke run measures (spec 20 section 1.3), and the cells it may add: the two setup cells (our
+# producer measures every lifecycle phase) and the two exploratory ones.
+SMOKE_CELLS = hashes.SMOKE_WORKLOAD_IDS
+SMOKE_OPTIONAL_CELLS = ("real_source_profile", "real_source_build", "explore_generic_email_regex",
+                        "explore_python_literal_scan")
+EXPLORATORY_SAMPLES = 100
 SMOKE_NONPROMOTABLE = "smoke_profile_nonpromotable"
 PRIVACY = {"status": "passed", "raw_text_included": False, "direct_identifiers_included": False,
            "private_paths_included": False, "violation_count": 0}
@@ -109,14 +112,32 @@ def check_report(state: PerfState, report: dict[str, Any], manifest_hash: str | 
 
 
 def check_smoke_shape(state: PerfState) -> None:
-    """A smoke report holds no decision-grade structure: no decision or promotion-gate cell, no comparison, no value
-    model; and it measures at least the seven frozen smoke cells (spec 20 §1.3 smoke profile). This is what stops a
-    decision report from being relabelled as smoke, and a smoke report from quietly dropping a cell."""
+    """A smoke report is the smoke plan (spec 20 §1.3) and holds no decision-grade structure.
+
+    No decision or promotion-gate cell, no comparison, no value model; it measures the seven frozen smoke cells, may
+    add the two setup cells and the two exploratory cells, and nothing else (no control twins, no decision-only
+    cells); each smoke cell has exactly the smoke sample policy's 5 samples and no baseline (an exploratory cell 100,
+    with its not-equivalent baseline). This is what stops a decision report from being relabelled as smoke, and a
+    smoke report from quietly dropping a cell.
+    """
     for position, workload in enumerate(state.items("workloads")):
         for key in ("decision_grade", "promotion_gate"):
             if workload.get(key) is not False:
                 state.add(C.SMOKE_PROFILE_SHAPE, ("workloads", position, key), "A smoke workload has {field} set.",
                           field=label(key))
+        workload_id = workload.get("id")
+        exploratory = isinstance(workload_id, str) and workload_id.startswith("explore_")
+        if workload_id not in SMOKE_CELLS and workload_id not in SMOKE_OPTIONAL_CELLS:
+            state.add(C.SMOKE_PROFILE_SHAPE, ("workloads", position, "id"), "Not a cell of the smoke plan.")
+            continue
+        samples = workload.get("samples_seconds")
+        expected = EXPLORATORY_SAMPLES if exploratory else hashes.SMOKE_SAMPLE_POLICY["scan_samples"]
+        if not isinstance(samples, list) or len(samples) != expected:
+            state.add(C.SMOKE_PROFILE_SHAPE, ("workloads", position, "samples_seconds"), "A smoke cell has {n} "
+                      "samples, not the smoke policy's {m}.", n=len(samples) if isinstance(samples, list) else 0,
+                      m=expected)
+        if not exploratory and workload.get("baseline_id") is not None:
+            state.add(C.SMOKE_PROFILE_SHAPE, ("workloads", position, "baseline_id"), "A smoke cell has a baseline.")
     for collection in ("comparisons", "breakeven_models"):
         if state.items(collection):
             state.add(C.SMOKE_PROFILE_SHAPE, (collection,), "A smoke report has {field}.", field=label(collection))

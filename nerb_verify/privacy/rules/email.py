@@ -5,7 +5,7 @@ at-signs are plain ``@`` by then. The e-mail grammar is deliberately loose on th
 dot, plus, percent, hyphen) and needs a dotted domain ending in a letters-only label, so ``@pytest.fixture`` and
 ``@types/x`` (no local part) and ``user@host`` (no dotted domain) are not e-mail addresses. The spelled-out form with
 bracketed ``(at)`` / ``[dot]`` / ``[.]`` is an e-mail address too, and in the contract profile so is the plain
-``name at host dot org`` spelling. The repository profile does not flag addresses at domains
+``name at host dot org`` spelling (also with ``_`` or ``-`` for the spaces and ``period`` for ``dot``). The repository profile does not flag addresses at domains
 reserved for documentation and tests (``example.com``, ``*.example``, ``*.test``, ``*.invalid``, ``*.localhost``);
 the contract profile flags every address (and every at-sign).
 """
@@ -38,6 +38,9 @@ _LABEL = r"[^\W_](?:[\w-]{0,62}[^\W_])?"
 _OPEN = r"[\(\[\{<]"
 _CLOSE = r"[\)\]\}>]"
 
+# Spelled-out separators ("jane at corp", "jane_at_corp", "jane-at-corp") and words for the dot.
+_SEP = r"(?:\s+|\s*[-_]\s*)"
+_DOT = r"(?:dot|period)"
 # The last label of a spelled-out address: a country code or a common generic TLD ("... dot product" is prose).
 _SPELLED_TLD = r"(?:[a-z]{2}|com|org|net|edu|gov|mil|int|info|biz|name|mobi|email|mail|online|site|aero|coop)"
 
@@ -54,14 +57,15 @@ RULES = (
     Rule("email.address", EMAIL, _ADDRESS, ("full",), trigger="@"),
     Rule("email.address_public", EMAIL, _ADDRESS, ("full",), trigger="@", validate=_not_reserved),
     Rule("email.spelled", EMAIL, compile_rule(
-        rf"(?i)(?<!\w)[\w.+-]+\s*{_OPEN}\s*at\s*{_CLOSE}\s*{_LABEL}"
+        rf"(?i)(?<![\w.+-])[\w.+-]{{1,64}}\s*{_OPEN}\s*at\s*{_CLOSE}\s*{_LABEL}"
         rf"(?:\s*(?:{_OPEN}\s*(?:dot|\.)\s*{_CLOSE}|\.)\s*{_LABEL})+"),
         ("full",), gate=regex.compile(rf"(?i){_OPEN}\s*at\s*{_CLOSE}")),
     # Contract profile only: the unbracketed spelling ("name at host dot org"), which ordinary prose in a
     # repository can contain but public evidence has no use for.
     Rule("email.spelled_plain", EMAIL, compile_rule(
-        rf"(?i)(?<![\w.+-])[\w.+-]*\w\s+at\s+{_LABEL}(?:\s+dot\s+{_LABEL})*\s+dot\s+{_SPELLED_TLD}(?![\w-])"),
-        ("full",), gate=regex.compile(r"(?i)\sdot\s")),
+        rf"(?i)(?<![\w.+-])[\w.+-]{{0,63}}\w{_SEP}at{_SEP}{_LABEL}(?:{_SEP}{_DOT}{_SEP}{_LABEL})*{_SEP}{_DOT}{_SEP}"
+        rf"{_SPELLED_TLD}(?![\w-])"),
+        ("full",), gate=regex.compile(rf"(?i)(?:\s|[-_])(?:dot|period)(?:\s|[-_])")),
     Rule("email.at_sign", AT_SIGN, compile_rule(r"@"), ("full",), trigger="@"),
     Rule("email.document_id", DOCUMENT_ID, compile_rule(r"(?i)(?<![^\W_])doc_[0-9a-f]{64}(?![^\W_])"), ("full",)),
 )
