@@ -286,8 +286,23 @@ def _global_figures(ctx: VerifyContext, out: Figures) -> None:
 
 # Table labels that name one entity class: a number in such a row, or under such a column header, must trace to a
 # figure of that class's quality slices (or to a figure that belongs to no slice).
-CLASS_LABELS = {"combined": "person_contact", "all classes": "person_contact", "contact": "contact",
-                "person": "person"}
+CLASS_LABELS = {"combined": "person_contact", "all classes": "person_contact", "all class": "person_contact",
+                "contact": "contact", "person": "person", "people": "person"}
+
+
+def class_of_label(text: str) -> str | None:
+    """The entity class a table label names: emphasis and punctuation dropped, case and a plural -s ignored, and the
+    label's first word counts when the label is short ("Contacts", "**Person**", "Combined panel")."""
+    words = re.sub(r"[^a-z ]+", " ", text.lower()).split()
+    words = [w[:-1] if w.endswith("s") and w[:-1] in ("contact", "person", "class") else w for w in words]
+    if not words:
+        return None
+    joined = " ".join(words)
+    if joined in CLASS_LABELS:
+        return CLASS_LABELS[joined]
+    if len(words) <= 3 and words[0] in CLASS_LABELS:
+        return CLASS_LABELS[words[0]]
+    return None
 
 
 def table_classes(text: str) -> dict[int, list[tuple[int, str | None]]]:
@@ -302,14 +317,14 @@ def table_classes(text: str) -> dict[int, list[tuple[int, str | None]]]:
             continue
         cells = line.split("|")[1:-1] if line.rstrip().endswith("|") else line.split("|")[1:]
         if not in_table:
-            header, in_table = [c.strip().lower() for c in cells], True
+            header, in_table = cells, True
             continue
-        label = CLASS_LABELS.get(cells[0].strip().lower()) if cells else None
+        label = class_of_label(cells[0]) if cells else None
         starts: list[tuple[int, str | None]] = []
         column = 2  # after the opening pipe
         for index, cell in enumerate(cells):
             heading = header[index] if index < len(header) else ""
-            starts.append((column, label or CLASS_LABELS.get(heading)))
+            starts.append((column, label or class_of_label(heading)))
             column += len(cell) + 1
         out[number] = starts
     return out
