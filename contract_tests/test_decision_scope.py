@@ -61,7 +61,7 @@ def test_real_bundle_is_in_decision_scope_and_eligible(real_result):
     grade = real_result.collector.decisions["decision_grade"]
     assert grade == {"scope": "decision", "scope_reasons": ["performance report profile is not smoke",
                                                              "performance report decision_grade.passed is not false"],
-                     "eligible": True, "unmet": []}
+                     "eligible": True, "blocked_by": [], "unmet": []}
 
 
 def _context(report, evidence) -> VerifyContext:
@@ -153,4 +153,6 @@ def test_eligibility_needs_the_recomputed_performance_grade_to_pass():
         if grade is not None:
             ctx.collector.decisions["performance"] = {"decision_grade": grade}
         decision_scope.apply(ctx)
-        assert ctx.collector.decisions["decision_grade"]["eligible"] is eligible, grade
+        record = ctx.collector.decisions["decision_grade"]
+        assert record["eligible"] is eligible, grade
+        assert ("performance_grade_not_passed" in record["blocked_by"]) is not eligible

@@ -103,10 +103,14 @@ def apply(ctx: VerifyContext) -> None:
     # The performance decision grade recomputed from the raw data (not the report's own claim) must have passed:
     # some failure codes (a dirty worktree) are a graded outcome, not an error finding.
     graded = (collector.decisions.get("performance") or {}).get("decision_grade") == "passed"
+    blocked_by = [reason for reason, holds in (("smoke_scope", scope == SMOKE), ("unmet_requirements", bool(unmet)),
+                                               ("error_findings", errors), ("families_not_run", not evaluated),
+                                               ("performance_grade_not_passed", not graded)) if holds]
     collector.decisions["decision_grade"] = {
         "scope": scope,
         "scope_reasons": reasons,
-        "eligible": scope == DECISION and not unmet and evaluated and not errors and graded,
+        "eligible": not blocked_by,
+        "blocked_by": blocked_by,
         "unmet": [{"code": f.code, "artifact": f.artifact, "pointer": f.pointer} for f in unmet],
     }
 
@@ -126,9 +130,11 @@ def text_line(ctx: VerifyContext) -> str | None:
     if record.get("eligible") is True:
         return "Decision grade: eligible (every decision-grade requirement holds)."
     codes = sorted({str(item["code"]) for item in record.get("unmet", [])})
-    if record.get("scope") != SMOKE and not codes:
-        return "Decision grade: NOT ELIGIBLE (the recomputed performance decision grade did not pass, or see findings)."
     if record.get("scope") == SMOKE:
         return ("Decision grade: NOT ELIGIBLE (declared smoke bundle; unmet requirements: "
                 + (", ".join(codes) or "none") + ").")
-    return "Decision grade: NOT ELIGIBLE (unmet requirements: " + (", ".join(codes) or "see findings") + ")."
+    parts = []
+    for reason in record.get("blocked_by", []):
+        text = str(reason).replace("_", " ")
+        parts.append(text + ": " + ", ".join(codes) if reason == "unmet_requirements" else text)
+    return "Decision grade: NOT ELIGIBLE (" + "; ".join(parts) + ")."

@@ -28,6 +28,7 @@ from nerb_verify.checks.performance.breakeven import breakeven_result
 from nerb_verify.checks.performance.cross_path import (
     HIGHER_IS_BETTER,
     LOWER_IS_BETTER,
+    cross_path_outcome,
     noise_floor,
 )
 from nerb_verify.checks.performance.statistics import (
@@ -174,10 +175,7 @@ def cross_path_comparison(candidate: dict[str, Any], baseline: dict[str, Any], m
         return None
     direction = _direction(metric)
     floor, _float_floor = noise_floor(a_ns, b_ns, Fraction(repr(NOISE_MULTIPLIER)), NOISE_MULTIPLIER)
-    degradation = (c_value - b_value) / b_value if direction == "lower_is_better" else (b_value - c_value) / b_value
-    boundary = floor + Fraction(repr(REGRESSION_TOLERANCE))
-    result = "regressed" if degradation > boundary else (
-        "improved" if degradation < -boundary else "equivalent_within_noise")
+    degradation, result = cross_path_outcome(c_value, b_value, direction, floor, Fraction(repr(REGRESSION_TOLERANCE)))
     comparison = {
         "baseline_value": float(b_value), "baseline_workload_id": baseline["id"], "candidate_value": float(c_value),
         "candidate_workload_id": candidate["id"], "comparison_kind": "cross_path_value",

@@ -26,6 +26,26 @@ MATCHED_FIELDS = ("bank_id", "bank_hash", "input_id", "input_sha256", "sample_un
 NOISE_CEILING = Fraction(1, 4)
 
 
+
+def cross_path_outcome(candidate: Fraction, baseline: Fraction, direction: str, floor: Fraction,
+                       tolerance: Fraction) -> tuple[Fraction, str]:
+    """Relative degradation and result of a directional comparison (spec 20 section 8), exactly.
+
+    Degradation is (C - B) / B when lower is better and (B - C) / B for rates; beyond noise floor + tolerance it
+    is ``regressed``, below its negative ``improved``, else ``equivalent_within_noise``. Shared by the verifier and
+    the harness so both decide alike.
+    """
+    if direction == "lower_is_better":
+        degradation = (candidate - baseline) / baseline
+    else:
+        degradation = (baseline - candidate) / baseline
+    boundary = floor + tolerance
+    if degradation > boundary:
+        return degradation, "regressed"
+    if degradation < -boundary:
+        return degradation, "improved"
+    return degradation, "equivalent_within_noise"
+
 def _exact_median(ordered: list[Fraction]) -> Fraction:
     n = len(ordered)
     mid = n // 2
@@ -110,11 +130,10 @@ def check_cross_path(state: PerfState, position: int, comparison: dict[str, Any]
         cache[key] = noise_floor(a_ns, b_ns, exact_multiplier, float(multiplier))
     floor, f_floor = cache[key]
     state.noise_floors[position] = floor
+    degradation, result = cross_path_outcome(c_value, b_value, str(direction), floor, exact_tolerance)
     if direction == "lower_is_better":
-        degradation = (c_value - b_value) / b_value
         f_degradation = (f_c - f_b) / f_b if isinstance(f_c, float) and isinstance(f_b, float) else None
     else:
-        degradation = (b_value - c_value) / b_value
         f_degradation = (f_b - f_c) / f_b if isinstance(f_c, float) and isinstance(f_b, float) else None
     outputs = (("candidate_value", c_value, f_c), ("baseline_value", b_value, f_b),
                ("noise_floor", floor, f_floor), ("relative_degradation", degradation, f_degradation))
@@ -125,9 +144,6 @@ def check_cross_path(state: PerfState, position: int, comparison: dict[str, Any]
         if not ok:
             state.add(C.COMPARISON_VALUE_MISMATCH, (*base, key), "{field} is not supported by the paired samples.",
                       field=label(key))
-    boundary = floor + exact_tolerance
-    result = "regressed" if degradation > boundary else ("improved" if degradation < -boundary
-                                                         else "equivalent_within_noise")
     state.cross_path_results[position] = result
     published_result = comparison.get("result")
     state.record((*base, "result"), "performance.cross_path.result", published_result, result,
