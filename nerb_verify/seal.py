@@ -82,7 +82,10 @@ def seal_bundle(root: Path) -> None:
             if reseal_performance is not None:
                 reseal_performance(performance)
             if performance_hash is not None:
-                evidence["performance_manifest_sha256"] = performance_hash(performance)
+                try:
+                    evidence["performance_manifest_sha256"] = performance_hash(performance)
+                except (KeyError, TypeError, ValueError):
+                    pass  # a section too malformed to hash keeps its value (the verifier reports it)
         promotion = evidence.get("promotion")
         if isinstance(promotion, dict) and isinstance(promotion.get("checks"), list):
             recomputed = thresholds_sha256(promotion["checks"])

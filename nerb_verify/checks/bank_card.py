@@ -62,10 +62,12 @@ VALIDATION = register(
     "For contact and person: true positives + false negatives = gold spans; cataloged true positives + cataloged "
     "false negatives + cataloged wrong canonical = cataloged gold spans; catalog_coverage, cataloged_recall and "
     "labeled_span_recall are exactly the correctly rounded doubles of cataloged/gold, cataloged TP/cataloged and "
-    "TP/gold (null exactly when the denominator is 0). The label strength is a known one; open-world and utility "
+    "TP/gold (null exactly when the denominator is 0). The label strength is independent or structured_weak "
+    "(natural text); open-world and utility "
     "support only with independent labels, and without open-world support the four open-world rates are null; a "
     "class not evaluated has no documents or gold, an evaluated one has documents; documents with gold fit the "
-    "documents and gold spans. The selected iteration carries the validation's quality run, protocol, flags and "
+    "documents and gold spans; independent development labels need an independent validation-role label artifact in "
+    "the manifest. The selected iteration carries the validation's quality run, protocol, flags and "
     "contact counts, and person counts exactly when person was evaluated.")
 BANK = register(
     "card.bank_mismatch", "The card's bank is not the bank the evidence evaluated.",
@@ -272,7 +274,14 @@ def _validation(ctx: VerifyContext, card: dict[str, Any]) -> None:
                 col.add(VALIDATION, A, join(["development_validation", cls, key]))
 
 
-LABEL_STRENGTHS = ("independent", "structured_weak", "synthetic_conformance", "unlabeled")
+NATURAL_LABEL_STRENGTHS = ("independent", "structured_weak")
+
+
+def _has_independent_validation_labels(ctx: VerifyContext) -> bool:
+    """The manifest declares an independent label artifact whose roles include validation."""
+    labels = dig(ctx.manifest, "labels")
+    return any(isinstance(label, dict) and label.get("label_strength") == "independent"
+               and "validation" in (label.get("roles") or []) for label in (labels if isinstance(labels, list) else []))
 OPEN_WORLD_FIELDS = ("precision", "open_world_recall", "over_redaction_rate", "negative_document_false_alarm_rate")
 # Selected-iteration field -> (development-validation class, field): the selected iteration is the validated bank.
 SELECTED_MATCHES = (("contact_labeled_spans", "contact", "gold_spans"),
@@ -298,8 +307,12 @@ def _validation_semantics(ctx: VerifyContext, card: dict[str, Any]) -> None:
         return
     where = ["development_validation"]
     strength = validation.get("label_strength")
-    if strength not in LABEL_STRENGTHS:
-        col.add(VALIDATION, A, join(where + ["label_strength"]), "Unknown label strength.")
+    if strength not in NATURAL_LABEL_STRENGTHS:
+        col.add(VALIDATION, A, join(where + ["label_strength"]), "Development validation on natural text is labelled "
+                "independent or structured_weak.")
+    elif strength == "independent" and not _has_independent_validation_labels(ctx):
+        col.add(VALIDATION, A, join(where + ["label_strength"]), "Independent development labels need an independent "
+                "manifest label artifact for the validation role.")
     for flag in ("open_world_metrics_supported", "utility_metrics_supported"):
         if validation.get(flag) is True and strength != "independent":
             col.add(VALIDATION, A, join(where + [flag]), "Only independent labels support {flag}.",

@@ -246,6 +246,12 @@ def reseal_performance_section(performance: dict[str, Any]) -> None:
             workload["input_sha256"] = inputs[workload["input_id"]]
         workload["workload_sha256"] = workload_sha256(workload)
     for comparison in performance.get("comparisons") or []:
-        comparison["comparison_plan_sha256"] = comparison_plan_sha256(comparison)
+        try:
+            comparison["comparison_plan_sha256"] = comparison_plan_sha256(comparison)
+        except (KeyError, TypeError, ValueError):
+            pass  # a comparison too malformed to hash keeps its value (the verifier reports it)
     for model in performance.get("breakeven_models") or []:
-        model["model_plan_sha256"] = model_plan_sha256(model)
+        try:
+            model["model_plan_sha256"] = model_plan_sha256(model)
+        except (KeyError, TypeError, ValueError):
+            pass
