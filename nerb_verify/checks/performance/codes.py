@@ -104,7 +104,8 @@ PHASE_CONTRACT = register(
     "end-to-end paths, 0 warmups for fresh processes and exactly 3 (the frozen sample policy) for reused ones, work "
     "1, concurrency 1..1024, the fixed median/percentile method names, document cells covering whole passes, and "
     "every workload a cell of the frozen matrix (its id, or control_<id>, or an explore_* cell) with that cell's "
-    "phase, sample unit, concurrency (the number in a *_concurrency_<n> id, else 1) and kind of bank.")
+    "phase, sample unit, concurrency (the number in a *_concurrency_<n> id, else 1) and kind of bank, measured by a "
+    "harness of its phase.")
 SAMPLE_SUPPORT = register(
     "performance.sample_support", "A decision cell lacks the required samples, warmups, work or RSS.",
     "Decision cells need 20 (setup), 100 (helper/end-to-end) or 1,000 (direct) samples, no baseline, work 1, "

@@ -248,6 +248,9 @@ def _check_frozen_cell(state: PerfState, position: int, workload: dict[str, Any]
     kind = found[1].get("kind") if found else None
     if kind is not None and (kind == "evaluated_bank") is not evaluated:
         state.add(C.PHASE_CONTRACT, (*base, "bank_id"), "The cell runs on the wrong kind of bank.")
+    harness = state.lookup("harnesses", workload.get("harness_id"))
+    if harness is not None and harness[1].get("phase") != workload.get("phase"):
+        state.add(C.PHASE_CONTRACT, (*base, "harness_id"), "The cell's harness measures another phase.")
 
 
 def required_samples(workload: dict[str, Any]) -> int:
