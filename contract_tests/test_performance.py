@@ -247,9 +247,10 @@ def test_every_code_is_documented() -> None:
 
 def test_every_code_has_a_broken_fixture_or_a_documented_exemption() -> None:
     from nerb_verify.codes import REGISTRY
-    from tools.mutations import decision_scope, performance as mutations
+    from tools.mutations import decision_scope, synthetic
+    from tools.mutations import performance as mutations
 
-    covered = {case["code"] for case in mutations.CASES + decision_scope.CASES}
+    covered = {case["code"] for case in mutations.CASES + decision_scope.CASES + synthetic.CASES}
     exempt = {"performance.section_malformed", "performance.inventory_shape"}
     for code in REGISTRY:
         if code.startswith("performance."):

@@ -21,4 +21,8 @@ CASES = [
               [{"op": "json_set", "file": "bank-card.json", "pointer": "/iterations/0/canonical_json_bytes",
                 "value": 104165}],
               "The selected iteration's canonical JSON size is not the published bank's.", base=SYNTHETIC),
+    make_case("performance.descriptor_kind", "real-input-relabelled-synthetic",
+              [{"op": "json_set", "file": EVIDENCE, "pointer": "/performance/inputs/0/kind",
+                "value": "synthetic_input"}],
+              "The real input relabelled as a synthetic one, with no generator (resealed).", base=SYNTHETIC),
 ]

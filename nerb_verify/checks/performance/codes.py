@@ -43,6 +43,11 @@ REPORT_ENVELOPE = register(
     "The report must be a run (profile 'decision' or 'smoke') of suite enron_cache_value, schema "
     "nerb.enron_performance_run.v1, benchmark enron, never access the sealed test, and carry the exact passed privacy "
     "object. (A smoke profile is valid but not decision grade: performance.not_decision_profile.)")
+DESCRIPTOR_KIND = register(
+    "performance.descriptor_kind", "A bank's or input's kind disagrees with its generator.",
+    "The evaluated bank and the real input come from the benchmark itself and have no generator; every synthetic "
+    "scale bank and synthetic input names the generator that produced it (spec 20 section 2: generator null "
+    "exactly for evaluated banks and real inputs).")
 SMOKE_PROFILE_SHAPE = register(
     "performance.smoke_profile_shape", "A smoke-profile report carries decision-grade structure.",
     "A smoke run is never decision grade: every workload has decision_grade and promotion_gate false, and there are "

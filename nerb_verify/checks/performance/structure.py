@@ -60,6 +60,18 @@ def _class_set(bank: dict[str, Any]) -> frozenset[Any] | None:
     return frozenset(r.get("entity_class") for r in rows if isinstance(r, dict))
 
 
+GENERATED_KINDS = {"banks": ("evaluated_bank", "synthetic_scale"), "inputs": ("real_input", "synthetic_input")}
+
+
+def _check_generators(state: PerfState) -> None:
+    """Generator null exactly for the evaluated bank and real inputs, an object for everything synthetic."""
+    for collection, (natural, synthetic) in GENERATED_KINDS.items():
+        for position, item in enumerate(state.items(collection)):
+            kind, generator = item.get("kind"), item.get("generator")
+            if (kind == natural and generator is not None) or (kind == synthetic and not isinstance(generator, dict)):
+                state.add(C.DESCRIPTOR_KIND, (collection, position, "generator"))
+
+
 def _check_class_sets(state: PerfState) -> None:
     """Every synthetic scale bank covers exactly the evaluated bank's entity classes (its composition is a scaled
     copy of the evaluated bank's, so a class renamed or added in one bank is not a measurement)."""
@@ -101,6 +113,7 @@ def check_bank_composition(state: PerfState) -> None:
                 state.add(C.BANK_COMPOSITION, ("banks", position, key), "{field} is not the taxonomy sum.",
                           field=label(key))
     _check_class_sets(state)
+    _check_generators(state)
     kinds = [b.get("kind") for b in state.items("banks")]
     if kinds.count("evaluated_bank") != 1:
         state.add(C.BANK_COMPOSITION, ("banks",), "Exactly one evaluated bank is required; found {n}.",
