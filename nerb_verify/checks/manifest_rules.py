@@ -236,9 +236,11 @@ PANEL_DIAGNOSTICS = _reg(
     "Per-class diagnostics on the same split, cohort and view must accompany the combined gate. Fix: publish them.")
 PANEL_SUPPORT = _reg(
     "panel_support", "Combined and per-class panel counts do not agree.",
-    "Combined documents equal each class's; combined gold spans and sensitive characters equal contact + person "
-    "(the classes are disjoint); combined negative documents are at most each class's; both classes have gold. "
-    "Fix: recompute the panel from one set of documents.")
+    "Combined documents and evaluated characters equal each class's (one set of documents, one text view); "
+    "combined gold spans and sensitive characters equal contact + person (the classes are disjoint); combined "
+    "predicted characters lie between the larger class's and the two together (a union); combined over-redacted "
+    "characters are at most the two together; combined negative documents are at most each class's; both classes "
+    "have gold. Fix: recompute the panel from one set of documents.")
 
 
 def run(ctx: VerifyContext) -> None:
@@ -730,3 +732,17 @@ def _check_panel(ctx: VerifyContext, slices: list[Any], gate_index: int, gate: d
     gold = ints("gold_spans")
     if gold and (gold[1] == 0 or gold[2] == 0):
         add(PANEL_SUPPORT, EVIDENCE, join([*base, "gold_spans"]), "A class of the panel has no gold support.")
+    # One set of documents in one text view: one character universe. Predictions of the combined panel are the
+    # union of the classes' predictions, and a character outside both classes' gold is outside each class's.
+    universe = ints("evaluated_characters")
+    if universe and not universe[0] == universe[1] == universe[2]:
+        add(PANEL_SUPPORT, EVIDENCE, join([*base, "evaluated_characters"]),
+            "Combined and per-class evaluated characters differ.")
+    predicted = ints("predicted_characters")
+    if predicted and not max(predicted[1], predicted[2]) <= predicted[0] <= predicted[1] + predicted[2]:
+        add(PANEL_SUPPORT, EVIDENCE, join([*base, "predicted_characters"]),
+            "Combined predicted characters are not the union of the classes'.")
+    over = ints("over_redacted_characters")
+    if over and over[0] > over[1] + over[2]:
+        add(PANEL_SUPPORT, EVIDENCE, join([*base, "over_redacted_characters"]),
+            "Combined over-redacted characters exceed the classes' together.")

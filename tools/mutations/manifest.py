@@ -342,6 +342,10 @@ CASES = [
           [{"op": "json_edit", "transform": "quality_set_counts",
             "args": {"slice": 2, "counts": {"sensitive_gold_characters": 11997, "leaked_sensitive_characters": 11734}}}],
           "Combined sensitive characters 14,916 != contact 2,920 + person 11,997."),
+    _case("manifest.panel_support", "person-character-universe-differs",
+          [_set(EVIDENCE, "/quality/slices/2/evaluated_characters", 590045)],
+          "The person diagnostic claims one more evaluated character than the panel's shared text view (its "
+          "over-redaction rate is 0 either way, so only the panel identity sees it)."),
 ]
 
 

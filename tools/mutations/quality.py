@@ -179,11 +179,14 @@ CASES = [
 ]
 
 # Codes other families must raise for the same edits: summary.md prints figures that the edited counts no longer
-# support (its numbers and its verdict are traced to the recomputed figures).
+# support (its numbers and its verdict are traced to the recomputed figures), and a class slice edited alone no
+# longer fits the combined panel (one character universe, predictions a union).
 ALSO = {
+    "universe-too-small": ["manifest.panel_support"],
     "evaluated-false": ["summary.number_not_traced", "summary.verdict_mismatch"],
     "no-predictions-but-characters": ["summary.number_not_traced"],
-    "no-misses-but-leaks": ["summary.favourable_rounding", "summary.number_misplaced", "summary.number_not_traced"],
+    "no-misses-but-leaks": ["manifest.panel_support", "summary.favourable_rounding", "summary.number_misplaced",
+                            "summary.number_not_traced"],
     "partial-labels-keep-false-positives": ["summary.number_not_traced"],
     "synthetic-strength-slice": ["summary.number_not_traced"],
     "completeness-not-applicable": ["summary.number_not_traced"],

@@ -145,8 +145,9 @@ BREAKEVEN_MISMATCH = register(
     "C + nD <= nM (K cancels), candidate_already_better at the minimum, or no break-even.")
 VALUE_MODEL_POLICY = register(
     "performance.value_model_policy", "The break-even value model does not meet the promotion contract.",
-    "Exactly the nine roles, shared pairs identical, measured roles bound to the right decision cells, D the "
-    "throughput headline, M the helper-cache-miss path, and a finite or already-better result.")
+    "The frozen model compile_once_scan_many_breakeven (parameter whole_input_scan_requests in requests, values in "
+    "seconds) with exactly the nine roles, shared pairs identical, measured roles bound to the right decision "
+    "cells, D the throughput headline, M the helper-cache-miss path, and a finite or already-better result.")
 DECISION_MATRIX = register(
     "performance.decision_matrix", "The frozen decision matrix is incomplete.",
     "19 decision cells, every lifecycle phase on the evaluated bank, one document and one whole-input headline, "

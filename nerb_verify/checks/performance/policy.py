@@ -33,6 +33,9 @@ MIN_DOCS_PER_SECOND = 100
 MIN_MIB_PER_SECOND = 1
 MAX_PEAK_RSS = 8 * 1024**3
 COMPOSITION_TOLERANCE = Fraction(1, 10)
+# The frozen value model (spec 20 section 9): what it is about and in which units.
+VALUE_MODEL_FRAME = {"id": "compile_once_scan_many_breakeven", "parameter_name": "whole_input_scan_requests",
+                     "parameter_unit": "request", "value_unit": "seconds"}
 VALUE_MODEL_ROLES = {
     "baseline_fixed_build", "baseline_fixed_source_curation", "baseline_fixed_source_profiling",
     "baseline_per_request_uncached", "candidate_fixed_build", "candidate_fixed_cold_compile",
@@ -301,6 +304,10 @@ def check_value_model(state: PerfState) -> None:
                   "already-better result is required.")
         return
     model = models[0]
+    for key, value in VALUE_MODEL_FRAME.items():
+        if model.get(key) != value:
+            state.add(C.VALUE_MODEL_POLICY, ("breakeven_models", 0, key), "The model's {field} is not the frozen "
+                      "compile-once/scan-many model's.", field=label(key))
     components = {c.get("id"): c for c in model.get("components") or [] if isinstance(c, dict)}
     if set(components) != VALUE_MODEL_ROLES:
         state.add(C.VALUE_MODEL_POLICY, ("breakeven_models", 0, "components"), "The model does not have exactly "
