@@ -18,7 +18,7 @@ from nerb_verify.checks import privacy_scan
 from nerb_verify.context import VerifyContext, VerifyOptions
 from nerb_verify.findings import Collector
 from nerb_verify.privacy.json_scan import scan_json
-from nerb_verify.privacy.profiles import CONTRACT, REPOSITORY
+from nerb_verify.privacy.profiles import CONTRACT, RENDERED, REPOSITORY
 from nerb_verify.privacy.text_scan import scan_text
 
 AT = chr(64)
@@ -133,6 +133,35 @@ def test_real_summary_would_fail_the_contract_profile_but_passes_repository(real
     scan_text(text, CONTRACT, strict, "summary.md")
     scan_text(text, REPOSITORY, lenient, "summary.md")
     assert [f.code for f in strict.findings] == ["privacy.local_path"] and lenient.findings == []
+
+
+def test_rendered_profile_passes_real_text_and_catches_what_repository_lets_through(real_bundle: Path) -> None:
+    """summary.md and the SVGs get the contract identifier rules: a documentation-domain address, a spelled-out
+    address, a bare at-sign, a fiction-range phone and an unissuable SSN shape are findings there, not in repository."""
+    for path in [real_bundle / "summary.md", *sorted((real_bundle / "figures").glob("*.svg"))]:
+        collector = Collector()
+        scan_text(path.read_text(encoding="utf-8"), RENDERED, collector, path.name)
+        assert collector.findings == [], path.name
+    planted = {
+        "privacy.email": "write to jroe" + AT + "example.com today",
+        "privacy.at_sign": "owner: jroe" + AT + "mailhost",
+        "privacy.ssn": "id 000-" + "12-" + "3456",
+        "privacy.phone": "call 212-555-" + "0142 now",
+    }
+    spelled = "mail jane.roe at corp-mail dot co dot uk"
+    for code, line in [*planted.items(), ("privacy.email", spelled)]:
+        rendered, repository = Collector(), Collector()
+        scan_text(line + "\n", RENDERED, rendered, "summary.md")
+        scan_text(line + "\n", REPOSITORY, repository, "summary.md")
+        assert code in {f.code for f in rendered.findings}, code
+        assert repository.findings == [], code
+    for line in ("cd /tmp/nerb-render && make", "| 142 / 1,393 |", "</svg>"):
+        collector = Collector()
+        scan_text(line + "\n", RENDERED, collector, "summary.md")
+        assert collector.findings == [], line
+    home = Collector()
+    scan_text("output in " + HOME + "\n", RENDERED, home, "summary.md")
+    assert [f.code for f in home.findings] == ["privacy.personal_path"]
 
 
 def test_family_scans_every_json_artifact_including_inventories_and_card(tmp_path: Path, real_bundle: Path) -> None:

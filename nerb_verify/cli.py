@@ -19,7 +19,7 @@ COMMANDS: list[tuple[str, str, str]] = [
     ("verify", "verify", "Verify a published bundle: hashes, schemas, every figure recomputed."),
     ("explain", "explain", "Explain a finding code."),
     ("list-codes", "list_codes", "List every finding code."),
-    ("scan", "scan", "Privacy-scan files or folders (contract or repository profile)."),
+    ("scan", "scan", "Privacy-scan files or folders (contract, repository or rendered profile)."),
     ("allowlist", "allowlist", "Manage the privacy allowlist (add an entry with its justification)."),
     ("render", "render", "Render our own summary and figures from a verified bundle."),
     ("prepare", "prepare", "Prepare an authorized email corpus into private cleaned records (producers)."),

@@ -5,9 +5,10 @@ NERB contract-scans only the manifest, the evidence and the capacity decision; `
 ``bank-card.json``, ``performance-report.json`` and the inventories get only a narrow, case-sensitive byte scan that
 JSON escapes and fullwidth forms slip past (spec 30, C.2 and C.4). Here every JSON file of the bundle that loaded,
 whether or not its schema passed, is scanned after decoding: every string value, every key, and identifier-length
-integers in free-form fields. The rendered Markdown and SVG files get the repository profile, because the contract
-profile's "any absolute path" rule would reject a table cell such as ``142 / 1,393`` or a generic ``/tmp/...``
-output directory in a reproduce command (C.3, C.5), while a home directory or an e-mail address is still caught.
+integers in free-form fields. The rendered Markdown and SVG files get the ``rendered`` profile: the contract
+profile's identifier rules, but not its "any absolute path" rule, which would reject a table cell such as
+``142 / 1,393`` or a generic ``/tmp/...`` output directory in a reproduce command (C.3, C.5); a home directory, a
+drive, a file URI or a share is still caught.
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ from nerb_verify.findings import Label
 from nerb_verify.privacy import allowlist as _allowlist  # noqa: F401  (registers the allowlist family's codes)
 from nerb_verify.privacy import runner as _runner  # noqa: F401  (registers privacy.not_scanned)
 from nerb_verify.privacy.json_scan import scan_json
-from nerb_verify.privacy.profiles import CONTRACT, REPOSITORY
+from nerb_verify.privacy.profiles import CONTRACT, RENDERED
 from nerb_verify.privacy.text_scan import scan_text
 from nerb_verify.display import safe_relpath
 
@@ -28,7 +29,7 @@ def _is_rendered_text(rel: str) -> bool:
 
 
 def run(ctx: VerifyContext) -> None:
-    """Scan every loaded JSON artifact (contract profile) and summary/figures text (repository profile)."""
+    """Scan every loaded JSON artifact (contract profile) and summary/figures text (rendered profile)."""
     evidence = ctx.loaded.get(C.EVIDENCE)
     json_files = 0
     text_files = 0
@@ -40,7 +41,7 @@ def run(ctx: VerifyContext) -> None:
         loaded = ctx.files[rel]
         text = getattr(loaded, "text", None)
         if _is_rendered_text(rel) and isinstance(text, str):
-            findings += scan_text(text, REPOSITORY, ctx.collector, safe_relpath(rel))
+            findings += scan_text(text, RENDERED, ctx.collector, safe_relpath(rel))
             text_files += 1
     if json_files == 0 and text_files == 0:
         ctx.collector.ran("privacy", "not_evaluated", reason=Label("no artifact could be loaded"))

@@ -1,7 +1,7 @@
 """``nerb-verify render BUNDLE_DIR --output-dir DIR``: our own summary and figures for a bundle that verifies.
 
 The bundle is verified first (the same core as ``verify``); a bundle that does not verify is refused (exit 1, nothing
-written). The rendered text is privacy-scanned (repository profile) before anything is written. The output folder
+written). The rendered text is privacy-scanned (rendered profile) before anything is written. The output folder
 must not exist (its parent must) or must be empty. Exit codes: 0 rendered, 1 refused, 2 could not run.
 """
 
@@ -28,7 +28,7 @@ def privacy_problems(files: dict[str, bytes]) -> int:
 
     collector = Collector()
     for rel, data in files.items():
-        scan_text(data.decode("utf-8"), PROFILES["repository"], collector, rel)
+        scan_text(data.decode("utf-8"), PROFILES["rendered"], collector, rel)
     return len(collector.findings)
 
 

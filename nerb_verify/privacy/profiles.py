@@ -68,4 +68,20 @@ REPOSITORY = Profile(
     permit_gate_targets=False,
 )
 
-PROFILES: dict[str, Profile] = {CONTRACT.name: CONTRACT, REPOSITORY.name: REPOSITORY}
+# The rendered text of a bundle (summary.md, figures/*.svg): every identifier rule of the contract profile (any at-sign,
+# every address, spelled-out addresses, every SSN and phone shape), but the path rules of a document that may quote a
+# reproduce command: a generic output directory such as /tmp/x passes, a home folder, a drive, `~/`, a file URI or a
+# share does not.
+RENDERED = Profile(
+    name="rendered",
+    rule_names=_BOTH + (
+        "email.address", "email.spelled_plain", "email.at_sign", "email.document_id",
+        "ssn.shape",
+        "phone.international", "phone.context", "phone.north_american", "phone.compact",
+        "path.file_uri_any", "path.drive", "path.home_shorthand", "path.relative_home",
+    ),
+    flag_numbers=False,
+    permit_gate_targets=False,
+)
+
+PROFILES: dict[str, Profile] = {CONTRACT.name: CONTRACT, REPOSITORY.name: REPOSITORY, RENDERED.name: RENDERED}

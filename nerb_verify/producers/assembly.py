@@ -12,7 +12,7 @@ reaches this module):
 3. :func:`write_bundle` writes everything into a staging folder, re-derives every binding hash bottom-up with
    :func:`nerb_verify.seal.seal_bundle`, renders our own summary and figures from a verification of the staged
    bundle (``nerb_verify.render``), seals the publication again, privacy-scans every file (contract profile for JSON,
-   repository profile for text) and only then moves the folder into place. Any privacy finding aborts the write.
+   rendered profile for text) and only then moves the folder into place. Any privacy finding aborts the write.
 
 The demo bundle is a smoke run: ``verifier.passed`` and ``promotion.passed`` are false, nothing is claimed, and the
 performance report says ``profile: smoke`` with ``decision_grade.passed: false``. See docs/producers.md.
@@ -435,7 +435,7 @@ def _privacy_findings(root: Path) -> int:
     json_files = [str(p) for p in sorted(root.rglob("*.json"))]
     text_files = [str(p) for p in sorted(root.rglob("*")) if p.is_file() and p.suffix in (".md", ".svg")]
     found = scan_paths(json_files, PROFILES["contract"]).findings if json_files else []
-    found += scan_paths(text_files, PROFILES["repository"]).findings if text_files else []
+    found += scan_paths(text_files, PROFILES["rendered"]).findings if text_files else []
     return sum(1 for f in found if f.severity == "error")
 
 
