@@ -9,7 +9,10 @@ written with the break marker ``«»`` inside it (which stops every rule) and as
 from __future__ import annotations
 
 import base64
+import codecs
+import gzip
 import urllib.parse
+import zlib
 from collections.abc import Callable
 
 BREAK = "«»"
@@ -61,6 +64,10 @@ def _base64(text: str) -> str:
     return base64.b64encode(text.encode("utf-8")).decode("ascii")
 
 
+def _wrapped(token: str, width: int) -> str:
+    return "\n".join(token[i:i + width] for i in range(0, len(token), width))
+
+
 def _base64url_nopad(text: str) -> str:
     return base64.urlsafe_b64encode(("to: " + text).encode("utf-8")).decode("ascii").rstrip("=")
 
@@ -104,6 +111,12 @@ ENCODERS: dict[str, Callable[[str], str]] = {
     "base64_misaligned": lambda t: "Xq" + _base64(t),
     "base64_with_crlf": lambda t: base64.b64encode((t + "\r\n").encode("utf-8")).decode("ascii"),
     "base64_utf16le": lambda t: base64.b64encode(t.encode("utf-16-le")).decode("ascii"),
+    "base64_mime_wrapped": lambda t: _wrapped(_base64("note: " + t), 16),
+    "base64_gzip": lambda t: base64.b64encode(gzip.compress(t.encode("utf-8"), mtime=0)).decode("ascii"),
+    "base64_zlib": lambda t: base64.b64encode(zlib.compress(t.encode("utf-8"))).decode("ascii"),
+    "hex_zlib": lambda t: zlib.compress(t.encode("utf-8")).hex(),
+    "base32": lambda t: base64.b32encode(t.encode("utf-8")).decode("ascii"),
+    "base32_lower_nopad": lambda t: base64.b32encode(("to: " + t).encode("utf-8")).decode("ascii").lower().rstrip("="),
     "hex_space_separated": lambda t: " ".join(f"{b:02x}" for b in t.encode("utf-8")),
     "hex_colon_separated": lambda t: ":".join(f"{b:02X}" for b in t.encode("utf-8")),
     "hex": lambda t: t.encode("utf-8").hex(),
@@ -148,6 +161,12 @@ HAND_REJECT: list[Row] = [
     ("at-any", "meet @«» noon", {AT}, set()),
     ("at-fullwidth-alone", "\uff20«»", {AT}, set()),
     ("at-decorator-in-evidence", "@«»pytest.fixture", {AT}, set()),
+    # ROT13 and reversed text keep the at-sign and the shape of an address.
+    ("email-rot13", codecs.encode("jane.roe" + chr(64) + "corp-mail.co.uk", "rot13"), {EMAIL}, {EMAIL}),
+    ("email-reversed", ("jane.roe" + chr(64) + "corp-mail.co.uk")[::-1], {EMAIL}, {EMAIL}),
+    # A bare name@host (no dotted domain) is weak in a decoded payload, unless it is the whole payload.
+    ("at-bare-address-in-base64", _base64("jroe" + chr(64) + "mailhost"), {AT}, set()),
+    ("at-bare-address-in-base32", base64.b32encode(("jroe" + chr(64) + "mailhost").encode()).decode(), {AT}, set()),
     ("at-escaped-alone", "100%«»40", {AT}, set()),
     ("at-reserved-domain", "x@«»example.com", {EMAIL}, set()),
     ("doc-id", "doc_«»" + _HEX64, {DOC}, set()),

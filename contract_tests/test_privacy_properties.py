@@ -221,3 +221,24 @@ def test_hashes_and_uuids_are_never_identifiers(digest: bytes, prefix: str, uuid
     for text in (prefix + digest.hex(), str(uuid), digest.hex()[:40]):
         for profile in (CONTRACT, REPOSITORY):
             assert scan_uncached(text, profile) == frozenset(), (text, profile.name)
+
+
+def test_random_tokens_in_every_decoded_encoding_raise_nothing() -> None:
+    """Random bytes written as base32 (either case), base64 or hex are not rescanned as text, gzip/zlib headers
+    glued to random bytes do not inflate to text, and a random decode does not pass as a bare ``name@host``.
+    Seeded, so the run is reproducible; base64 tokens that start with a slash are left out (the token itself then
+    reads as an absolute path to the contract profile, before any decoding)."""
+    import base64
+    import random
+
+    rng = random.Random(20261129)
+    for _ in range(3000):
+        raw = rng.randbytes(rng.randint(9, 48))
+        tokens = [base64.b32encode(raw).decode(), base64.b32encode(raw).decode().lower().rstrip("="),
+                  base64.b64encode(raw).decode(), base64.b64encode(b"\x1f\x8b\x08\x00" + raw).decode(),
+                  base64.b64encode(b"\x78\x9c" + raw).decode(), (b"\x78\x9c" + raw).hex()]
+        for token in tokens:
+            if token.startswith("/"):
+                continue
+            for profile in (CONTRACT, REPOSITORY):
+                assert scan_uncached("token " + token, profile) == frozenset(), (token, profile.name)

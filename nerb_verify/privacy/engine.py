@@ -13,10 +13,12 @@ For each string:
    every query key and value and the fragment are scanned again as strings of their own (decoded with their own
    budget), recursively, at most ``max_url_depth`` URLs deep and ``max_url_payloads`` payloads in all; more fails
    closed;
-5. decode every base64 / base64url token (12 characters or more) and every hex run (6 bytes or more) of the view;
-   a token whose bytes are printable UTF-8 text is scanned again as a string of its own, recursively, under the same
-   depth and payload budget (``privacy.encoded_payload_budget`` when exceeded). Random bytes (hashes, digests, ids)
-   are practically never printable text, so only real encoded text is rescanned.
+5. decode every base64 / base64url token (12 characters or more, also when MIME-wrapped over several lines), every
+   base32 token (16 characters or more) and every hex run (6 bytes or more) of the view; bytes that are a gzip or
+   zlib stream are inflated (bounded); a token whose bytes are printable UTF-8 text is scanned again as a string of
+   its own, recursively, under the same depth and payload budget (``privacy.encoded_payload_budget`` when
+   exceeded). Random bytes (hashes, digests, ids) are practically never printable text, so only real encoded text is
+   rescanned.
 
 Results are cached per (profile, string, path rules on/off): evidence repeats the same keys and values many times.
 """
@@ -27,6 +29,7 @@ import base64
 import binascii
 import functools
 import unicodedata
+import zlib
 from dataclasses import dataclass
 
 import regex
@@ -67,6 +70,13 @@ _BASE64_TOKEN = regex.compile(r"(?<![A-Za-z0-9+/_-])[A-Za-z0-9+/_-]{12,}={0,2}(?
 _HEX_TOKEN = regex.compile(r"(?<![0-9A-Fa-f])(?:[0-9A-Fa-f]{2}){6,}(?![0-9A-Fa-f])")
 # Hex bytes written with a separator ("6a 61 6e", "6a:61:6e", "6a-61-6e").
 _SEPARATED_HEX = regex.compile(r"(?<![0-9A-Fa-f])[0-9A-Fa-f]{2}(?:[ :-][0-9A-Fa-f]{2}){5,}(?![0-9A-Fa-f])")
+# Base32 (RFC 4648, either case, padding optional): 16 characters carry 10 bytes.
+_BASE32_TOKEN = regex.compile(r"(?<![A-Za-z0-9=])(?:[A-Z2-7]{16,}|[a-z2-7]{16,})=*(?![A-Za-z0-9=])")
+# MIME-style wrapping: base64 lines of 16+ characters joined by line breaks (each line alone may be too short to
+# decode at the right alignment, or split the hidden text between two tokens).
+_WRAPPED_BASE64 = regex.compile(r"[A-Za-z0-9+/_-]{16,}(?:[ \t]*\r?\n[ \t]*[A-Za-z0-9+/_-]{4,})+={0,2}")
+# A compressed payload is inflated to at most this many bytes (a decompression bomb stops there and is not text).
+MAX_INFLATED_BYTES = 65536
 MIN_DECODED_CHARS = 6
 # Control and format characters a payload may carry (a trailing CRLF, a NUL, a BOM, a zero-width space) before it
 # stops looking like text.
@@ -177,6 +187,42 @@ def _printable_text(raw: bytes) -> str | None:
     return kept
 
 
+def _inflate(raw: bytes) -> bytes | None:
+    """The bytes of a gzip or zlib stream, inflated to at most MAX_INFLATED_BYTES; None when ``raw`` is not one."""
+    if raw[:2] == b"\x1f\x8b":
+        wbits = 16 + zlib.MAX_WBITS
+    elif len(raw) >= 2 and raw[0] & 0x0F == 8 and (raw[0] << 8 | raw[1]) % 31 == 0:
+        wbits = zlib.MAX_WBITS
+    else:
+        return None
+    try:
+        inflater = zlib.decompressobj(wbits)
+        return inflater.decompress(raw, MAX_INFLATED_BYTES)
+    except zlib.error:
+        return None
+
+
+def _as_text(raw: bytes | None) -> str | None:
+    """Printable text carried by ``raw`` directly, or by ``raw`` inflated when it is a compressed stream."""
+    if not raw:
+        return None
+    text = _printable_text(raw)
+    if text is None:
+        inflated = _inflate(raw)
+        text = _printable_text(inflated) if inflated else None
+    return text
+
+
+def _decode_base32(token: str) -> bytes | None:
+    body = token.rstrip("=").upper()
+    if len(body) % 8 in (1, 3, 6):
+        return None
+    try:
+        return base64.b32decode(body + "=" * (-len(body) % 8))
+    except (ValueError, binascii.Error):
+        return None
+
+
 def _decode_base64(token: str) -> bytes | None:
     body = token.rstrip("=")
     if len(body) % 4 == 1:
@@ -197,24 +243,29 @@ def encoded_payloads(clean: str) -> list[str]:
     found: list[str] = []
     if len(clean) < 12:
         return found
-    for match in _BASE64_TOKEN.finditer(clean):
-        token = match.group(0)
+    tokens = [match.group(0) for match in _BASE64_TOKEN.finditer(clean)]
+    if "\n" in clean:
+        tokens += [regex.sub(r"\s+", "", match.group(0)) for match in _WRAPPED_BASE64.finditer(clean)]
+    for token in tokens:
         if token.isdigit():
             continue
         for offset in range(4):
             if len(token) - offset < 12:
                 break
-            raw = _decode_base64(token[offset:])
-            text = _printable_text(raw) if raw else None
+            text = _as_text(_decode_base64(token[offset:]))
             if text is not None:
                 found.append(text)
                 break
+    for match in _BASE32_TOKEN.finditer(clean):
+        text = _as_text(_decode_base32(match.group(0)))
+        if text is not None:
+            found.append(text)
     for pattern in (_HEX_TOKEN, _SEPARATED_HEX):
         for match in pattern.finditer(clean):
             digits = regex.sub(r"[ :-]", "", match.group(0))
             if digits.isdigit():
                 continue
-            text = _printable_text(bytes.fromhex(digits))
+            text = _as_text(bytes.fromhex(digits))
             if text is not None:
                 found.append(text)
     return found
@@ -224,6 +275,10 @@ def encoded_payloads(clean: str) -> list[str]:
 # rare random token that happens to decode to printable text; the shaped identifiers (addresses, phones, SSNs,
 # personal paths, shares, file URIs) do not.
 _WEAK_IN_PAYLOADS = frozenset({AT_SIGN, LOCAL_PATH})
+# ... unless the whole payload is one ``name@host`` token (a bare address without a dotted domain): random bytes that
+# decode to printable text are practically never exactly that.
+# (lower case, as addresses are written; a mixed-case random decode of 9+ bytes is then vanishingly unlikely).
+_BARE_ADDRESS = regex.compile(r"\s*[a-z][a-z0-9._+-]*[a-z0-9]@[a-z][a-z0-9.-]+[a-z0-9]\s*")
 
 
 def _scan_encoded(clean: str, profile: Profile, depth: int, budget: _Budget, skip_paths: bool,
@@ -235,7 +290,12 @@ def _scan_encoded(clean: str, profile: Profile, depth: int, budget: _Budget, ski
             return
         inner: set[str] = set()
         _scan(payload, profile, depth + 1, budget, skip_paths, inner)
-        found.update(inner - _WEAK_IN_PAYLOADS)
+        weak = _WEAK_IN_PAYLOADS
+        if AT_SIGN in inner:
+            decoded = normalise(payload, profile.max_rounds, profile.max_chars)
+            if decoded.ok and _BARE_ADDRESS.fullmatch(decoded.text):
+                weak = weak - {AT_SIGN}
+        found.update(inner - weak)
 
 
 def _finish(found: set[str]) -> frozenset[str]:
