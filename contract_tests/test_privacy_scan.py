@@ -332,3 +332,24 @@ def test_scan_bundles_verifies_touched_bundles(tmp_path: Path, real_bundle: Path
     assert result.code == 1
     assert [(f["code"], f["artifact"], f["pointer"]) for f in document["findings"]] == [
         ("privacy.phone", f"{mutant.as_posix()}/bank-card.json", "/bank/version")]
+
+
+def test_arrays_that_spell_text_are_scanned_as_that_text() -> None:
+    """An identifier spelled as character codes or as single characters, one array element each, is a finding at the
+    array's pointer; arrays of ordinary numbers (counts, nanosecond samples) and of words are not read as text."""
+    from nerb_verify.privacy.json_scan import spelled_text
+
+    codes_array = [ord(ch) for ch in EMAIL]
+    chars_array = list(PHONE)
+    document = {"notes": {"codes": codes_array, "chars": chars_array},
+                "samples_ns": [207271, 212875, 199083, 219041, 215750, 210666],
+                "counts": [100, 31, 69, 142, 4, 7], "words": ["alpha", "beta", "gamma", "delta", "eps", "zeta"]}
+    collector = Collector()
+    scan_json(document, CONTRACT, collector, "e.json")
+    got = {(f.code, f.pointer) for f in collector.findings}
+    assert ("privacy.email", "/@key:0/@key:0") in got
+    assert ("privacy.phone", "/@key:0/@key:1") in got
+    assert all(not pointer.startswith(("/@key:1", "/@key:2", "/@key:3")) for _code, pointer in got)
+    assert all(EMAIL not in f.message and PHONE not in f.message for f in collector.findings)
+    assert spelled_text(codes_array) == EMAIL and spelled_text(codes_array[:5]) is None
+    assert spelled_text([0xD800] * 8) is None and spelled_text(["ab", "cde"] * 4) is None

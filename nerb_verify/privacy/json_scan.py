@@ -1,5 +1,6 @@
-"""Contract- or repository-profile scan of a parsed JSON value: every string value and every object key, plus (in
-the contract profile) integers of identifier length in free-form fields.
+"""Contract- or repository-profile scan of a parsed JSON value: every string value and every object key, every array
+that spells text one element at a time (character codes, single characters), plus (in the contract profile) integers
+of identifier length in free-form fields.
 
 Pointers are built by :func:`nerb_verify.pointers.for_path`: list indices, keys of our shipped schema vocabulary, and
 ``@key:<position>`` for every other key, so no input key is ever printed. A flagged key is always reported by
@@ -65,6 +66,24 @@ def _schema_word_pointer(value: str) -> bool:
     return all(part in words or (part.isascii() and part.isdigit()) for part in parts[1:])
 
 
+# An array can spell a string one element at a time: character codes ([106, 97, ...]) or one- or two-character
+# strings (["j", "a", ...]). Such an array of 6 to 4,096 elements is also scanned as the text it spells.
+_MIN_SPELLED = 6
+_MAX_SPELLED = 4096
+
+
+def spelled_text(items: list[Any]) -> str | None:
+    """The text an array spells when every element is a character code (9 to 0xFFFF, not a surrogate) or every
+    element is a string of at most two characters; None otherwise."""
+    if not _MIN_SPELLED <= len(items) <= _MAX_SPELLED:
+        return None
+    if all(type(item) is int and 9 <= item <= 0xFFFF and not 0xD800 <= item <= 0xDFFF for item in items):
+        return "".join(map(chr, items))
+    if all(isinstance(item, str) and len(item) <= 2 for item in items):
+        return "".join(items)
+    return None
+
+
 _SMALLEST = 10**8  # 9 digits
 _LARGEST = 10**15  # 16 digits
 
@@ -125,6 +144,12 @@ def scan_json(document: Any, profile: Profile, collector: Collector, artifact: s
                 elif isinstance(child, str) or (flag_numbers and type(child) is int and _identifier_length(child)):
                     scalar(child, path + ((key, position),))
         else:
+            spelled = spelled_text(value)
+            if spelled is not None:
+                codes = scan_string(spelled, profile)
+                if codes:
+                    pointer = pointers.for_path(path)
+                    hits.extend((code, pointer, messages.ARRAY) for code in sorted(codes))
             simple = [index for index, item in enumerate(value)
                       if isinstance(item, str) or (flag_numbers and type(item) is int and _identifier_length(item))]
             for index in simple:
