@@ -353,3 +353,25 @@ def test_arrays_that_spell_text_are_scanned_as_that_text() -> None:
     assert all(EMAIL not in f.message and PHONE not in f.message for f in collector.findings)
     assert spelled_text(codes_array) == EMAIL and spelled_text(codes_array[:5]) is None
     assert spelled_text([0xD800] * 8) is None and spelled_text(["ab", "cde"] * 4) is None
+
+
+def test_bundle_file_names_are_scanned_and_never_echoed(tmp_path: Path, real_bundle: Path) -> None:
+    """A file named after a person is a privacy finding at '@name:<index>', and every other finding about that file
+    (unexpected file, schema violation of an inventory) shows the masked name too, in every output format."""
+    import shutil
+
+    from contract_tests.conftest import verify_dir
+
+    bundle = tmp_path / "b"
+    shutil.copytree(real_bundle, bundle)
+    (bundle / "figures" / (EMAIL + ".svg")).write_text("<svg/>")
+    (bundle / "inventories" / (PHONE + ".json")).write_text("[]")
+    result = verify_dir(bundle)
+    got = {(f.code, f.artifact) for f in result.collector.findings}
+    assert ("privacy.email", "figures/@name:1") in got
+    assert ("privacy.phone", "inventories/@name:1") in got
+    assert ("schema.min_items", "inventories/@name:1") in got
+    for fmt in ("text", "json", "sarif", "github"):
+        out = run_cli("verify", str(bundle), "--format", fmt)
+        assert out.code == 1
+        assert EMAIL not in out.stdout + out.stderr and PHONE not in out.stdout + out.stderr, fmt

@@ -15,6 +15,7 @@ and the missing input is itself an error finding, so nothing passes by being ski
 
 from __future__ import annotations
 
+import dataclasses
 import os
 import stat
 from dataclasses import dataclass
@@ -24,6 +25,7 @@ from nerb_verify import decision_scope, families
 from nerb_verify.bundle import open_bundle
 from nerb_verify.codes import register
 from nerb_verify.context import VerifyContext, VerifyOptions
+from nerb_verify.display import safe_relpath
 from nerb_verify.findings import Collector, Label
 
 NOT_A_DIRECTORY = register(
@@ -90,10 +92,21 @@ def verify_bundle(root: Path, options: VerifyOptions | None = None, display_root
             collector.add(INTERNAL_ERROR, ".", "", "The {family} family failed internally ({kind}).",
                           family=Label(family), kind=Label(type(exc).__name__))
             collector.ran(family, "not_evaluated", reason="internal error")
+    _mask_artifact_names(collector)
     if failed:
         return VerifyResult(root, shown, ctx, "could_not_verify", EXIT_COULD_NOT_VERIFY)
     decision_scope.apply(ctx)
     return _decide(VerifyResult(root, shown, ctx, "", 0))
+
+
+def _mask_artifact_names(collector: Collector) -> None:
+    """Show every finding's file as :func:`safe_relpath` does, whichever family wrote it: a file name that is itself
+    personal data (an address or a phone number used as a name) is never echoed, even by a family that reported
+    the file for another reason (a schema violation in an oddly named inventory, say)."""
+    for index, finding in enumerate(collector.findings):
+        shown = safe_relpath(finding.artifact)
+        if shown != finding.artifact:
+            collector.findings[index] = dataclasses.replace(finding, artifact=shown)
 
 
 def _decide(result: VerifyResult) -> VerifyResult:

@@ -17,7 +17,9 @@ from nerb_verify import context as C
 from nerb_verify.context import VerifyContext
 from nerb_verify.findings import Label
 from nerb_verify.privacy import allowlist as _allowlist  # noqa: F401  (registers the allowlist family's codes)
+from nerb_verify.privacy import messages
 from nerb_verify.privacy import runner as _runner  # noqa: F401  (registers privacy.not_scanned)
+from nerb_verify.privacy.engine import scan_string
 from nerb_verify.privacy.json_scan import scan_json
 from nerb_verify.privacy.profiles import CONTRACT, RENDERED
 from nerb_verify.privacy.text_scan import scan_text
@@ -26,6 +28,26 @@ from nerb_verify.display import safe_relpath
 
 def _is_rendered_text(rel: str) -> bool:
     return rel == C.SUMMARY or (rel.startswith(C.FIGURES_DIR + "/") and rel.endswith(".svg"))
+
+
+def _scan_names(ctx: VerifyContext) -> int:
+    """Scan every path component of every entry of the bundle (regular files, and symbolic links or special files
+    already reported as unusable) with the contract profile: a file or folder named after a person is a finding
+    at that name, shown as ``@name:<index>``."""
+    rels = set(ctx.files) | set(ctx.shared.get("bundle.unusable", ()))
+    seen: set[str] = set()
+    added = 0
+    for rel in sorted(rels):
+        parts = rel.split("/")
+        for index, part in enumerate(parts):
+            prefix = "/".join(parts[: index + 1])
+            if prefix in seen:
+                continue
+            seen.add(prefix)
+            for code in sorted(scan_string(part, CONTRACT)):
+                messages.add(ctx.collector, code, safe_relpath(prefix), "", messages.NAME, CONTRACT.name)
+                added += 1
+    return added
 
 
 def run(ctx: VerifyContext) -> None:
@@ -43,6 +65,7 @@ def run(ctx: VerifyContext) -> None:
         if _is_rendered_text(rel) and isinstance(text, str):
             findings += scan_text(text, RENDERED, ctx.collector, safe_relpath(rel))
             text_files += 1
+    findings += _scan_names(ctx)
     if json_files == 0 and text_files == 0:
         ctx.collector.ran("privacy", "not_evaluated", reason=Label("no artifact could be loaded"))
         return
