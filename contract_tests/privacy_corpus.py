@@ -201,6 +201,11 @@ HAND_REJECT: list[Row] = [
     ("phone-in-url-path", "https://example.org/c/713«»5552368", {PHONE}, set()),
     # Paths.
     ("path-users-mac", "/Us«»ers/jroe/Library", {PERSONAL}, {PERSONAL}),
+    # Latin look-alike letters from other scripts (a Cyrillic o, a Cyrillic dze for s, Greek capitals).
+    ("path-home-cyrillic-o", "/h\u043e«»me/jroe/notes", {PERSONAL}, {PERSONAL}),
+    ("path-users-cyrillic-dze", "C:\\U\u0455«»ers\\jroe\\Desktop", {PERSONAL}, {PERSONAL}),
+    ("email-greek-capital-domain", "JANE" + chr(64) + "\u039a\u039f«»\u03a1\u03a1.\u039f\u03a1\u0393".replace("\u0393", "G"),
+     {EMAIL}, {EMAIL}),
     ("path-users-relative", "Us«»ers/jroe/Documents", {PERSONAL}, {PERSONAL}),
     ("path-users-relative-backslash", "Us«»ers\\jroe\\Documents", {PERSONAL}, {PERSONAL}),
     ("path-windows-forward", "C:/Us«»ers/jroe", {PERSONAL}, {PERSONAL}),
@@ -245,6 +250,8 @@ HAND_REJECT: list[Row] = [
 ]
 
 ACCEPT_BOTH: list[str] = [
+    "\u041f\u0440\u0438\u0432\u0435\u0442, \u043e\u0442\u0447\u0451\u0442 \u0433\u043e\u0442\u043e\u0432 (2024-05-01).",
+    "\u0395\u03bb\u03bb\u03b7\u03bd\u03b9\u03ba\u03ac / \u03ba\u03b5\u03af\u03bc\u03b5\u03bd\u03bf 142 / 1,393",
     "5 / 3", "142 / 1,393", "Plan B: retry", "Vitamin C: 10mg", "urn:x:y", "<b>bold</b>", "</svg>",
     '<path d="M10 10 L20 20"/>', "<br/>", r"\d{3}-\d{2}-\d{4}", r"\bword\b", r"[\w.]+", "[docs](/docs/x)",
     "[docs](https://example.org/docs/x)", "TCP/IP", "07/10/2026", "2026-07-15T09:26:30.373967Z", "corbt/enron-emails",

@@ -61,6 +61,20 @@ _IGNORABLE = regex.compile(
 _CONTROL = regex.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f]")
 _NON_ASCII_DIGIT = regex.compile(r"(?![0-9])\p{Nd}")
 
+_LETTER_LOOKALIKES: tuple[tuple[str, str], ...] = tuple(
+    (chars, latin) for latin, chars in (
+        ("a", "\u0430\u03b1\u0251"), ("c", "\u0441\u03f2\u217d"), ("d", "\u0501\u217e"), ("e", "\u0435\u0451"),
+        ("g", "\u0261"), ("h", "\u04bb"), ("i", "\u0456\u03b9\u0131\u2170"), ("j", "\u0458\u03f3\u0237"),
+        ("k", "\u03ba"), ("l", "\u04cf\u217c"), ("n", "\u0578"), ("o", "\u043e\u03bf\u0585\u03c3"),
+        ("p", "\u0440\u03c1"), ("q", "\u051b"), ("s", "\u0455"), ("u", "\u057d\u03c5"), ("v", "\u03bd\u2174"),
+        ("w", "\u051d"), ("x", "\u0445\u03c7\u2179"), ("y", "\u0443"),
+        ("A", "\u0410\u0391"), ("B", "\u0412\u0392"), ("C", "\u0421\u03f9"), ("E", "\u0415\u0395"),
+        ("H", "\u041d\u0397"), ("I", "\u0406\u0399"), ("J", "\u0408"), ("K", "\u041a\u039a"),
+        ("M", "\u041c\u039c"), ("N", "\u039d"), ("O", "\u041e\u039f"), ("P", "\u0420\u03a1"), ("S", "\u0405"),
+        ("T", "\u0422\u03a4"), ("X", "\u0425\u03a7"), ("Y", "\u04ae\u03a5"), ("Z", "\u0396"),
+    )
+)
+
 _LOOKALIKES: dict[int, str] = {}
 for _chars, _target in (
     ("\u2215\u2044\u29f8\u2571\u27cb\u2cc6\u3033\u1735", "/"),
@@ -73,6 +87,9 @@ for _chars, _target in (
     ("\u00a0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008\u2009\u200a\u202f\u205f\u3000\u2028"
      "\u2029\u0085", " "),
     ("\ufe6b\uff20", "@"),
+    # Latin look-alike letters from Cyrillic, Greek and IPA (Unicode confusables), so "/h\u043eme/<name>" with a
+    # Cyrillic o is still a home folder and a domain spelled in Greek capitals still reads as one.
+    *_LETTER_LOOKALIKES,
 ):
     for _char in _chars:
         _LOOKALIKES[ord(_char)] = _target
