@@ -5,6 +5,11 @@ prints every leaf whose nudge still verifies. Use it after changing a check, and
 free-leaf list.
 
     python tools/sweep_nudges.py [--base nerb-enron|synthetic-smoke] [--jobs 2]
+    python tools/sweep_nudges.py --every-artifact [--stride N]   # every number/boolean of every JSON artifact
+
+``--every-artifact`` goes beyond the property's pool: every non-string leaf of every JSON file of the base bundle
+(raw samples excepted), each nudged the same way, every ``--stride``-th leaf of files with more than 2,000 of them.
+Leaves it reports are either gaps or values that are free by design (docs/threat-model.md); triage each.
 """
 
 from __future__ import annotations
@@ -37,11 +42,69 @@ def _check(args: tuple[str, int]) -> tuple[str, str] | None:
     return None if result.verdict == "rejected" else (pointer, result.verdict)
 
 
+SAMPLE_KEYS = ("samples_seconds", "rss_samples_bytes", "samples_ns", "rss_samples")
+
+
+def _artifact_leaves(base: str, stride: int) -> list[tuple[str, str, object]]:
+    from contract_tests import test_mutation_property as prop
+
+    root = REPO / "fixtures" / "bundles" / base
+    found: list[tuple[str, str, object]] = []
+    for path in sorted(root.rglob("*.json")):
+        rel = path.relative_to(root).as_posix()
+        leaves = [(pointer, value) for pointer, value in prop._leaves(json.loads(path.read_text()))
+                  if not isinstance(value, str) and value is not None
+                  and not any(f"/{key}/" in pointer for key in SAMPLE_KEYS)]
+        if len(leaves) > 2000:
+            leaves = leaves[::stride]
+        found.extend((rel, pointer, value) for pointer, value in leaves)
+    return found
+
+
+def _check_artifact(args: tuple[str, str, str, object]) -> tuple[str, str, str] | None:
+    import math
+
+    from contract_tests.conftest import verify_dir
+    from tools.fixturelib import materialize
+
+    base, rel, pointer, value = args
+    if isinstance(value, bool):
+        nudged: object = not value
+    elif isinstance(value, int):
+        nudged = value + 1
+    else:
+        assert isinstance(value, float)
+        nudged = value * (1 + 1e-9) if value != 0.0 else math.nextafter(value, math.inf)
+    case = {"base": base, "reseal": True,
+            "ops": [{"op": "json_set", "file": rel, "pointer": pointer, "value": nudged}]}
+    with tempfile.TemporaryDirectory() as folder:
+        result = verify_dir(materialize(case, Path(folder) / "b"))
+    return None if result.verdict == "rejected" else (rel, pointer, result.verdict)
+
+
+def _every_artifact(bases: list[str], jobs: int, stride: int) -> int:
+    missed = 0
+    for base in bases:
+        work = [(base, rel, pointer, value) for rel, pointer, value in _artifact_leaves(base, stride)]
+        with ProcessPoolExecutor(jobs) as executor:
+            for outcome in executor.map(_check_artifact, work, chunksize=8):
+                if outcome is not None:
+                    missed += 1
+                    print(json.dumps({"base": base, "file": outcome[0], "pointer": outcome[1],
+                                      "verdict": outcome[2]}), flush=True)
+        print(f"{base}: {len(work)} leaves swept", file=sys.stderr)
+    return 1 if missed else 0
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--base", choices=("nerb-enron", "synthetic-smoke"), action="append")
     parser.add_argument("--jobs", type=int, default=2)
+    parser.add_argument("--every-artifact", action="store_true")
+    parser.add_argument("--stride", type=int, default=40)
     args = parser.parse_args()
+    if args.every_artifact:
+        return _every_artifact(args.base or ["nerb-enron", "synthetic-smoke"], args.jobs, args.stride)
     from contract_tests import test_mutation_property as prop
 
     missed = 0

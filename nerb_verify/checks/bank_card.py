@@ -65,7 +65,8 @@ VALIDATION = register(
     "TP/gold (null exactly when the denominator is 0). The label strength is independent or structured_weak "
     "(natural text); open-world and utility "
     "support only with independent labels, and without open-world support the four open-world rates are null; a "
-    "class not evaluated has no documents or gold, an evaluated one has documents; documents with gold fit the "
+    "class not evaluated has no documents or gold, an evaluated one has documents, and no class has more documents "
+    "than the card's validation split (`source.validation_records`); documents with gold fit the "
     "documents and gold spans; independent development labels need an independent validation-role label artifact in "
     "the manifest. The selected iteration carries the validation's quality run, protocol, flags and "
     "contact counts, and person counts exactly when person was evaluated.")
@@ -297,7 +298,8 @@ def _validation_semantics(ctx: VerifyContext, card: dict[str, Any]) -> None:
     Open-world metrics need independent, exhaustive labels, so ``open_world_metrics_supported`` and
     ``utility_metrics_supported`` may be true only for ``independent`` labels, and when they are false the four
     open-world rates are null. A class that was not evaluated has no documents and no gold; an evaluated one has
-    documents; documents with gold are bounded by documents and by gold spans. The selected iteration is the bank
+    documents, at most the validation split's records (``source.validation_records``, itself bound to the manifest);
+    documents with gold are bounded by documents and by gold spans. The selected iteration is the bank
     that was validated: same quality run, same protocol, same contact counts and flags, and person counts present
     exactly when person was evaluated.
     """
@@ -318,6 +320,7 @@ def _validation_semantics(ctx: VerifyContext, card: dict[str, Any]) -> None:
             col.add(VALIDATION, A, join(where + [flag]), "Only independent labels support {flag}.",
                     flag=Label(flag))
     open_world = validation.get("open_world_metrics_supported") is True
+    validation_records = as_int(dig(card, "source", "validation_records"))
     for cls in ("contact", "person"):
         block = as_dict(validation.get(cls)) or {}
         if not open_world:
@@ -332,6 +335,9 @@ def _validation_semantics(ctx: VerifyContext, card: dict[str, Any]) -> None:
         if with_gold > documents or with_gold > gold or (gold > 0 and with_gold == 0):
             col.add(VALIDATION, A, join(where + [cls, "documents_with_sensitive_gold"]),
                     "Documents with gold do not fit the documents and gold spans.")
+        if validation_records is not None and documents > validation_records:
+            col.add(VALIDATION, A, join(where + [cls, "documents"]), "Development validation evaluated more "
+                    "documents than the validation split holds.")
         if "evaluated" in block:
             evaluated = block.get("evaluated")
             if evaluated is False and (documents != 0 or gold != 0):

@@ -51,7 +51,9 @@ CASES = [
           post_seal=["manifest_sha256", "publication"]),
     _case("binding.provenance_mismatch", "evidence-bank-aliases",
           [{"op": "json_set", "file": "benchmark-evidence.json", "pointer": "/bank/active_aliases", "value": 1}],
-          "The evidence's bank section differs from the manifest's (resealed).", reseal=True),
+          "The evidence's bank section differs from the manifest's (resealed); it also no longer matches the evaluated "
+          "performance bank.", reseal=True,
+          codes=["binding.provenance_mismatch", "performance.unknown_reference"]),
     _case("binding.provenance_mismatch", "int-versus-float",
           [{"op": "json_set", "file": "benchmark-evidence.json", "pointer": "/commands/0/timeout_seconds",
             "value": 7200}],

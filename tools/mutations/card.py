@@ -53,4 +53,7 @@ CASES = [
           "The card's conformance block differs from the evidence's."),
     _case("card.benchmark_version_mismatch", "other-benchmark", "/benchmark_version", "enron_next",
           "The card was built for another benchmark version."),
+    _case("card.validation_inconsistent", "validation-documents-exceed-split",
+          "/development_validation/contact/documents", 51724,
+          "Development validation claims one document more than the validation split holds (a sweep find)."),
 ]

@@ -322,6 +322,18 @@ CASES: list[dict[str, Any]] = [
     _case("performance.baseline_capability", "exact-baseline-without-unicode",
           [_set(P + "/baselines/1/capabilities/unicode", False)],
           ["performance.baseline_capability", "summary.verdict_mismatch"]),
+    # Found by the every-artifact nudge sweep (tools/sweep_nudges.py --every-artifact): descriptive or plan values
+    # that nothing pinned.
+    _case("performance.baseline_capability", "exploratory-regex-claims-aliases",
+          [_set(P + "/baselines/0/capabilities/aliases", True)], ["performance.baseline_capability", "summary.verdict_mismatch"]),
+    _case("performance.comparison_invalid", "cross-path-tolerance-zero",
+          [_set(P + "/comparisons/18/regression_tolerance", 0.0)], ["performance.comparison_invalid", "summary.verdict_mismatch"]),
+    _case("performance.comparison_invalid", "cross-path-noise-multiplier-one",
+          [_set(P + "/comparisons/5/noise_multiplier", 1.0)], ["performance.comparison_invalid", "summary.verdict_mismatch"]),
+    _case("performance.value_model_policy", "unit-range-widened",
+          [_set(P + "/breakeven_models/0/maximum_units", 10**12)], ["performance.value_model_policy", "summary.verdict_mismatch"]),
+    _case("performance.unknown_reference", "evaluated-bank-canonical-bytes",
+          [_set(P + "/banks/0/canonical_json_bytes", 22947010)], ["performance.unknown_reference"]),
     _case("performance.unknown_reference", "harness-command-unknown",
           [_set(P + "/harnesses/0/command_id", "another_runner")], ["performance.unknown_reference"]),
     _case("performance.unused_descriptor", "unused-baseline",

@@ -24,6 +24,11 @@ ALLOWED_PHASES = frozenset({("direct_bank_scan", "helper_cache_miss"), ("direct_
 MATCHED_FIELDS = ("bank_id", "bank_hash", "input_id", "input_sha256", "sample_unit", "work_per_sample",
                   "concurrency", "median_method", "percentile_method")
 NOISE_CEILING = Fraction(1, 4)
+# The frozen cross-path policy (spec 20 section 8; the charter: comparison hashes commit "the applicable frozen
+# policy"). The schema allows 1..5 and 0..0.1, but a comparison with another multiplier or tolerance is not the frozen
+# comparison: a tolerance of 0 turns the published helper hit-vs-miss "equivalent_within_noise" into "improved".
+NOISE_MULTIPLIER = Fraction(2)
+REGRESSION_TOLERANCE = Fraction(1, 20)
 
 
 
@@ -109,9 +114,9 @@ def check_cross_path(state: PerfState, position: int, comparison: dict[str, Any]
         problems.append("noise_method")
     multiplier = comparison.get("noise_multiplier")
     tolerance = comparison.get("regression_tolerance")
-    if not is_number(multiplier) or not 1 <= multiplier <= 5:
+    if not is_number(multiplier) or Fraction(repr(float(multiplier))) != NOISE_MULTIPLIER:
         problems.append("noise_multiplier")
-    if not is_number(tolerance) or not 0 <= tolerance <= 0.1:
+    if not is_number(tolerance) or Fraction(repr(float(tolerance))) != REGRESSION_TOLERANCE:
         problems.append("regression_tolerance")
     for name in problems:
         state.add(C.COMPARISON_INVALID, base, "Cross-path pair is not comparable: {what}.", what=label(name))

@@ -131,20 +131,49 @@ def check_bank_composition(state: PerfState) -> None:
         artifact = evaluated[0].get("artifact") if isinstance(evaluated[0].get("artifact"), dict) else {}
         if (evaluated[0].get("bank_hash") != evidence_bank.get("canonical_hash")
                 or artifact.get("sha256") != evidence_bank.get("artifact_sha256")
-                or artifact.get("bytes") != evidence_bank.get("artifact_bytes")):
+                or artifact.get("bytes") != evidence_bank.get("artifact_bytes")
+                or any(evaluated[0].get(key) != evidence_bank.get(key) for key in EVALUATED_BANK_SIZES)):
             position = state.items("banks").index(evaluated[0])
             state.add(C.UNKNOWN_REFERENCE, ("banks", position, "bank_hash"),
                       "The evaluated performance bank is not the evidence's bank.")
 
 
+# What each frozen exploratory harness's implementation can do (spec 20 section 2; the charter: "capability
+# differences must still be stated for non-equivalent exploratory baseline measurements").
+EXPLORATORY_CAPABILITIES: dict[str, dict[str, bool]] = {
+    "generic_regex_harness": {"aliases": False, "canonical_mapping": False, "literal_patterns": False,
+                              "regex_patterns": True, "unicode": False},
+    "python_literal_harness": {"aliases": True, "canonical_mapping": True, "literal_patterns": True,
+                               "regex_patterns": False, "unicode": True},
+}
+
+
+# Sizes and counts the evaluated performance bank shares with the evidence's bank provenance (the same bank).
+EVALUATED_BANK_SIZES = ("canonical_json_bytes", "native_source_bytes", "active_entities", "active_names",
+                        "active_aliases", "active_patterns")
+
+
 def check_baselines(state: PerfState) -> None:
-    """An ``exact`` baseline supports every capability (it stands in for the candidate's semantics)."""
+    """An ``exact`` baseline supports every capability (it stands in for the candidate's semantics); a baseline
+    measured by a frozen exploratory harness is ``not_equivalent`` with that implementation's capabilities."""
+    harnesses_of: dict[object, set[object]] = {}
+    for workload in state.items("workloads"):
+        harnesses_of.setdefault(workload.get("baseline_id"), set()).add(workload.get("harness_id"))
     for position, baseline in enumerate(state.items("baselines")):
         capabilities = baseline.get("capabilities")
         if baseline.get("semantic_equivalence") == "exact" and (
                 not isinstance(capabilities, dict) or not capabilities
                 or not all(value is True for value in capabilities.values())):
             state.add(C.BASELINE_CAPABILITY, ("baselines", position, "capabilities"))
+            continue
+        for harness in sorted(str(h) for h in harnesses_of.get(baseline.get("id"), set())):
+            frozen = EXPLORATORY_CAPABILITIES.get(harness)
+            if frozen is not None and (baseline.get("semantic_equivalence") != "not_equivalent"
+                                       or capabilities != frozen):
+                state.add(C.BASELINE_CAPABILITY, ("baselines", position, "capabilities"),
+                          "The baseline measured by {harness} does not state that implementation's capabilities.",
+                          harness=label(harness))
+                break
 
 
 def check_references(state: PerfState) -> None:
