@@ -7,6 +7,10 @@ free-leaf list.
     python tools/sweep_nudges.py [--base nerb-enron|synthetic-smoke] [--jobs 2]
     python tools/sweep_nudges.py --every-artifact [--stride N]   # every number/boolean of every JSON artifact
 
+``--strings`` does the same for string leaves: a ``sha256:`` value gets its last digit changed, any other string is
+swapped for another value the bundle uses under the same key (an enum swap); strings with no such alternative are
+skipped.
+
 ``--every-artifact`` goes beyond the property's pool: every non-string leaf of every JSON file of the base bundle
 (raw samples excepted), each nudged the same way, every ``--stride``-th leaf of files with more than 2,000 of them.
 Leaves it reports are either gaps or values that are free by design (docs/threat-model.md); triage each.
@@ -68,15 +72,49 @@ def _artifact_leaves(base: str, stride: int) -> list[tuple[str, str, object]]:
     return found
 
 
-def _check_artifact(args: tuple[str, str, str, object]) -> tuple[str, str, str] | None:
+def _string_leaves(base: str, stride: int) -> list[tuple[str, str, object]]:
+    """(file, pointer, new value) for every string leaf that has a plausible replacement (see module docstring)."""
+    from contract_tests import test_mutation_property as prop
+
+    root = REPO / "fixtures" / "bundles" / base
+    documents = {path.relative_to(root).as_posix(): json.loads(path.read_text()) for path in sorted(root.rglob("*.json"))}
+    seen: dict[str, set[str]] = {}
+    for document in documents.values():
+        for pointer, value in prop._leaves(document):
+            if isinstance(value, str):
+                seen.setdefault(pointer.rsplit("/", 1)[-1], set()).add(value)
+    found: list[tuple[str, str, object]] = []
+    for rel, document in documents.items():
+        leaves = []
+        for pointer, value in prop._leaves(document):
+            if not isinstance(value, str):
+                continue
+            if (rel == "performance-report.json" and pointer.startswith("/performance/")) or (
+                    rel == "publication.json" and pointer.startswith("/artifacts/")):
+                continue
+            if value.startswith("sha256:") and len(value) == 71:
+                leaves.append((pointer, value[:-1] + ("0" if value[-1] != "0" else "1")))
+                continue
+            others = sorted(seen.get(pointer.rsplit("/", 1)[-1], set()) - {value})
+            if others and len(others) < 64:
+                leaves.append((pointer, others[0]))
+        if len(leaves) > 2000:
+            leaves = leaves[::stride]
+        found.extend((rel, pointer, value) for pointer, value in leaves)
+    return found
+
+
+def _check_artifact(args: tuple) -> tuple[str, str, str] | None:
     import math
 
     from contract_tests.conftest import verify_dir
     from tools.fixturelib import materialize
 
-    base, rel, pointer, value = args
-    if isinstance(value, bool):
-        nudged: object = not value
+    base, rel, pointer, value = args[:4]
+    if len(args) == 5:
+        nudged: object = args[4]
+    elif isinstance(value, bool):
+        nudged = not value
     elif isinstance(value, int):
         nudged = value + 1
     else:
@@ -89,11 +127,16 @@ def _check_artifact(args: tuple[str, str, str, object]) -> tuple[str, str, str] 
     return None if result.verdict == "rejected" else (rel, pointer, result.verdict)
 
 
-def _every_artifact(bases: list[str], jobs: int, stride: int, only: list[str] | None = None) -> int:
+def _every_artifact(bases: list[str], jobs: int, stride: int, only: list[str] | None = None,
+                    strings: bool = False) -> int:
     missed = 0
     for base in bases:
-        work = [(base, rel, pointer, value) for rel, pointer, value in _artifact_leaves(base, stride)
-                if not only or rel in only]
+        if strings:
+            work = [(base, rel, pointer, None, value) for rel, pointer, value in _string_leaves(base, stride)
+                    if not only or rel in only]
+        else:
+            work = [(base, rel, pointer, value) for rel, pointer, value in _artifact_leaves(base, stride)
+                    if not only or rel in only]
         with ProcessPoolExecutor(jobs) as executor:
             for outcome in executor.map(_check_artifact, work, chunksize=8):
                 if outcome is not None:
@@ -111,9 +154,11 @@ def main() -> int:
     parser.add_argument("--every-artifact", action="store_true")
     parser.add_argument("--stride", type=int, default=40)
     parser.add_argument("--only", action="append", help="with --every-artifact: only these bundle files")
+    parser.add_argument("--strings", action="store_true", help="with --every-artifact: string leaves instead")
     args = parser.parse_args()
     if args.every_artifact:
-        return _every_artifact(args.base or ["nerb-enron", "synthetic-smoke"], args.jobs, args.stride, args.only)
+        return _every_artifact(args.base or ["nerb-enron", "synthetic-smoke"], args.jobs, args.stride, args.only,
+                              args.strings)
     from contract_tests import test_mutation_property as prop
 
     missed = 0

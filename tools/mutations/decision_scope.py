@@ -98,4 +98,8 @@ CASES = [
               [{"op": "json_remove", "file": EVIDENCE, "pointer": "/performance/workloads/8"}],
               "A smoke run that quietly drops one of the seven frozen smoke cells (scale_1000_direct), resealed.",
               base=SYNTHETIC),
+    make_case("performance.smoke_profile_shape", "smoke-setup-cell-two-work-units",
+              [{"op": "json_set", "file": EVIDENCE, "pointer": "/performance/workloads/0/work_per_sample", "value": 2}],
+              "The smoke cold-compile cell claims two work units per sample (its rates are null, so nothing else "
+              "moves), resealed. Found by the every-artifact nudge sweep.", base=SYNTHETIC),
 ]

@@ -54,8 +54,8 @@ SMOKE_PROFILE_SHAPE = register(
     "no same-path or cross-path comparisons and no break-even models. It is the smoke plan: the seven frozen smoke "
     "cells (real_cold_compile, real_helper_cache_miss, real_helper_cache_hit, real_direct_throughput, "
     "real_end_to_end, scale_1000_direct, scale_1000_concurrency_4), optionally the two setup cells and the two "
-    "explore_* cells, nothing else (no control twins), each with exactly 5 samples and no baseline (an explore_* "
-    "cell 100). A report that relabels a decision run as smoke (to escape the decision-grade requirements), or "
+    "explore_* cells, nothing else (no control twins), each with exactly 5 samples, one work unit per sample and no "
+    "baseline (an explore_* cell 100). A report that relabels a decision run as smoke (to escape the decision-grade requirements), or "
     "drops a smoke cell, is rejected in every scope.")
 DECISION_GRADE_MISMATCH = register(
     "performance.decision_grade_mismatch", "The report's decision_grade differs from the recomputed one.",

@@ -116,8 +116,8 @@ def check_smoke_shape(state: PerfState) -> None:
 
     No decision or promotion-gate cell, no comparison, no value model; it measures the seven frozen smoke cells, may
     add the two setup cells and the two exploratory cells, and nothing else (no control twins, no decision-only
-    cells); each smoke cell has exactly the smoke sample policy's 5 samples and no baseline (an exploratory cell 100,
-    with its not-equivalent baseline). This is what stops a decision report from being relabelled as smoke, and a
+    cells); each smoke cell has exactly the smoke sample policy's 5 samples, one work unit per sample and no baseline
+    (an exploratory cell 100, with its not-equivalent baseline). This is what stops a decision report from being relabelled as smoke, and a
     smoke report from quietly dropping a cell.
     """
     for position, workload in enumerate(state.items("workloads")):
@@ -138,6 +138,9 @@ def check_smoke_shape(state: PerfState) -> None:
                       m=expected)
         if not exploratory and workload.get("baseline_id") is not None:
             state.add(C.SMOKE_PROFILE_SHAPE, ("workloads", position, "baseline_id"), "A smoke cell has a baseline.")
+        if workload.get("work_per_sample") != 1 or type(workload.get("work_per_sample")) is not int:
+            state.add(C.SMOKE_PROFILE_SHAPE, ("workloads", position, "work_per_sample"), "A smoke cell measures one "
+                      "work unit per sample, as its decision counterpart does.")
     for collection in ("comparisons", "breakeven_models"):
         if state.items(collection):
             state.add(C.SMOKE_PROFILE_SHAPE, (collection,), "A smoke report has {field}.", field=label(collection))
