@@ -145,7 +145,8 @@ CHAIN_BINDING = register(
     "lineage.audit_chain_binding", "Audit chain stages do not bind the same artifacts.",
     "Every stage repeats the chain's audit_output_binding_sha256; catalog and score use gold's sample artifact; "
     "catalog, score and prediction audit use gold's gold hash; score and prediction audit use catalog's binding; the "
-    "prediction audit names the score manifest; the score names the evidence's evaluator source.")
+    "prediction audit names the score manifest; the score names the evidence's evaluator source; gold's annotation "
+    "policy is the span policy (annotation_scope.span_policy_sha256) of every label artifact the quality plan uses.")
 CHAIN_UNRESOLVED = register(
     "lineage.audit_chain_unresolved", "The audit chain has unresolved cases.",
     "gold.unresolved, catalog.unresolved and prediction_audit.unresolved_cases must all be 0 before a result is "
@@ -227,6 +228,24 @@ class _Lineage:
         self.ev = evidence
         self.add = ctx.collector.add
         self.detail: dict[str, Any] = {}
+
+    def _annotation_policy(self, gold: dict[str, Any]) -> None:
+        """The gold stage's annotation policy is the span policy of every label artifact the quality plan scores
+        against (spec 50: the gold annotation policy hash is the published ``span_policy_sha256``): a chain that
+        claims gold was annotated under another policy than the labels declare does not describe these labels."""
+        manifest = self.ctx.manifest if isinstance(self.ctx.manifest, dict) else {}
+        plans = manifest.get("quality_plan") if isinstance(manifest.get("quality_plan"), list) else []
+        labels = manifest.get("labels") if isinstance(manifest.get("labels"), list) else []
+        used = {plan.get("label_artifact_id") for plan in plans if isinstance(plan, dict)}
+        policy = gold.get("annotation_policy_sha256")
+        for label in labels:
+            if not isinstance(label, dict) or label.get("id") not in used:
+                continue
+            if _dig(label, ("annotation_scope", "span_policy_sha256")) != policy:
+                self.add(CHAIN_BINDING, EV, join(["audit_chain", "gold", "annotation_policy_sha256"]),
+                         "audit_chain.gold.annotation_policy_sha256 is not the span policy of the quality plan's "
+                         "labels.")
+                return
 
     # -- helpers ---------------------------------------------------------------------------------------------------
     def malformed(self, parts: list[str | int], what: str) -> None:
@@ -480,6 +499,7 @@ class _Lineage:
                 self.add(CHAIN_BINDING, EV, join(["audit_chain", name, field]),
                          "audit_chain.{stage}.{field} does not equal its binding.", stage=Label(name),
                          field=Label(field))
+        self._annotation_policy(gold)
         for name, field in (("gold", "unresolved"), ("catalog", "unresolved"), ("prediction_audit", "unresolved_cases")):
             value = stages[name].get(field)
             if not _is_int(value):

@@ -248,6 +248,10 @@ CASES = [
     _case("lineage.audit_chain_binding", "score-manifest-differs",
           [_set("/audit_chain/prediction_audit/score_manifest_sha256", OTHER_HASH)],
           "The prediction audit names another score manifest (resealed)."),
+    _case("lineage.audit_chain_binding", "gold-annotation-policy-differs",
+          [_set("/audit_chain/gold/annotation_policy_sha256", OTHER_HASH)],
+          "Gold claims an annotation policy other than the labels' span policy (resealed; found by the string "
+          "sweep, tools/sweep_nudges.py --every-artifact --strings)."),
     _case("lineage.audit_chain_unresolved", "gold-unresolved",
           [_set("/audit_chain/gold/unresolved", 1)],
           "One gold case is unresolved (resealed)."),
