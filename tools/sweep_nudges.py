@@ -11,6 +11,9 @@ free-leaf list.
 swapped for another value the bundle uses under the same key (an enum swap); strings with no such alternative are
 skipped.
 
+``--arrays`` edits every list of two or more elements instead: drop the last element, duplicate the first, swap
+the first two (raw sample lists and what the seal rewrites aside).
+
 ``--every-artifact`` goes beyond the property's pool: every non-string leaf of every JSON file of the base bundle
 (raw samples excepted), each nudged the same way, every ``--stride``-th leaf of files with more than 2,000 of them.
 Leaves it reports are either gaps or values that are free by design (docs/threat-model.md); triage each.
@@ -104,6 +107,33 @@ def _string_leaves(base: str, stride: int) -> list[tuple[str, str, object]]:
     return found
 
 
+def _array_edits(base: str) -> list[tuple[str, str, object]]:
+    """(file, pointer, new list) for each list edit (see module docstring)."""
+    root = REPO / "fixtures" / "bundles" / base
+    found: list[tuple[str, str, object]] = []
+
+    def walk(rel: str, value: object, pointer: str) -> None:
+        if isinstance(value, dict):
+            for key, child in value.items():
+                walk(rel, child, f"{pointer}/{key}")
+        elif isinstance(value, list):
+            skip = any(pointer.endswith("/" + key) for key in SAMPLE_KEYS) or (
+                rel == "performance-report.json" and pointer.startswith("/performance")) or (
+                rel == "publication.json" and pointer.startswith("/artifacts"))
+            if len(value) >= 2 and not skip:
+                found.append((rel, pointer, value[:-1]))
+                found.append((rel, pointer, [value[0]] + value))
+                if value[0] != value[1]:
+                    found.append((rel, pointer, [value[1], value[0]] + value[2:]))
+            if len(value) <= 64:
+                for index, child in enumerate(value):
+                    walk(rel, child, f"{pointer}/{index}")
+
+    for path in sorted(root.rglob("*.json")):
+        walk(path.relative_to(root).as_posix(), json.loads(path.read_text()), "")
+    return found
+
+
 def _check_artifact(args: tuple) -> tuple[str, str, str] | None:
     import math
 
@@ -128,10 +158,13 @@ def _check_artifact(args: tuple) -> tuple[str, str, str] | None:
 
 
 def _every_artifact(bases: list[str], jobs: int, stride: int, only: list[str] | None = None,
-                    strings: bool = False) -> int:
+                    strings: bool = False, arrays: bool = False) -> int:
     missed = 0
     for base in bases:
-        if strings:
+        if arrays:
+            work = [(base, rel, pointer, None, value) for rel, pointer, value in _array_edits(base)
+                    if not only or rel in only]
+        elif strings:
             work = [(base, rel, pointer, None, value) for rel, pointer, value in _string_leaves(base, stride)
                     if not only or rel in only]
         else:
@@ -155,10 +188,11 @@ def main() -> int:
     parser.add_argument("--stride", type=int, default=40)
     parser.add_argument("--only", action="append", help="with --every-artifact: only these bundle files")
     parser.add_argument("--strings", action="store_true", help="with --every-artifact: string leaves instead")
+    parser.add_argument("--arrays", action="store_true", help="with --every-artifact: list edits instead")
     args = parser.parse_args()
     if args.every_artifact:
         return _every_artifact(args.base or ["nerb-enron", "synthetic-smoke"], args.jobs, args.stride, args.only,
-                              args.strings)
+                              args.strings, args.arrays)
     from contract_tests import test_mutation_property as prop
 
     missed = 0

@@ -40,6 +40,11 @@ TEST_OPTIMIZED = register(
     "lineage.test_optimized", "The test split is listed among the optimisation roles.",
     "Bank building and policy tuning may read train and validation only; listing `test` in "
     "test_access.optimization_roles declares that the final test was tuned on, which invalidates the evaluation.")
+ROLES_UNDERSTATED = register(
+    "lineage.optimization_roles_understated", "The optimisation roles omit a split the bank card shows was used.",
+    "The bank card records how the bank was made: built from train records (builder.train_records > 0) and, when its "
+    "development validation evaluated documents, selected on the validation split. test_access.optimization_roles "
+    "must then list `train` and `validation` respectively: a bundle may not understate which splits it tuned on.")
 ACCESS_TIMESTAMP = register(
     "lineage.access_timestamp", "The current-version access timestamp disagrees with the access count or lineage.",
     "current_version_accessed_at must be null exactly when current_version_access_count is 0, and equal the "
@@ -229,6 +234,21 @@ class _Lineage:
         self.add = ctx.collector.add
         self.detail: dict[str, Any] = {}
 
+    def _roles_used_by_card(self, roles: list[Any]) -> None:
+        """The splits the bank card shows were read to build (train) and select (validation) the bank are listed."""
+        card = self.ctx.artifact(C.BANK_CARD)
+        if not isinstance(card, dict):
+            return
+        used = []
+        train_records = _dig(card, ("builder", "train_records"))
+        if _is_int(train_records) and train_records > 0:
+            used.append("train")
+        documents = [_dig(card, ("development_validation", cls, "documents")) for cls in ("contact", "person")]
+        if any(_is_int(value) and value > 0 for value in documents):
+            used.append("validation")
+        if any(role not in roles for role in used):
+            self.add(ROLES_UNDERSTATED, EV, "/test_access/optimization_roles")
+
     def _annotation_policy(self, gold: dict[str, Any]) -> None:
         """The gold stage's annotation policy is the span policy of every label artifact the quality plan scores
         against (spec 50: the gold annotation policy hash is the published ``span_policy_sha256``): a chain that
@@ -270,8 +290,10 @@ class _Lineage:
         roles = ta.get("optimization_roles")
         if not isinstance(roles, list):
             self.malformed(["test_access", "optimization_roles"], "optimization_roles")
-        elif "test" in roles:
-            self.add(TEST_OPTIMIZED, EV, "/test_access/optimization_roles")
+        else:
+            if "test" in roles:
+                self.add(TEST_OPTIMIZED, EV, "/test_access/optimization_roles")
+            self._roles_used_by_card(roles)
         count = ta.get("current_version_access_count")
         accessed_at = ta.get("current_version_accessed_at")
         if not _is_int(count) or count < 0:

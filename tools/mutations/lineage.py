@@ -164,6 +164,10 @@ CASES = [
     _case("lineage.test_optimized", "test-in-optimization-roles",
           [_set("/test_access/optimization_roles", ["train", "validation", "test"])],
           "The final test is declared an optimisation role (resealed)."),
+    _case("lineage.optimization_roles_understated", "validation-role-dropped",
+          [_set("/test_access/optimization_roles", ["train"])],
+          "The evidence says only train was tuned on, while the card's iterations were selected on validation "
+          "(resealed; found by the array sweep, tools/sweep_nudges.py --every-artifact --arrays)."),
     _case("lineage.access_timestamp", "accessed-at-differs-from-entry",
           [_set("/test_access/current_version_accessed_at", "2026-07-15T09:30:34Z")],
           "current_version_accessed_at is not the current entry's accessed_at (resealed)."),
