@@ -242,3 +242,28 @@ def test_random_tokens_in_every_decoded_encoding_raise_nothing() -> None:
                 continue
             for profile in (CONTRACT, REPOSITORY):
                 assert scan_uncached("token " + token, profile) == frozenset(), (token, profile.name)
+
+
+def test_long_base64_runs_with_a_line_break_scan_in_linear_time() -> None:
+    """A 16,000-character base64 run followed by a line break once took 10 s (the wrapped-base64 pattern backtracked
+    quadratically from every start). Compared as a ratio within this run, not against a wall-clock bound: eight times
+    the input must cost well under the 64 times a quadratic pattern would."""
+    import base64
+    import random
+    import time
+
+    from nerb_verify.privacy.engine import encoded_payloads
+
+    rng = random.Random(7)
+
+    def cost(size: int) -> float:
+        text = base64.b64encode(rng.randbytes(size * 3 // 4)).decode() + "!\nx"
+        best = float("inf")
+        for _ in range(3):
+            start = time.perf_counter()
+            encoded_payloads(text)
+            best = min(best, time.perf_counter() - start)
+        return best
+
+    small, large = cost(2000), cost(16000)
+    assert large < 32 * max(small, 1e-4)

@@ -74,7 +74,9 @@ _SEPARATED_HEX = regex.compile(r"(?<![0-9A-Fa-f])[0-9A-Fa-f]{2}(?:[ :-][0-9A-Fa-
 _BASE32_TOKEN = regex.compile(r"(?<![A-Za-z0-9=])(?:[A-Z2-7]{16,}|[a-z2-7]{16,})=*(?![A-Za-z0-9=])")
 # MIME-style wrapping: base64 lines of 16+ characters joined by line breaks (each line alone may be too short to
 # decode at the right alignment, or split the hidden text between two tokens).
-_WRAPPED_BASE64 = regex.compile(r"[A-Za-z0-9+/_-]{16,}(?:[ \t]*\r?\n[ \t]*[A-Za-z0-9+/_-]{4,})+={0,2}")
+# Each line is matched from the start of its run and possessively, so a long run costs linear time.
+_WRAPPED_BASE64 = regex.compile(
+    r"(?<![A-Za-z0-9+/_-])[A-Za-z0-9+/_-]{16,}+(?:[ \t]*+\r?\n[ \t]*+[A-Za-z0-9+/_-]{4,}+)++={0,2}")
 # A compressed payload is inflated to at most this many bytes (a decompression bomb stops there and is not text).
 MAX_INFLATED_BYTES = 65536
 MIN_DECODED_CHARS = 6
