@@ -47,12 +47,16 @@ def _rules(names: tuple[str, ...]) -> tuple[Rule, ...]:
     return tuple(ALL_RULES[name] for name in names)
 
 
+# The strict identifier rules: any at-sign, every address, every SSN and phone shape.
+_STRICT_IDENTIFIERS = (
+    "email.address", "email.spelled_plain", "email.at_sign", "email.document_id",
+    "ssn.shape",
+    "phone.international", "phone.context", "phone.north_american", "phone.compact",
+)
+
 CONTRACT = Profile(
     name="contract",
-    rule_names=_BOTH + (
-        "email.address", "email.spelled_plain", "email.at_sign", "email.document_id",
-        "ssn.shape",
-        "phone.international", "phone.context", "phone.north_american", "phone.compact",
+    rule_names=_BOTH + _STRICT_IDENTIFIERS + (
         "path.file_uri_any", "path.posix_absolute", "path.drive", "path.rooted_backslash", "path.home_shorthand",
         "path.option_attached", "path.relative_home",
     ),
@@ -74,10 +78,7 @@ REPOSITORY = Profile(
 # share does not.
 RENDERED = Profile(
     name="rendered",
-    rule_names=_BOTH + (
-        "email.address", "email.spelled_plain", "email.at_sign", "email.document_id",
-        "ssn.shape",
-        "phone.international", "phone.context", "phone.north_american", "phone.compact",
+    rule_names=_BOTH + _STRICT_IDENTIFIERS + (
         "path.file_uri_any", "path.drive", "path.home_shorthand", "path.relative_home",
     ),
     flag_numbers=False,
