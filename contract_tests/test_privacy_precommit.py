@@ -1,10 +1,12 @@
 """The pre-commit hooks, run by the real pre-commit framework on a clean clone of this checkout.
 
-``pre-commit try-repo`` installs the hook repository at a commit (``pip install .`` into a fresh virtualenv; this
-needs PyPI for the dependencies, once per session) and runs a hook on the staged files of a scratch git repository.
-We clone this checkout first so the hooks under test are exactly the committed HEAD (try-repo would otherwise fold
-uncommitted work of the tree into a shadow commit). One more test installs the hook as a real git hook and shows that
-``git commit`` itself is stopped.
+Each test runs ``pre-commit run`` in a scratch git repository, with a config that names the clone at its HEAD commit
+(what CI has) and the hook under test. pre-commit installs the hook repository (``pip install .`` into a fresh
+virtualenv; this needs PyPI for the dependencies) into its store the first time and reuses it after: every test of
+a session shares one ``PRE_COMMIT_HOME``, and the tests run on one xdist worker (``xdist_group``), so the hook
+environment is built once per test session. (``pre-commit try-repo`` would build it anew on every call: it uses a
+temporary store.) We clone this checkout first so the hooks under test are exactly the committed HEAD. One more test
+installs the hook as a real git hook and shows that ``git commit`` itself is stopped.
 
 Must-reject values are assembled at run time; the assertions check that no value reaches the hook's output.
 """
@@ -21,7 +23,7 @@ import pytest
 
 from contract_tests.conftest import REAL_BUNDLE, REPO
 
-pytestmark = pytest.mark.slow
+pytestmark = [pytest.mark.slow, pytest.mark.xdist_group("pre-commit")]
 
 AT = chr(64)
 EMAIL = "jane.roe" + AT + "corp-mail.co.uk"
@@ -72,8 +74,18 @@ def _scratch(tmp_path: Path, env: dict[str, str], files: dict[str, str]) -> Path
     return work
 
 
+def _config(repo: Path, hook: str, env: dict[str, str]) -> str:
+    """A pre-commit config naming ``repo`` at its HEAD commit and the one hook ``hook``."""
+    head = _run(["git", "rev-parse", "HEAD"], repo, env).stdout.strip()
+    return "repos:\n  - repo: " + str(repo) + "\n    rev: " + head + "\n    hooks:\n      - id: " + hook + "\n"
+
+
 def _try_repo(work: Path, repo: Path, hook: str, env: dict[str, str]) -> subprocess.CompletedProcess:
-    return _run([sys.executable, "-m", "pre_commit", "try-repo", str(repo), hook, "--verbose"], work, env)
+    """Run ``hook`` of ``repo`` on the staged files of ``work``, the way ``pre-commit try-repo`` does, but from the
+    session's shared store (the config lives beside ``work``, not in it, so it is not one of the staged files)."""
+    config = work.parent / ("pre-commit-" + hook + ".yaml")
+    config.write_text(_config(repo, hook, env), encoding="utf-8")
+    return _run([sys.executable, "-m", "pre_commit", "run", "--config", str(config), "--verbose"], work, env)
 
 
 @pytest.mark.parametrize("name,text,value", [
@@ -104,9 +116,7 @@ def test_clean_staged_files_pass(tmp_path: Path, hook_env: dict[str, str], hook_
 
 
 def test_installed_hook_stops_git_commit(tmp_path: Path, hook_env: dict[str, str], hook_repo: Path) -> None:
-    head = _run(["git", "rev-parse", "HEAD"], hook_repo, hook_env).stdout.strip()
-    config = ("repos:\n  - repo: " + str(hook_repo) + "\n    rev: " + head + "\n    hooks:\n"
-              "      - id: nerb-privacy-scan\n")
+    config = _config(hook_repo, "nerb-privacy-scan", hook_env)
     work = _scratch(tmp_path, hook_env, {".pre-commit-config.yaml": config, "leak.md": "mail " + EMAIL + "\n"})
     installed = _run([sys.executable, "-m", "pre_commit", "install"], work, hook_env)
     assert installed.returncode == 0, installed.stderr
