@@ -10,12 +10,14 @@ injected values are checked (codes are ours).
 
 from __future__ import annotations
 
+import io
 import json
 import os
 import shlex
 import subprocess
 import sys
 import textwrap
+from contextlib import redirect_stderr, redirect_stdout
 from pathlib import Path
 
 import jsonschema
@@ -64,7 +66,8 @@ def test_case(case_dir: Path, tmp_path: Path) -> None:
         assert "Traceback" not in output
         assert not [v for v in forbidden if v in output]
         return
-    result, output, elapsed, peak = _run_measured(bundle)
+    measured = case["family"] == "structural"
+    result, output, elapsed, peak = _run_measured(bundle, tmp_path) if measured else _run_in_process(bundle, tmp_path)
     assert "Traceback" not in output
     assert not [v for v in forbidden if v in output], "an injected value was echoed"
     assert result["verdict"] == expected["verdict"], sorted({f["code"] for f in result["findings"]})
@@ -76,35 +79,49 @@ def test_case(case_dir: Path, tmp_path: Path) -> None:
         assert any(code.startswith(family + ".") for code in raised), (family, sorted(raised))
     for warning in expected.get("warnings", []):
         assert warning in raised
-    if case["family"] == "structural":
+    if measured:
         assert elapsed < 2.0, elapsed  # CPU seconds per verification
         assert peak < 300 * 1024 * 1024, peak
 
 
-def _run_measured(bundle: Path) -> tuple[dict, str, float, int]:
-    """Run the CLI (JSON and text) in a fresh subprocess; return the report, all output, time and peak RSS."""
+def _run_in_process(bundle: Path, work: Path) -> tuple[dict, str, float, int]:
+    """Run the CLI's ``main`` in this process, once: text on stdout, the JSON report through ``--report-output``
+    (the same verification renders both). Return the report and all output (time and memory are not measured)."""
+    from nerb_verify.cli import main
+
+    report_path = work / "report.json"
+    out, err = io.StringIO(), io.StringIO()
+    with redirect_stdout(out), redirect_stderr(err):
+        main(["verify", str(bundle), "--report-output", str(report_path)])
+    report = report_path.read_text(encoding="utf-8")
+    return json.loads(report), out.getvalue() + report + err.getvalue(), 0.0, 0
+
+
+def _run_measured(bundle: Path, work: Path) -> tuple[dict, str, float, int]:
+    """Run the CLI once in a fresh subprocess (text on stdout, the JSON report through ``--report-output``); return
+    the report, all output, CPU time and peak RSS of that process."""
     script = textwrap.dedent(
         """
         import io, json, sys, time
         from contextlib import redirect_stdout
         from nerb_verify.cli import main
         start = time.process_time()
-        text, report = io.StringIO(), io.StringIO()
+        text = io.StringIO()
         with redirect_stdout(text):
-            main(["verify", sys.argv[1]])
-        with redirect_stdout(report):
-            main(["verify", sys.argv[1], "--format", "json"])
+            main(["verify", sys.argv[1], "--report-output", sys.argv[2]])
         # CPU seconds of this process: what the verifier costs, independent of how busy the machine is.
-        elapsed = (time.process_time() - start) / 2
+        elapsed = time.process_time() - start
         # VmHWM belongs to this process image (ru_maxrss would include the forking pytest process's pages).
         peak = next(int(line.split()[1]) * 1024 for line in open("/proc/self/status") if line.startswith("VmHWM:"))
-        print(json.dumps({"text": text.getvalue(), "report": report.getvalue(), "elapsed": elapsed, "peak": peak}))
+        print(json.dumps({"text": text.getvalue(), "elapsed": elapsed, "peak": peak}))
         """
     )
+    report_path = work / "report.json"
     env = dict(os.environ, PYTHONPATH=str(REPO))
-    proc = subprocess.run([sys.executable, "-c", script, str(bundle)], capture_output=True, text=True, env=env,
-                          timeout=300)
+    proc = subprocess.run([sys.executable, "-c", script, str(bundle), str(report_path)], capture_output=True,
+                          text=True, env=env, timeout=300)
     assert proc.returncode == 0, proc.stderr[-2000:]
     outer = json.loads(proc.stdout)
-    output = outer["text"] + outer["report"] + proc.stderr
-    return json.loads(outer["report"]), output, outer["elapsed"], outer["peak"]
+    report = report_path.read_text(encoding="utf-8")
+    output = outer["text"] + report + proc.stderr
+    return json.loads(report), output, outer["elapsed"], outer["peak"]
