@@ -225,10 +225,9 @@ def _run_demo(output: Path, *, messages: int, seed: int, progress: Callable[[str
     split_dir = private / "enron-split" / "run"
     development = split_dir / "development"
     progress("4/9 bank build from train, conformance")
-    revision = public_sections["source"]["revision"]
     bank_dir = private / "bank"
-    if _cli(["bank", "build", str(development), "--private-dir", str(bank_dir), "--public-dir", str(public),
-             "--dataset-revision", revision, "--dataset-split", "train"]) != 0:
+    # the card's dataset id, revision and split come from the split manifest (carried from prepare), as documented
+    if _cli(["bank", "build", str(development), "--private-dir", str(bank_dir), "--public-dir", str(public)]) != 0:
         raise assembly.AssemblyError("bank build failed")
     bank_sections = json.loads((public / "manifest-bank.json").read_text(encoding="utf-8"))
     card = json.loads((public / "bank-card.json").read_text(encoding="utf-8"))
