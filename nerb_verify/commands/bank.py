@@ -24,8 +24,8 @@ from nerb_verify.producers import INSTALL_PRODUCERS
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     sub = parser.add_subparsers(dest="bank_command", metavar="ACTION")
     build = sub.add_parser("build", help="build a bank from the train role of a development bundle",
-                           epilog=f"Needs the RE2 scan engine (google-re2), the producers extra: run {INSTALL_PRODUCERS} "
-                                  "in a nerb-verify clone.")
+                           epilog="Needs the RE2 scan engine (google-re2), the producers extra: run "
+                                  f"{INSTALL_PRODUCERS} in a nerb-verify clone.")
     build.add_argument("bundle", metavar="DEV_BUNDLE", help="development bundle folder (train.jsonl, memberships.jsonl)")
     build.add_argument("--private-dir", required=True, help="private output folder (created 0700)")
     build.add_argument("--public-dir", required=True, help="public output folder (bank card, manifest sections)")
