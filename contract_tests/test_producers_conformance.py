@@ -147,10 +147,11 @@ def test_demo_corpus_end_to_end(tmp_path):
     subprocess.run([sys.executable, str(REPO / "tools" / "make_corpus.py"), "--messages", "400",
                     str(tmp_path / "corpus")], check=True, capture_output=True)
     root = tmp_path / ".nerb"
-    prep = run_cli("prepare", "--private-root", str(root), "--no-progress", "--workers", "1",
+    public_out = ["--public-out", str(tmp_path / "nerb-public" / "manifest-sections.json")]  # never the checkout's
+    prep = run_cli("prepare", "--private-root", str(root), "--no-progress", "--workers", "1", *public_out,
                    str(tmp_path / "corpus" / "corpus.jsonl"))
     assert prep.code == 0, prep.stderr
-    split = run_cli("split", "--private-root", str(root), "--mode", "fixture", "--no-progress")
+    split = run_cli("split", "--private-root", str(root), "--mode", "fixture", "--no-progress", *public_out)
     assert split.code == 0, split.stderr
     dev = root / "enron-split" / "run" / "development"
     built = run_cli("bank", "build", str(dev), "--private-dir", str(root / "bank"), "--public-dir",

@@ -327,7 +327,8 @@ def test_interop_reads_nerbs_accept_and_reject_answers(demo, tmp_path, capsys):
     reject = f"{sys.executable} {{checkout}}/reject.py {{bundle}}"
     assert tool.main(["--nerb-checkout", str(checkout), "--command", reject, str(demo.bundle)]) == 1
     row = json.loads(capsys.readouterr().out)["results"][0]
-    assert row["nerb"] == {"accepted": False, "exit": 1, "message": "Published evidence failed."}
+    assert row["nerb"] == {"verdict": "rejected", "accepted": False, "exit": 1,
+                           "message": "Published evidence failed."}
     assert row["agree"] is False
     assert tool.main(["--nerb-checkout", str(checkout), "--command", "true", str(demo.bundle)]) == 2
     argv = tool.nerb_argv(tool.parse_args(["--nerb-checkout", str(checkout), str(demo.bundle)]), demo.bundle)

@@ -3,22 +3,35 @@
 
 NERB's verifier is ``nerb verify-enron-evidence --bundle DIR`` (spec 30 part A): exit 0 with one JSON line on
 stdout when it accepts, exit 1 with ``Error: <fixed message>`` on stderr when it rejects, exit 2 on a usage error.
-This tool runs it from a NERB source checkout the user points to (NERB is not vendored here and cannot be fetched by
-this tool), runs our verifier on the same folder, and prints one JSON report:
+This tool runs it from a NERB source checkout the user points to, or from an interpreter where NERB is installed
+(NERB is not vendored here and cannot be fetched by this tool), runs our verifier on the same folder, and prints one
+JSON report:
 
-    {"nerb_checkout_commit": ..., "results": [{"bundle", "nerb": {"accepted", "exit", "message"},
-                                               "ours": {"verdict", "exit", "error_codes"}}]}
+    {"nerb_checkout_commit": ..., "results": [{"bundle", "agree",
+                                               "nerb": {"verdict", "accepted", "exit", "message"},
+                                               "ours": {"verdict", "exit", "error_codes"}}],
+     "notes": [...]}   # notes only when NERB is imported from outside a git checkout (see nerb_in_git_worktree)
 
 Usage::
 
-    python tools/interop_nerb.py --nerb-checkout ~/src/nerb BUNDLE [BUNDLE ...]
-        [--runner uv|python] [--command "TEMPLATE with {bundle}"] [--timeout 600] [--out report.json]
+    python tools/interop_nerb.py [--nerb-checkout ~/src/nerb] BUNDLE [BUNDLE ...]
+        [--runner uv|python] [--python PYTHON] [--command "TEMPLATE with {bundle}"] [--timeout 600]
+        [--out report.json]
 
-``--runner uv`` (default) runs ``uv run --project CHECKOUT nerb verify-enron-evidence --bundle B``; ``--runner
-python`` runs ``python -m nerb.cli verify-enron-evidence --bundle B`` with ``CHECKOUT/src`` on ``PYTHONPATH``;
-``--command`` replaces both with an explicit argv template (split on spaces, ``{bundle}`` and ``{checkout}``
-substituted). Exit codes: 0 every bundle got the same accept/reject answer from both verifiers, 1 they disagreed on
-at least one bundle, 2 the tool could not run (bad arguments, no checkout, NERB's command missing or timed out).
+``--runner uv`` (default; needs ``--nerb-checkout``) runs ``uv run --project CHECKOUT nerb verify-enron-evidence
+--bundle B`` (NERB's console script). ``--runner python`` calls the console script's function in ``--python`` (default:
+this interpreter): ``PYTHON -c "import sys; from nerb.cli import main; sys.exit(main())" verify-enron-evidence
+--bundle B``, with ``CHECKOUT/src`` on ``PYTHONPATH`` when a checkout is given. (``python -m nerb.cli`` would do
+nothing: NERB 0.0.12's ``cli`` module has no ``__main__`` guard, so it exits 0 without running a command.)
+``--command`` replaces both with an explicit argv template (split like a shell, ``{bundle}`` and ``{checkout}``
+substituted).
+
+NERB's answer is one of three: ``accepted`` (exit 0 and a JSON line whose ``valid`` is true), ``rejected`` (exit 1 with
+an ``Error:`` line, or exit 0 with ``valid`` false) or ``no_verdict`` (anything else: no output, a usage error, a
+traceback, an import failure). ``no_verdict`` means NERB could not run; it is never reported as a rejection and it is
+never compared (``agree`` is null). Exit codes: 0 every bundle got the same accept/reject answer from both verifiers,
+1 they disagreed on at least one bundle, 2 the tool could not run (bad arguments, no checkout, NERB's command missing
+or timed out, or NERB gave no verdict on some bundle).
 
 NERB's messages are fixed strings (they never contain file contents, spec 30 A.1), so they are copied verbatim;
 our own findings are reported by code only.
@@ -44,9 +57,12 @@ class InteropError(Exception):
 
 def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(prog="interop_nerb", description=__doc__.split("\n\n")[0])
-    parser.add_argument("--nerb-checkout", required=True, type=Path, help="a NERB source checkout (has src/nerb)")
+    parser.add_argument("--nerb-checkout", type=Path,
+                        help="a NERB source checkout (has src/nerb); needed by --runner uv, optional otherwise")
     parser.add_argument("bundles", nargs="+", type=Path, metavar="BUNDLE", help="bundle folders to verify")
     parser.add_argument("--runner", choices=("uv", "python"), default="uv")
+    parser.add_argument("--python", default=sys.executable,
+                        help="interpreter for --runner python (one where NERB and its dependencies import)")
     parser.add_argument("--command", help="explicit argv template with {bundle} (and optionally {checkout})")
     parser.add_argument("--timeout", type=float, default=600.0)
     parser.add_argument("--out", type=Path, help="also write the JSON report here")
@@ -62,6 +78,24 @@ def check_checkout(checkout: Path) -> None:
         raise InteropError("--nerb-checkout does not look like a NERB source checkout (no src/nerb/enron_publication.py)")
 
 
+# NERB 0.0.12's console script is ``nerb = nerb.cli:main``; its ``cli`` module has no ``__main__`` guard, so
+# ``python -m nerb.cli`` imports it and exits 0 without running anything. Call the entry point function instead.
+NERB_MAIN = "import sys; from nerb.cli import main; sys.exit(main())"
+REJECT_EXIT = 1  # NERB's COMMAND_ERROR_EXIT_CODE; 2 is a usage error (also printed as "Error: ..."), not a verdict
+
+
+def check_runner(args: argparse.Namespace) -> None:
+    """The chosen runner has what it needs: ``uv`` and ``{checkout}`` need a checkout; a given checkout must be one."""
+    if args.nerb_checkout is not None:
+        check_checkout(args.nerb_checkout)
+        return
+    if args.command and "{checkout}" in args.command:
+        raise InteropError("--command uses {checkout} but no --nerb-checkout was given")
+    if not args.command and args.runner == "uv":
+        raise InteropError("--runner uv needs --nerb-checkout (or use --runner python with an interpreter that has "
+                           "NERB installed)")
+
+
 def nerb_argv(args: argparse.Namespace, bundle: Path) -> list[str]:
     """The argv that runs NERB's bundle verifier on ``bundle``."""
     extra = ["--require-standalone-redaction-eligible"] if args.require_standalone_redaction_eligible else []
@@ -74,33 +108,77 @@ def nerb_argv(args: argparse.Namespace, bundle: Path) -> list[str]:
     if args.runner == "uv":
         return ["uv", "run", "--project", str(args.nerb_checkout), "nerb", "verify-enron-evidence", "--bundle",
                 str(bundle), *extra]
-    return [sys.executable, "-m", "nerb.cli", "verify-enron-evidence", "--bundle", str(bundle), *extra]
+    return [args.python, "-c", NERB_MAIN, "verify-enron-evidence", "--bundle", str(bundle), *extra]
+
+
+def classify(returncode: int, stdout: str, stderr: str) -> dict[str, Any]:
+    """NERB's answer from its exit code and output: ``accepted``, ``rejected`` or ``no_verdict``.
+
+    Accepted: exit 0 and a last stdout line that is a JSON object with ``valid: true``. Rejected: exit 1 with an
+    ``Error: <fixed message>`` line on stderr, or exit 0 with ``valid: false``. Anything else (an exit code with no
+    output, a usage error, a traceback) is ``no_verdict``: NERB could not run, which says nothing about the bundle.
+    Only NERB's fixed ``Error:`` message is kept (its messages never carry file contents, spec 30 A.1).
+    """
+    valid = None
+    lines = stdout.strip().splitlines()
+    if lines:
+        try:
+            payload = json.loads(lines[-1])
+        except ValueError:
+            payload = None
+        if isinstance(payload, dict) and isinstance(payload.get("valid"), bool):
+            valid = payload["valid"]
+    message = next((line[len("Error: "):] for line in stderr.splitlines() if line.startswith("Error: ")), None)
+    if returncode == 0 and valid is True:
+        verdict = "accepted"
+    elif (returncode == REJECT_EXIT and message is not None) or (returncode == 0 and valid is False):
+        verdict = "rejected"
+    else:
+        verdict, message = "no_verdict", None
+    accepted = {"accepted": True, "rejected": False}.get(verdict)
+    return {"verdict": verdict, "accepted": accepted, "exit": returncode, "message": message}
 
 
 def run_nerb(args: argparse.Namespace, bundle: Path) -> dict[str, Any]:
-    """Run NERB once; ``accepted`` is True on exit 0 with a JSON line whose ``valid`` is true."""
+    """Run NERB once on ``bundle`` (an absolute path) and classify its answer (:func:`classify`)."""
     env = dict(os.environ)
-    if args.runner == "python" and not args.command:
+    if args.runner == "python" and not args.command and args.nerb_checkout is not None:
         env["PYTHONPATH"] = os.pathsep.join([str(args.nerb_checkout / "src"), env.get("PYTHONPATH", "")])
+    cwd = str(args.nerb_checkout) if args.nerb_checkout is not None else None
     try:
         done = subprocess.run(nerb_argv(args, bundle), capture_output=True, timeout=args.timeout, env=env,
-                              cwd=str(args.nerb_checkout), check=False)
+                              cwd=cwd, check=False)
     except FileNotFoundError:
         raise InteropError("NERB's command was not found (install uv, or use --runner python / --command)") from None
     except subprocess.TimeoutExpired:
         raise InteropError("NERB's verifier timed out") from None
-    stdout = done.stdout.decode("utf-8", "replace").strip()
-    stderr = done.stderr.decode("utf-8", "replace").strip()
-    accepted = False
-    if done.returncode == 0 and stdout:
-        try:
-            accepted = json.loads(stdout.splitlines()[-1]).get("valid") is True
-        except (ValueError, AttributeError):
-            accepted = False
-    message = next((line[len("Error: "):] for line in stderr.splitlines() if line.startswith("Error: ")), None)
-    if done.returncode == 2 and message is None:
-        message = "usage error"
-    return {"accepted": accepted, "exit": done.returncode, "message": message}
+    return classify(done.returncode, done.stdout.decode("utf-8", "replace"), done.stderr.decode("utf-8", "replace"))
+
+
+def nerb_in_git_worktree(args: argparse.Namespace) -> bool | None:
+    """For ``--runner python``: is the ``nerb`` package that interpreter imports inside a git work tree?
+
+    NERB verifies a capacity decision only from a full-history source checkout (it reads its own sources back from
+    git, spec 30 C.1): an installed package rejects every bundle that reaches that check with "Portable capacity
+    decision verification failed." The report says so, so that rejection is not mistaken for a verdict on the
+    bundle's contents. None when not known (another runner, or the package does not import).
+    """
+    if args.command or args.runner != "python":
+        return None
+    env = dict(os.environ)
+    if args.nerb_checkout is not None:
+        env["PYTHONPATH"] = os.pathsep.join([str(args.nerb_checkout / "src"), env.get("PYTHONPATH", "")])
+    try:
+        found = subprocess.run([args.python, "-c", "import os, nerb; print(os.path.dirname(os.path.abspath("
+                                "nerb.__file__)))"], capture_output=True, timeout=60, env=env, check=False)
+        if found.returncode != 0:
+            return None
+        where = found.stdout.decode("utf-8", "replace").strip()
+        inside = subprocess.run(["git", "-C", where, "rev-parse", "--is-inside-work-tree"], capture_output=True,
+                                timeout=30, check=False)
+    except (OSError, subprocess.SubprocessError):
+        return None
+    return inside.returncode == 0 and inside.stdout.strip() == b"true"
 
 
 def run_ours(bundle: Path) -> dict[str, Any]:
@@ -129,24 +207,36 @@ def main(argv: list[str] | None = None) -> int:
     except SystemExit as exc:
         return int(exc.code or 0) and 2
     try:
-        check_checkout(args.nerb_checkout)
+        check_runner(args)
         for bundle in args.bundles:
             if not bundle.is_dir():
                 raise InteropError("a BUNDLE argument is not a folder")
         results = []
         for bundle in args.bundles:
+            bundle = bundle.resolve()  # NERB runs in the checkout: a relative path would name another folder
             ours = run_ours(bundle)
             nerb = run_nerb(args, bundle)
-            results.append({"bundle": bundle.name, "nerb": nerb, "ours": ours,
-                            "agree": nerb["accepted"] == (ours["verdict"] == "verified")})
+            agree = None if nerb["verdict"] == "no_verdict" else nerb["accepted"] == (ours["verdict"] == "verified")
+            results.append({"bundle": bundle.name, "nerb": nerb, "ours": ours, "agree": agree})
     except InteropError as exc:
         sys.stderr.write(f"interop_nerb: {exc}\n")
         return 2
-    report = {"nerb_checkout_commit": checkout_commit(args.nerb_checkout), "results": results}
+    commit = checkout_commit(args.nerb_checkout) if args.nerb_checkout is not None else None
+    report: dict[str, Any] = {"nerb_checkout_commit": commit, "results": results}
+    if nerb_in_git_worktree(args) is False:
+        report["notes"] = ["NERB was imported from outside a git checkout; it verifies a capacity decision only "
+                           "from a full-history source checkout (spec 30 C.1), so every bundle that reaches that "
+                           "check is rejected with 'Portable capacity decision verification failed.', whatever it "
+                           "holds"]
     text = json.dumps(report, indent=2, sort_keys=True) + "\n"
     sys.stdout.write(text)
     if args.out:
         args.out.write_text(text, encoding="utf-8")
+    silent = [r for r in results if r["agree"] is None]
+    if silent:
+        sys.stderr.write(f"interop_nerb: NERB gave no verdict on {len(silent)} bundle(s) (an exit code without an "
+                         "accept line or an Error: message): it could not run, so nothing was compared\n")
+        return 2
     return 0 if all(r["agree"] for r in results) else 1
 
 

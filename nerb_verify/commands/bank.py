@@ -18,10 +18,14 @@ import os
 import sys
 from pathlib import Path
 
+from nerb_verify.producers import INSTALL_PRODUCERS
+
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     sub = parser.add_subparsers(dest="bank_command", metavar="ACTION")
-    build = sub.add_parser("build", help="build a bank from the train role of a development bundle")
+    build = sub.add_parser("build", help="build a bank from the train role of a development bundle",
+                           epilog="Needs the RE2 scan engine (google-re2), the producers extra: run "
+                                  f"{INSTALL_PRODUCERS} in a nerb-verify clone.")
     build.add_argument("bundle", metavar="DEV_BUNDLE", help="development bundle folder (train.jsonl, memberships.jsonl)")
     build.add_argument("--private-dir", required=True, help="private output folder (created 0700)")
     build.add_argument("--public-dir", required=True, help="public output folder (bank card, manifest sections)")
@@ -29,9 +33,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     build.add_argument("--version", default="1")
     build.add_argument("--created-at", default="1970-01-01T00:00:00Z")
     build.add_argument("--benchmark-version", default="enron")
-    build.add_argument("--dataset-id", help="source dataset id for the card (default: from the train records)")
-    build.add_argument("--dataset-revision", help="source dataset revision (default: from the train records)")
-    build.add_argument("--dataset-split", help="source dataset split, e.g. train (default: from the train records)")
+    build.add_argument("--dataset-id", help="source dataset id for the card (default: the source identity the split "
+                                            "manifest carries from prepare, i.e. its --source-id)")
+    build.add_argument("--dataset-revision", help="source dataset revision (default: from the split manifest, i.e. "
+                                                  "the public source.revision prepare published)")
+    build.add_argument("--dataset-split", help="source dataset split, e.g. train (default: from the split manifest, "
+                                               "i.e. prepare's --source-split)")
     build.add_argument("--shard-size", type=int, default=50_000, help="detectors per RE2 shard (default 50,000)")
 
 
@@ -72,6 +79,14 @@ def run(args: argparse.Namespace) -> int:
         result = build_bank(train, bank_id=args.bank_id, version=args.version, created_at=args.created_at)
         artifact = bank_bytes(result.bank)
         compiled = compile_bank(result.bank, shard_size=args.shard_size)
+        # the card's source block is settled before anything is written: a missing field writes nothing
+        overrides = {"dataset_id": args.dataset_id, "dataset_revision": args.dataset_revision,
+                     "dataset_split": args.dataset_split}
+        source = card_source_from_manifest(train.manifest, result, len(set(train.groups.values())), train,
+                                           overrides)
+    except CardError as exc:
+        sys.stderr.write(f"nerb-verify bank build: card not built, nothing written ({_safe(exc)})\n")
+        return 2
     except (TrainOnlyError, BankFormatError, EngineCompileError, OSError, ValueError, KeyError) as exc:
         sys.stderr.write(f"nerb-verify bank build: could not build ({type(exc).__name__}: {_safe(exc)})\n")
         return 2
@@ -89,10 +104,6 @@ def run(args: argparse.Namespace) -> int:
     try:
         records = [json.loads(line) for line in validation_path.read_bytes().splitlines() if line.strip()]
         validation = evaluate_validation(compiled, result.bank, records)
-        overrides = {"dataset_id": args.dataset_id, "dataset_revision": args.dataset_revision,
-                     "dataset_split": args.dataset_split}
-        source = card_source_from_manifest(train.manifest, result, len(set(train.groups.values())), train,
-                                           overrides)
         card = build_card(result, artifact, section, validation, source, benchmark_version=args.benchmark_version)
     except (CardError, OSError, ValueError) as exc:
         sys.stderr.write(f"nerb-verify bank build: bank written, card not built ({_safe(exc)})\n")

@@ -5,12 +5,15 @@ performance profile, freezes the manifest, opens the sealed test exactly once (a
 recorded in the private lineage), evaluates quality, assembles and seals the public bundle under ``DIR/bundle``
 (private files under ``DIR/private``, mode 0700), verifies it and prints the verdicts.
 
+Every prerequisite (the RE2 engine, an empty or new output folder, the message count) is checked before anything is
+written; a run that fails later removes what it wrote, so the same command can be run again.
+
 The demo is honest about what it is: a smoke run is never decision grade and nothing is promoted. The bundle declares
 itself a smoke bundle, so it verifies with no finding while the verifier lists the decision-grade requirements it does
 not meet (decision matrix, sweeps, value model, profile, gold gate slice, capacity decision; docs/decision-grade.md).
 
 Exit codes: 0 the bundle was built and verified (and a second test access was refused); 1 the bundle was built but
-did not verify, or the second access was not refused; 2 the demo could not run.
+did not verify, or the second access was not refused; 2 the demo could not run (nothing is left behind).
 """
 
 from __future__ import annotations
@@ -19,8 +22,12 @@ import argparse
 import sys
 from pathlib import Path
 
+from nerb_verify.producers import INSTALL_PRODUCERS
+
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.epilog = (f"Needs the RE2 scan engine (google-re2), the producers extra: run {INSTALL_PRODUCERS} in a "
+                     "nerb-verify clone.")
     parser.add_argument("--output-dir", required=True, metavar="DIR", help="new (or empty) folder for the run")
     parser.add_argument("--messages", type=int, default=400, help="synthetic messages to generate (default 400)")
     parser.add_argument("--seed", type=int, default=7, help="corpus seed (default 7)")
@@ -28,15 +35,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from nerb_verify.producers.demo_pipeline import run_demo
+    """Check every prerequisite, run the nine steps, print the verdicts; exit 2 (nothing left behind) on failure."""
+    from nerb_verify.producers.demo_pipeline import DemoError, DemoPrerequisiteError, run_demo
 
     out = Path(args.output_dir)
-    if out.exists() and (not out.is_dir() or any(out.iterdir())):
-        sys.stderr.write("nerb-verify demo: the output folder exists and is not empty.\n")
-        return 2
-    if not 50 <= args.messages <= 20_000:
-        sys.stderr.write("nerb-verify demo: --messages must be between 50 and 20,000.\n")
-        return 2
 
     def progress(message: str) -> None:
         if not args.quiet:
@@ -44,8 +46,14 @@ def run(args: argparse.Namespace) -> int:
 
     try:
         result = run_demo(out, messages=args.messages, seed=args.seed, progress=progress)
-    except Exception as exc:  # noqa: BLE001 - report the stage type only, never input values
-        sys.stderr.write(f"nerb-verify demo: could not complete ({type(exc).__name__}).\n")
+    except DemoPrerequisiteError as exc:
+        for problem in exc.problems:
+            sys.stderr.write(f"nerb-verify demo: {problem}.\n")
+        sys.stderr.write("nerb-verify demo: nothing was written.\n")
+        return 2
+    except DemoError as exc:
+        sys.stderr.write(f"nerb-verify demo: could not complete step {exc.step} ({exc.reason}); everything this run "
+                         "wrote was removed, so the same command can be run again.\n")
         return 2
     sys.stdout.write(f"bundle: {result.bundle}\nprivate files: {result.private}\n")
     sys.stdout.write(f"sealed test opened once; second attempt refused: {'yes' if result.second_access_refused else 'NO'}\n")

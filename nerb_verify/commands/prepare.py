@@ -10,10 +10,12 @@ from __future__ import annotations
 
 import argparse
 import json
+import re
 import sys
 from pathlib import Path
 
 DEFAULT_PUBLIC = "nerb-public/manifest-sections.json"
+SPLIT_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$")
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -25,6 +27,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--source-id", default="local-corpus", help="public source id (no at-sign, no paths)")
     parser.add_argument("--revision", default=None,
                         help="immutable 40/64-hex source revision; default: the content commitment")
+    parser.add_argument("--source-split", default="train",
+                        help="the source dataset's split this corpus is (default train: a corpus read whole, like "
+                             "corbt/enron-emails' only split); recorded for the bank card")
     parser.add_argument("--owner", default="authorized-owner")
     parser.add_argument("--access", default="private_authorized")
     parser.add_argument("--public-out", type=Path, default=Path(DEFAULT_PUBLIC))
@@ -67,11 +72,14 @@ def run(args: argparse.Namespace) -> int:
     if args.revision is not None and not public_sections.REVISION.match(args.revision):
         sys.stderr.write("nerb-verify prepare: --revision must be 40 or 64 lowercase hex digits.\n")
         return 2
+    if not SPLIT_NAME.match(args.source_split):
+        sys.stderr.write("nerb-verify prepare: --source-split must be 1-64 letters, digits, '_', '.' or '-'.\n")
+        return 2
     progress = sys.stderr.isatty() if args.progress is None else args.progress
     result = prepare(args.input, args.private_root, run=args.run, input_kind=args.input_kind,
                      dataset_id=args.source_id, revision=args.revision or "", workers=max(1, args.workers),
-                     progress=progress)
-    revision = args.revision or result.content_sha256[len("sha256:"):]
+                     progress=progress, dataset_split=args.source_split)
+    revision = public_sections.public_revision(result.manifest)
     sections = {
         "source": public_sections.source_section(result.manifest, source_id=args.source_id, revision=revision,
                                                  owner=args.owner, access=args.access),

@@ -7,7 +7,10 @@ production floors; ``--mode fixture`` relaxes them and marks the split non-promo
 ``--open-test`` is the one-shot access to the sealed test role: it needs ``--frozen-target`` (the frozen release
 hashes), ``--confirm-one-shot`` and ``--into`` (a private file that receives the test lines). The claim is made
 durable and appended to the lineage before the first test byte is read; it can never be repeated.
-Exit 0 done; 1 refused (leakage, floors, sealed-access rule); 2 could not run.
+``--public-out`` must be the sections file ``prepare`` wrote for this preparation (the splits section is checked
+against its source and preparation sections); that is checked before anything is written. A refused split (leakage,
+floors, unpublishable sections) removes every folder it created. Exit 0 done; 1 refused (leakage, floors,
+sealed-access rule); 2 could not run.
 """
 
 from __future__ import annotations
@@ -69,11 +72,19 @@ def run(args: argparse.Namespace) -> int:
     from nerb_verify.producers import public_sections
     from nerb_verify.producers.sealed import file_ref
     from nerb_verify.producers.splitting import SplitError
-    from nerb_verify.producers.splitting_run import run_split
+    from nerb_verify.producers.preparation import load_committed_manifest
+    from nerb_verify.producers.splitting_run import discard, run_split
 
     prep_dir = args.private_root / "enron-preparation" / args.prep_run
     if not (prep_dir / "COMMITTED").is_file():
         sys.stderr.write("nerb-verify split: no committed preparation run found; run `nerb-verify prepare` first.\n")
+        return 2
+    try:
+        problem = public_sections.split_target_problem(args.public_out, load_committed_manifest(prep_dir))
+    except (OSError, ValueError, KeyError, TypeError):
+        problem = "the committed preparation manifest is unreadable"
+    if problem:  # checked before anything is written: a split whose sections cannot be published is not frozen
+        sys.stderr.write(f"nerb-verify split: {problem}.\n")
         return 2
     progress = sys.stderr.isatty() if args.progress is None else args.progress
     try:
@@ -90,7 +101,8 @@ def run(args: argparse.Namespace) -> int:
     try:
         public_sections.merge_and_write(args.public_out, sections)
     except ValueError as exc:
-        sys.stderr.write(f"nerb-verify split: public sections not publishable: {exc}\n")
+        discard(result.created)  # withdrawn before anything was published or the test opened
+        sys.stderr.write(f"nerb-verify split: public sections not publishable: {exc}; the split was removed.\n")
         return 1
     roles = result.manifest["roles"]
     if args.format == "json":

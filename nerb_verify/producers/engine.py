@@ -39,6 +39,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any, Iterable
 
+from nerb_verify.producers import INSTALL_PRODUCERS
 from nerb_verify.producers.bank_format import Detector, active_detectors, canonical_hash
 
 try:  # Python >= 3.11 moved the regex parser; the old names still work on 3.10
@@ -72,6 +73,10 @@ class ScanInputError(ValueError):
 
 
 _RE2_LOW_LEVEL: Any = None
+RE2_MISSING = (f"the RE2 scan engine is missing (google-re2 is not installed): run {INSTALL_PRODUCERS} in a "
+               "nerb-verify clone (or pip install google-re2)")
+RE2_FOREIGN = ("the installed 're2' module is not google-re2 (no RE2::Set): pip uninstall pyre2, then "
+               "pip install google-re2")
 
 
 def _re2_module() -> Any:
@@ -82,12 +87,25 @@ def _re2_module() -> Any:
     try:
         import re2  # noqa: F401
         from re2 import _re2
-    except ImportError as exc:  # pragma: no cover - exercised only without the extra
-        raise EngineCompileError("the RE2 engine needs google-re2: pip install 'nerb-verify[producers]'") from exc
+    except ImportError as exc:  # exercised by a subprocess that hides the module (test_producers_demo_prerequisites)
+        raise EngineCompileError(RE2_MISSING) from exc
     if not hasattr(_re2, "Set"):
-        raise EngineCompileError("the installed 're2' module is not google-re2 (no RE2::Set); install google-re2")
+        raise EngineCompileError(RE2_FOREIGN)
     _RE2_LOW_LEVEL = _re2
     return _re2
+
+
+def engine_problem() -> str | None:
+    """Why the RE2 engine cannot run here (missing or foreign ``re2`` module), or None when it can.
+
+    Producers that need the engine call this before they write anything, so a missing engine is reported up front
+    with its install command instead of failing half-way through a run.
+    """
+    try:
+        _re2_module()
+    except EngineCompileError as exc:
+        return str(exc)
+    return None
 
 
 @lru_cache(maxsize=None)

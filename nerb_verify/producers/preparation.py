@@ -147,8 +147,12 @@ def peak_rss_bytes() -> int:
 
 def prepare(input_path: Path, private_root: Path, *, run: str = "run", input_kind: str = "auto",
             dataset_id: str = "local", revision: str = "", workers: int = 1, progress: bool = False,
-            limit: int | None = None) -> PrepareResult:
-    """Run preparation end to end and commit the private run directory; returns counts and the manifest."""
+            limit: int | None = None, dataset_split: str = "train") -> PrepareResult:
+    """Run preparation end to end and commit the private run directory; returns counts and the manifest.
+
+    ``dataset_id``, ``revision`` and ``dataset_split`` are the declared source identity; the manifest records them so
+    that later steps (split, bank card) carry the same identity without asking for it again.
+    """
     run_dir = _private_dir(private_root / "enron-preparation" / run)
     for name in ("COMMITTED",):
         if (run_dir / name).exists():
@@ -207,7 +211,7 @@ def prepare(input_path: Path, private_root: Path, *, run: str = "run", input_kin
             tally.reject_after_validation("cleaning_" + code)
         rejections[(digest, "cleaning_" + code, False)] += count
     result = _commit(run_dir, spool_path, spool, tally, rejections, dataset_id, revision, policy_sha, grouping_sha,
-                     progress)
+                     progress, dataset_split)
     result.elapsed_seconds = elapsed_clean
     return result
 
@@ -218,7 +222,8 @@ def _doc_id_of(line: bytes) -> str:
 
 
 def _commit(run_dir: Path, spool_path: Path, spool: _Spool, tally: SourceTally, rejections: Counter, dataset_id: str,
-            revision: str, policy_sha: str, grouping_sha: str, progress: bool) -> PrepareResult:
+            revision: str, policy_sha: str, grouping_sha: str, progress: bool,
+            dataset_split: str = "train") -> PrepareResult:
     prepared_path = run_dir / "prepared.jsonl"
     file_hash = hashlib.sha256()
     view_hashes = {name: hashlib.sha256(f"nerb/enron/view/{name}/v2\x00".encode("ascii"))
@@ -275,6 +280,7 @@ def _commit(run_dir: Path, spool_path: Path, spool: _Spool, tally: SourceTally, 
         "schema_version": "nerb_verify.enron_preparation_manifest.v1",
         "dataset_id": dataset_id,
         "revision": revision,
+        "dataset_split": dataset_split,
         "source": {"input_records": tally.input_records, "content_sha256": tally.commitment.result(),
                    "rejected": dict(sorted(tally.rejected.items()))},
         "cleaning_policy_sha256": policy_sha,

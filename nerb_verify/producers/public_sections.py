@@ -26,6 +26,18 @@ REVISION = re.compile(r"^([0-9a-f]{40}|[0-9a-f]{64})$")
 MAX_INT = 2**63 - 1
 
 
+def public_revision(manifest: dict[str, Any]) -> str:
+    """The public ``source.revision`` of a committed preparation manifest.
+
+    The ``--revision`` given to ``prepare`` when there was one, else the content commitment's hex: an immutable
+    name for exactly these source bytes. ``prepare`` publishes it, ``split`` carries it to the bank card.
+    """
+    declared = manifest.get("revision")
+    if isinstance(declared, str) and declared:
+        return declared
+    return str(manifest["source"]["content_sha256"])[len("sha256:"):]
+
+
 def source_section(manifest: dict[str, Any], *, source_id: str, revision: str, owner: str,
                    access: str) -> dict[str, Any]:
     """The ``source`` section from a committed preparation manifest and the declared source identity."""
@@ -269,6 +281,36 @@ def all_problems(sections: dict[str, Any]) -> list[tuple[str, str]]:
     problems.extend(rule_problems(sections))
     problems.extend(privacy_problems(sections))
     return problems
+
+
+def split_target_problem(path: Path, prep_manifest: dict[str, Any]) -> str | None:
+    """Why ``path`` cannot receive the ``splits`` section of a split of this preparation, or None when it can.
+
+    The splits section is checked together with the ``source`` and ``preparation`` sections (spec 10 §9.2: role
+    records sum to ``output_records``), and a split cannot invent those (the owner and access ``prepare`` was given
+    are not in the private run). So the file must be the one ``prepare --public-out`` wrote for this very
+    preparation: its ``preparation`` section equal to this run's, its source commitment and count equal too. The
+    reasons name the option and the rule, never a value.
+    """
+    if not path.is_file():
+        return ("--public-out names no existing sections file; pass the file that `nerb-verify prepare "
+                "--public-out` wrote for this preparation (default nerb-public/manifest-sections.json): the splits "
+                "section is checked against its source and preparation sections")
+    try:
+        current = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return "--public-out is not a readable JSON sections file"
+    if not isinstance(current, dict) or not isinstance(current.get("source"), dict) or not isinstance(
+            current.get("preparation"), dict):
+        return ("--public-out holds no source and preparation sections; pass the file that `nerb-verify prepare "
+                "--public-out` wrote")
+    source = current["source"]
+    if (current["preparation"] != preparation_section(prep_manifest)
+            or source.get("content_sha256") != prep_manifest["source"]["content_sha256"]
+            or source.get("input_records") != prep_manifest["source"]["input_records"]):
+        return ("--public-out holds the sections of another preparation run; run `nerb-verify prepare` again "
+                "into it, or pass the file it wrote for this run")
+    return None
 
 
 def merge_and_write(path: Path, new_sections: dict[str, Any], drop: tuple[str, ...] = ()) -> dict[str, Any]:

@@ -14,8 +14,9 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import shutil
 from collections import Counter
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from fractions import Fraction
 from pathlib import Path
 from typing import Any
@@ -38,6 +39,7 @@ class SplitResult:
     floor_failures: list[str]
     cohorts: dict[str, dict[str, int]]
     peak_rss_bytes: int = 0
+    created: list[Path] = field(default_factory=list)  # folders this run created (outermost first)
 
 
 def _private_dir(path: Path) -> Path:
@@ -63,9 +65,33 @@ def _jsonl(rows: list[dict[str, Any]]) -> bytes:
                     for row in rows)
 
 
+def source_card(prep_manifest: dict[str, Any]) -> dict[str, Any]:
+    """The source identity the bank card needs, carried from the preparation into the split manifests.
+
+    ``dataset_id`` is the id ``prepare`` was given (the public ``source.id``), ``dataset_revision`` the public
+    ``source.revision`` (:func:`public_sections.public_revision`) and ``dataset_split`` the declared source split
+    (None for a preparation made before it was recorded: the card then asks for ``--dataset-split``).
+    """
+    from nerb_verify.producers.public_sections import public_revision
+
+    return {"dataset_id": prep_manifest.get("dataset_id"), "dataset_revision": public_revision(prep_manifest),
+            "dataset_split": prep_manifest.get("dataset_split")}
+
+
+def discard(created: list[Path]) -> None:
+    """Remove the folders a split run created (innermost first), leaving what existed before."""
+    for path in reversed(created):
+        shutil.rmtree(path, ignore_errors=True)
+
+
 def run_split(prepared_run: Path, private_root: Path, *, run: str = "run", seed: str = "nerb-verify-split",
               mode: str = "production", progress: bool = False) -> SplitResult:
-    """Group, assign, audit and freeze; raises :class:`SplitError` (fail closed) on any broken invariant."""
+    """Group, assign, audit and freeze; raises :class:`SplitError` (fail closed) on any broken invariant.
+
+    A run that is refused or fails removes every folder it created (so a refused split leaves nothing behind and
+    the same command can be run again); a frozen run is never touched. ``SplitResult.created`` lists the folders a
+    successful run created, for a caller that must still withdraw it (:func:`discard`).
+    """
     prep_manifest = load_committed_manifest(prepared_run)
     prepared_path = prepared_run / "prepared.jsonl"
     if file_ref(prepared_path, "prepared_records") != prep_manifest["prepared_artifact"]:
@@ -73,6 +99,21 @@ def run_split(prepared_run: Path, private_root: Path, *, run: str = "run", seed:
     split_dir = private_root / "enron-split" / run
     if (split_dir / "sealed" / "PAIR_COMMITTED.json").exists():
         raise SplitError("split_already_frozen")
+    created = [path for path in (private_root / "enron-split", split_dir, split_dir / "sealed",
+                                 split_dir / "development") if not path.exists()]
+    try:
+        result = _run_split(prepared_run, prep_manifest, split_dir, seed=seed, mode=mode, progress=progress)
+    except BaseException:
+        discard(created)
+        raise
+    result.created = created
+    return result
+
+
+def _run_split(prepared_run: Path, prep_manifest: dict[str, Any], split_dir: Path, *, seed: str, mode: str,
+               progress: bool) -> SplitResult:
+    """The split proper, into ``split_dir`` (not frozen)."""
+    prepared_path = prepared_run / "prepared.jsonl"
     meter = Progress("split: read features", total=prep_manifest["output_records"], enabled=progress)
     nodes: list[splitting.Node] = []
     natural: list[bool] = []
@@ -132,8 +173,6 @@ def run_split(prepared_run: Path, private_root: Path, *, run: str = "run", seed:
     truncated = sum(1 for node in nodes if node.truncated)
     failures = splitting.production_floor_failures(role_records, role_groups, largest, len(nodes), truncated, cohorts)
     if mode == "production" and failures:
-        for path in (sealed_dir / "memberships.jsonl", development_dir / "memberships.jsonl"):
-            path.unlink()
         raise SplitError("production_floors")
     # role files: exact prepared lines routed by role, document_id order
     handles = {"test": open(sealed_dir / "test.jsonl", "wb"), "train": open(development_dir / "train.jsonl", "wb"),
@@ -180,6 +219,7 @@ def run_split(prepared_run: Path, private_root: Path, *, run: str = "run", seed:
         "policy": policy,
         "policy_sha256": python_canonical_sha256(policy),
         "seed_sha256": seed_sha,
+        "source_card": source_card(prep_manifest),
         "records": len(nodes),
         "roles": {role: {"records": role_records[role], "groups": role_groups[role], "artifact": role_refs[role]}
                   for role in ROLES},
