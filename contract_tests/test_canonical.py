@@ -62,3 +62,36 @@ def test_hash_invariant_to_key_order_and_whitespace(value: object, seed: int, in
     reparsed = parse_json_bytes(json.dumps({"v": reordered}, indent=indent).encode(), root="any")["v"]
     assert python_canonical_sha256(reparsed) == python_canonical_sha256(value)
     assert jcs_sha256(reparsed) == jcs_sha256(value)
+
+
+@settings(max_examples=300, deadline=None)
+@given(json_values)
+def test_pretty_form_is_the_standard_librarys_indented_form(value: object) -> None:
+    """The fast writer is byte-identical to json.dumps(indent=2, sort_keys=True, ensure_ascii=False) plus a newline."""
+    expected = (json.dumps(value, indent=2, sort_keys=True, ensure_ascii=False, allow_nan=False) + "\n").encode()
+    assert nerb_pretty_bytes(value) == expected
+
+
+def test_pretty_form_matches_every_committed_json_file() -> None:
+    """Every JSON file of the fixtures and the cases, re-serialised, equals the standard library's indented form."""
+    repo = Path(__file__).resolve().parent.parent
+    checked = 0
+    for path in sorted([*(repo / "fixtures").rglob("*.json"), *(repo / "contract_tests").rglob("*.json")]):
+        try:
+            value = json.loads(path.read_bytes())
+        except ValueError:
+            continue
+        assert nerb_pretty_bytes(value) == (json.dumps(value, indent=2, sort_keys=True, ensure_ascii=False)
+                                            + "\n").encode(), path
+        checked += 1
+    assert checked > 1000
+
+
+def test_pretty_form_refuses_what_json_refuses() -> None:
+    for bad, error in ((float("nan"), ValueError), ({"a": [1, {"b": float("inf")}]}, ValueError),
+                       ({"a": {1, 2}}, TypeError), ([object()], TypeError)):
+        try:
+            nerb_pretty_bytes(bad)
+        except error:
+            continue
+        raise AssertionError(f"{bad!r} was written")
