@@ -27,6 +27,9 @@ from nerb_verify.checks.performance import blocks
 from nerb_verify.producers import evaluation, harness
 from tools import fixturelib
 
+# The session's one demo run (conftest ``demo``) is shared by the tests of this group: one xdist worker runs them all.
+pytestmark = pytest.mark.xdist_group("demo")
+
 EV = "benchmark-evidence.json"
 REPORT = "performance-report.json"
 

@@ -30,6 +30,9 @@ from nerb_verify.checks.performance import blocks
 from nerb_verify.checks.performance.cross_path import noise_floor
 from nerb_verify.producers import harness, harness_value
 
+# The session's one demo run (conftest ``demo``) is shared by the tests of this group: one xdist worker runs them all.
+pytestmark = pytest.mark.xdist_group("demo")
+
 EV = "benchmark-evidence.json"
 REPORT = "performance-report.json"
 PATHS = [path_id for path_id, _phase in harness_value.CACHE_VALUE_PATHS]
