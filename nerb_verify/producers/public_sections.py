@@ -264,7 +264,7 @@ def schema_problems(sections: dict[str, Any]) -> list[tuple[str, str]] | None:
         return None
     problems: list[tuple[str, str]] = []
     for name, value in sections.items():
-        validator = sv.StrictValidator({"$ref": f"{sv.BASE_URI}nerb.enron_manifest.v2.json#/properties/{name}"},
+        validator = sv.strict_validator_class()({"$ref": f"{sv.BASE_URI}nerb.enron_manifest.v2.json#/properties/{name}"},
                                        registry=sv.registry())
         for error in validator.iter_errors(value):
             pointer = "/" + name + "".join(f"/{part}" for part in error.absolute_path)
