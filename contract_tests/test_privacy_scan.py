@@ -104,6 +104,39 @@ def test_text_lines_and_columns() -> None:
     assert not _leaks(collector.findings, EMAIL, HOME, SSN)
 
 
+BACKSLASH = chr(92)
+# (text before the path, the path, the code every profile raises for it).
+_PATH_CASES = [
+    ("see ", HOME, "privacy.personal_path"),
+    ("--data=", HOME, "privacy.personal_path"),
+    ("(", HOME + ")", "privacy.personal_path"),
+    ("at ", "C:" + BACKSLASH + "Users" + BACKSLASH + "jroe" + BACKSLASH + "notes", "privacy.personal_path"),
+    ("in ", "~" + "jroe/notes", "privacy.personal_path"),
+    ("as ", "/ro" + "ot/.profile", "privacy.personal_path"),
+    ("on ", BACKSLASH * 2 + "fileserver" + BACKSLASH + "share", "privacy.network_share"),
+    ("open ", "file" + ":///etc/hosts", "privacy.file_uri"),
+]
+
+
+@pytest.mark.parametrize("profile", [CONTRACT, RENDERED, REPOSITORY], ids=lambda p: p.name)
+@pytest.mark.parametrize("before,path,code", _PATH_CASES)
+def test_path_findings_point_at_the_first_character_of_the_path(profile, before: str, path: str,
+                                                                 code: str) -> None:
+    """Issue 15 item 7: the contract and rendered profiles pointed one column late (their relative home/<name> rule
+    also matches the tail of /home/<name>, and the locator stopped at the shortest such tail)."""
+    collector = Collector()
+    scan_text("x\n" + before + path + "\n", profile, collector, "notes.md")
+    assert [(f.code, f.line, f.column) for f in collector.findings] == [(code, 2, len(before) + 1)]
+
+
+def test_contract_only_path_columns() -> None:
+    for before, path in (("cd ", "/tmp/out"), ("cd ", "~/out"), ("x ", "D:" + BACKSLASH + "out"),
+                         ("cc ", "-I/usr/include"), ("in ", "data/ho" + "me/jroe")):
+        collector = Collector()
+        scan_text(before + path, CONTRACT, collector, "notes.md")
+        assert [f.column for f in collector.findings] == [len(before) + 1], path
+
+
 def test_long_lines_are_chunked_and_still_caught() -> None:
     collector = Collector()
     scan_text("x" * 9000 + " " + EMAIL + " " + "y" * 9000, REPOSITORY, collector, "min.js")
