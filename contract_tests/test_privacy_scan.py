@@ -137,6 +137,49 @@ def test_contract_only_path_columns() -> None:
         assert [f.column for f in collector.findings] == [len(before) + 1], path
 
 
+SSH_CLONES = ["git" + AT + "github.com:owner/repo.git", "git" + AT + "gitlab.com:group/sub/repo",
+              "deploy" + AT + "git.corp-host.co.uk:team/tools.git", "git" + AT + "bitbucket.org:team/repo.git/"]
+
+
+@pytest.mark.parametrize("clone", SSH_CLONES)
+def test_ssh_clone_urls_pass_the_repository_profile_only(clone: str) -> None:
+    """Issue 15 item 14: user@host:path (a dotted host, a colon, a repository path) is an SSH clone URL, common in
+    READMEs; the repository profile lets it through, the contract and rendered profiles still reject the at-sign."""
+    for text in ("git clone " + clone, "`" + clone + "`", "(" + clone + ")"):
+        collector = Collector()
+        scan_text(text + "\n", REPOSITORY, collector, "README.md")
+        assert collector.findings == [], text
+    for profile in (CONTRACT, RENDERED):
+        collector = Collector()
+        scan_text("git clone " + clone + "\n", profile, collector, "README.md")
+        assert [f.code for f in collector.findings] == ["privacy.email"], profile.name
+
+
+def test_addresses_next_to_an_ssh_clone_url_are_still_found() -> None:
+    clone = SSH_CLONES[0]
+    for text, column in ((clone + " or write to " + EMAIL, len(clone) + 14),
+                         ("write to " + EMAIL + ": " + clone, 10),
+                         ("write to " + EMAIL + ":", 10),
+                         ("write to " + EMAIL + ":5", 10),
+                         ("write to " + EMAIL + ":notes", 10)):
+        collector = Collector()
+        scan_text(text, REPOSITORY, collector, "README.md")
+        assert [(f.code, f.column) for f in collector.findings] == [("privacy.email", column)], text
+    assert _scan({"readme": clone}, REPOSITORY) == []
+    assert [f.code for f in _scan({"readme": clone})] == ["privacy.email"]
+
+
+def test_address_after_an_ssh_clone_url_is_located_whatever_the_padding() -> None:
+    # A clone URL cut after the .co of .com is an address: the locator's prefix search must not settle inside the URL.
+    clone = SSH_CLONES[0]
+    for before in range(0, 30, 3):
+        for between in range(0, 30, 2):
+            text = "a " * before + clone + " " + "b" * between + " " + EMAIL
+            collector = Collector()
+            scan_text(text, REPOSITORY, collector, "README.md")
+            assert [f.column for f in collector.findings] == [text.index(EMAIL) + 1], (before, between)
+
+
 def test_long_lines_are_chunked_and_still_caught() -> None:
     collector = Collector()
     scan_text("x" * 9000 + " " + EMAIL + " " + "y" * 9000, REPOSITORY, collector, "min.js")

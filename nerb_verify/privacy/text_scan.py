@@ -30,6 +30,7 @@ _WORD_CHARS = "._+%'-"
 _PATH_CHARS = _WORD_CHARS + "/\\~$"
 
 CHUNK = 4096
+MAX_RETRIES = 8
 OVERLAP = 512
 SCREEN_BYTES = 256 * 1024
 
@@ -66,12 +67,38 @@ def _chunks(line: str) -> list[tuple[int, str]]:
 
 def locate(text: str, code: str, profile: Profile) -> int:
     """0-based offset in ``text`` of the first character of the token (word, address, path) in which the shortest
-    span raising ``code`` starts (0 if it cannot be narrowed)."""
+    span raising ``code`` starts (0 if it cannot be narrowed).
+
+    The prefix search assumes that a prefix which raises the code keeps raising it when it grows. A cut can break
+    that: an SSH clone URL cut after ``.co`` of ``.com`` is an address, the whole URL is not (the repository
+    profile's exception). So each span found is confirmed with the rest of its token (up to the next white space); a span
+    that does not hold up is skipped and the search goes on after that token, at most ``MAX_RETRIES`` times.
+    """
     if code in (NOT_CONVERGED, TOO_LONG):
         return 0
-    low, high = 1, len(text)
+    first: int | None = None
+    offset = 0
+    for _attempt in range(MAX_RETRIES):
+        span = _shortest_span(text[offset:], code, profile)
+        if span is None:
+            break
+        start, end = offset + span[0], offset + span[1]
+        first = start if first is None else first
+        token_end = end
+        while token_end < len(text) and not text[token_end].isspace():
+            token_end += 1
+        if code in scan_uncached(text[start:token_end], profile):
+            return _token_start(text, start, code)
+        offset = token_end
+    return _token_start(text, first, code) if first is not None else 0
+
+
+def _shortest_span(text: str, code: str, profile: Profile) -> tuple[int, int] | None:
+    """``(start, end)`` of the shortest span raising ``code``: the shortest prefix that raises it, then the shortest
+    suffix of that prefix (binary searches); None when ``text`` does not raise ``code`` at all."""
     if code not in scan_uncached(text, profile):
-        return 0
+        return None
+    low, high = 1, len(text)
     while low < high:  # smallest end such that text[:end] raises code
         middle = (low + high) // 2
         if code in scan_uncached(text[:middle], profile):
@@ -86,7 +113,7 @@ def locate(text: str, code: str, profile: Profile) -> int:
             low = middle
         else:
             high = middle - 1
-    return _token_start(text, low, code)
+    return low, end
 
 
 def _token_start(text: str, low: int, code: str) -> int:
