@@ -315,7 +315,8 @@ def test_scan_cli_json_output_and_exit_codes(tree: Path) -> None:
     result = run_cli("scan", "--no-allowlist", "--format", "json", "--profile", "contract", str(tree / "docs"))
     document = json.loads(result.stdout)
     assert result.code == 1 and document["exit_code"] == 1 and document["profile"] == "contract"
-    assert {f["code"] for f in document["findings"]} == {"privacy.email", "privacy.at_sign", "privacy.local_path"}
+    # Markdown gets the rendered rules under the contract profile: every at-sign, but /tmp/out is no finding.
+    assert {f["code"] for f in document["findings"]} == {"privacy.email", "privacy.at_sign"}
     assert document["summary"]["files_scanned"] == 2
     clean = run_cli("scan", "--no-allowlist", str(tree / "docs" / "clean.md"))
     assert (clean.code, clean.stdout, clean.stderr) == (0, "", "")
@@ -331,6 +332,34 @@ def test_scan_cli_reports_personal_file_names_by_position(tmp_path: Path) -> Non
     result = run_cli("scan", "--no-allowlist", str(tmp_path))
     assert result.code == 1 and "@name:1: error privacy.email: The file or folder name" in result.stdout
     assert EMAIL not in result.stdout
+
+
+def test_contract_scan_of_the_real_bundle_passes_like_verify(real_bundle: Path) -> None:
+    """Issue 15 item 13: summary.md quotes a reproduce command with a generic output folder; verify scans it with the
+    rendered profile, and so does scan --profile contract (for .md and .svg files), so both pass the real bundle."""
+    result = run_cli("scan", "--no-allowlist", "--profile", "contract", "--format", "json", str(real_bundle))
+    document = json.loads(result.stdout)
+    assert (result.code, document["findings"]) == (0, [])
+    assert document["summary"]["text_files"] == 5 and document["summary"]["json_files"] == 14
+
+
+def test_contract_profile_scans_rendered_files_with_the_rendered_rules(tmp_path: Path) -> None:
+    generic = "Reproduce: tool run --out /tmp/nerb-out\n"
+    for name in ("summary.md", "figures/plot.svg", "notes.txt", "data.json"):
+        target = tmp_path / name
+        target.parent.mkdir(parents=True, exist_ok=True)
+    (tmp_path / "summary.md").write_text(generic + "See " + HOME + " or ask " + "meet " + AT + " noon\n")
+    (tmp_path / "figures" / "plot.svg").write_text("<svg><text>" + generic + "</text></svg>\n")
+    (tmp_path / "notes.txt").write_text(generic)
+    (tmp_path / "data.json").write_text(json.dumps({"note": generic}))
+    result = run_cli("scan", "--no-allowlist", "--profile", "contract", "--format", "json", str(tmp_path))
+    found = sorted((Path(f["artifact"]).name, f["code"], f["message"].rsplit("(", 1)[1])
+                   for f in json.loads(result.stdout)["findings"])
+    assert result.code == 1
+    assert found == [("data.json", "privacy.local_path", "contract profile)."),
+                     ("notes.txt", "privacy.local_path", "contract profile)."),
+                     ("summary.md", "privacy.at_sign", "rendered profile)."),
+                     ("summary.md", "privacy.personal_path", "rendered profile).")]
 
 
 def test_contract_profile_reports_unparseable_json_and_still_scans_its_text(tree: Path) -> None:

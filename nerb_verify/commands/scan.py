@@ -34,8 +34,9 @@ EXIT_COULD_NOT_SCAN = 2
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("paths", nargs="+", metavar="PATH", help="files or folders to scan (folders recurse)")
     parser.add_argument("--profile", choices=sorted(PROFILES), default="repository",
-                        help="contract: the charter's strict rules for public JSON evidence; repository (default): "
-                             "source, docs and data in a repository")
+                        help="contract: the charter's strict rules for public evidence (Markdown and SVG files get "
+                             "the rendered rules, as in verify); rendered: a bundle's summary.md and figures; "
+                             "repository (default): source, docs and data in a repository")
     parser.add_argument("--format", choices=FORMATS, default="text", help="output format (default: text)")
     parser.add_argument("--allowlist", metavar="FILE",
                         help=f"allowlist file (default: {allowlist_file.DEFAULT_NAME} in the current folder, if any)")

@@ -9,7 +9,8 @@
   its first 8 KiB or that is not UTF-8 is binary: skipped and counted.
 * ``*.json`` files are parsed with the strict loader and scanned as JSON (pointers from key positions); one that does
   not parse is scanned as text instead (the contract profile also reports why it did not parse).
-* Everything else is scanned as text, line by line.
+* Everything else is scanned as text, line by line; under the contract profile Markdown and SVG files (rendered
+  text) get the rendered profile, as in ``verify`` (:func:`nerb_verify.privacy.profiles.for_text_file`).
 * File and folder names are scanned too (git publishes them): a name that is itself personal data is reported
   and shown as ``@name:<position>`` (its position in the sorted folder listing, or its component index in an
   argument), never as itself.
@@ -31,7 +32,7 @@ from nerb_verify.privacy import messages
 from nerb_verify.privacy.allowlist import Allowlist
 from nerb_verify.privacy.engine import scan_string
 from nerb_verify.privacy.json_scan import scan_json
-from nerb_verify.privacy.profiles import Profile
+from nerb_verify.privacy.profiles import Profile, for_text_file
 from nerb_verify.privacy.text_scan import scan_text
 
 NOT_SCANNED = register(
@@ -141,7 +142,7 @@ def _scan_file(path: str, shown: str, profile: Profile, collector: Collector, su
             scan_json(data, profile, collector, shown, pointer_root=data)
             return
     summary.text_files += 1
-    scan_text(text.removeprefix("\ufeff"), profile, collector, shown)
+    scan_text(text.removeprefix("\ufeff"), for_text_file(profile, shown), collector, shown)
 
 
 def _scan_link(path: str, shown: str, profile: Profile, collector: Collector, summary: ScanSummary) -> None:
