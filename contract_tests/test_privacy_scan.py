@@ -391,6 +391,43 @@ def test_allowlist_add_then_scan_suppresses_only_that_location(tree: Path) -> No
     assert again.code == 1 and "leak.md:1:9" in again.stdout
 
 
+def test_allowlist_add_and_check_say_what_was_done_without_the_value(tree: Path) -> None:
+    """Issue 15 item 9: add and check printed nothing on success."""
+    allow = tree / ".nerb-privacy-allowlist.json"
+    justification = "Synthetic address for a test."
+    added = run_cli("allowlist", "add", "--path", "docs/leak.md", "--line", "2", "--code", "privacy.email",
+                    "--justification", justification, cwd=tree)
+    assert added.code == 0
+    assert added.stdout == ("nerb-verify allowlist add: added privacy.email at line 2 of docs/leak.md to "
+                            ".nerb-privacy-allowlist.json (1 entry in all).\n")
+    pointer = run_cli("allowlist", "add", "--path", "data.json", "--pointer", "/@key:0/0/@key:0", "--code",
+                      "privacy.personal_path", "--justification", justification, cwd=tree)
+    assert pointer.stdout == ("nerb-verify allowlist add: added privacy.personal_path at JSON pointer /@key:0/0/@key:0 "
+                              "of data.json to .nerb-privacy-allowlist.json (2 entries in all).\n")
+    # A pointer or path typed by hand may hold the very value: it is not echoed unless it has the scanner's shape.
+    hidden = run_cli("allowlist", "add", "--path", EMAIL + ".txt", "--pointer", "/rows/" + EMAIL, "--code",
+                     "privacy.email", "--justification", justification, cwd=tree)
+    assert hidden.code == 0 and EMAIL not in hidden.stdout + hidden.stderr
+    assert hidden.stdout == ("nerb-verify allowlist add: added privacy.email at a JSON pointer of @name:0 to "
+                             ".nerb-privacy-allowlist.json (3 entries in all).\n")
+    whole = run_cli("allowlist", "add", "--path", "docs/leak.md", "--whole-file", "--code", "privacy.phone",
+                    "--justification", justification, cwd=tree)
+    assert whole.stdout == ("nerb-verify allowlist add: added privacy.phone anywhere in docs/leak.md to "
+                            ".nerb-privacy-allowlist.json (4 entries in all).\n")
+    checked = run_cli("allowlist", "check", cwd=tree)
+    assert checked.code == 0
+    assert checked.stdout == ("nerb-verify allowlist check: .nerb-privacy-allowlist.json is valid: 4 entries "
+                              "(privacy.email 2, privacy.personal_path 1, privacy.phone 1).\n")
+    elsewhere = run_cli("allowlist", "check", "--allowlist", str(allow))
+    assert elsewhere.code == 0 and str(tree) not in elsewhere.stdout
+    assert justification not in added.stdout + checked.stdout + elsewhere.stdout
+    allow.write_text("[]")
+    broken = run_cli("allowlist", "check", cwd=tree)
+    assert broken.code == 1 and broken.stdout == ""
+    assert broken.stderr.splitlines()[-1] == ("nerb-verify allowlist check: .nerb-privacy-allowlist.json has 1 "
+                                              "problem(s); fix them before relying on it.")
+
+
 def test_allowlist_rejects_entries_without_justification_or_bad_location(tmp_path: Path) -> None:
     allow = tmp_path / "allow.json"
     short = run_cli("allowlist", "add", "--allowlist", str(allow), "--path", "x.md", "--line", "1", "--code",
@@ -409,7 +446,7 @@ def test_allowlist_rejects_entries_without_justification_or_bad_location(tmp_pat
         {"path": "x.md", "anchor": "file", "code": "privacy.email", "justification": "A long enough one."}]}))
     check = run_cli("allowlist", "check", "--allowlist", str(allow))
     assert check.code == 1
-    got = [line.split(": ")[1] for line in check.stderr.splitlines()]
+    got = [line.split(": ")[1] for line in check.stderr.splitlines()[:-1]]  # the last line is the summary
     assert got == ["error allowlist.invalid_entry", "error allowlist.invalid_entry",
                    "error allowlist.missing_justification", "error allowlist.invalid_entry",
                    "warning allowlist.duplicate_entry"]
@@ -437,6 +474,46 @@ def test_scan_bundles_verifies_touched_bundles(tmp_path: Path, real_bundle: Path
     assert result.code == 1
     assert [(f["code"], f["artifact"], f["pointer"]) for f in document["findings"]] == [
         ("privacy.phone", f"{mutant.as_posix()}/bank-card.json", "/bank/version")]
+
+
+def _materialize(slug: str, dest: Path) -> Path:
+    import sys
+
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+    from tools.fixturelib import materialize
+    from tools.mutations import binding, privacy
+
+    case = next(c for c in privacy.CASES + binding.CASES if c["slug"] == slug)
+    return materialize(case, dest)
+
+
+def test_scan_bundles_labels_findings_by_family_and_hints_privacy_only_for_privacy(tmp_path: Path) -> None:
+    """Issue 15 item 14: a binding finding is not a privacy finding: no "(contract profile)" scan line and no
+    allowlist hint for it; the summary counts bundles by verdict and findings by family."""
+    edited = _materialize("summary-prose-edited", tmp_path / "edited")
+    result = run_cli("scan", "--bundles", "--pre-commit", str(edited / "summary.md"))
+    lines = result.stdout.splitlines()
+    assert result.code == 1
+    assert lines[-2] == "nerb-verify scan --bundles: 1 bundle(s) verified (1 rejected); 1 finding(s) (binding 1) in " \
+                        "19 file(s)."
+    assert lines[-1] == ("Other findings (binding): each code is explained in nerb-verify's "
+                         "docs/findings/binding.md.")
+    assert "profile" not in result.stdout and "allowlist" not in result.stdout
+    leaked = _materialize("card-version-compact-phone", tmp_path / "leaked")
+    privacy = run_cli("scan", "--bundles", "--pre-commit", str(leaked / "bank-card.json"))
+    assert privacy.code == 1
+    assert "(privacy 1)" in privacy.stdout and "published evidence has no allowlist" in privacy.stdout
+    assert "nerb-verify allowlist add" not in privacy.stdout and "Other findings" not in privacy.stdout
+
+
+def test_scan_hint_names_a_command_that_works_where_the_user_is(tree: Path) -> None:
+    plain = run_cli("scan", "--no-allowlist", str(tree / "docs"))
+    assert plain.code == 1 and "'nerb-verify allowlist add'" in plain.stdout
+    hooked = run_cli("scan", "--no-allowlist", "--pre-commit", str(tree / "docs"))
+    assert hooked.code == 1 and "nerb-verify allowlist add" not in hooked.stdout
+    assert "'pre-commit run nerb-privacy-allowlist --hook-stage manual'" in hooked.stdout
+    missing = run_cli("scan", "--no-allowlist", str(tree / "nope"))
+    assert missing.code == 2 and "allowlist entry" not in missing.stdout and "Values are never" not in missing.stdout
 
 
 def test_arrays_that_spell_text_are_scanned_as_that_text() -> None:
