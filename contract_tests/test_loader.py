@@ -87,6 +87,46 @@ def test_duplicate_key_pointer_does_not_print_unknown_keys() -> None:
     assert "private" not in caught.value.problem.pointer
 
 
+def _problem(raw: bytes) -> loader.LoadProblem:
+    with pytest.raises(LoadFailure) as caught:
+        parse_json_bytes(raw)
+    return caught.value.problem
+
+
+@pytest.mark.parametrize(("raw", "pointer", "line", "column"), [
+    (b'{"a": 1,\n  "a": 2}', "", 2, 3),
+    (b'{"a":1,"\\u0061":2}', "", 1, 8),
+    (b'{"quality":{"k":"a,\\"b","k":1}}', "/quality", 1, 25),
+    (b'{"x": [{"a": 1}, {"b": 1,\r\n "b": 2}]}', "/@key:0/1", 2, 2),
+    (b'{"a": {"b": 1, "c": {"d": [1, {"e": 1, "e": 2}]}},\n "f": {"g": 1, "g": 2}}', "/@key:1", 2, 16),
+    (b'{"s": "\xc3\xa9\xc3\xa9", "s": 1}', "", 1, 13),
+])
+def test_duplicate_key_has_a_line_and_column(raw: bytes, pointer: str, line: int, column: int) -> None:
+    """Issue 15 item 8: the repeated key's own position (1-based line, column in characters), besides the pointer
+    that names its object."""
+    problem = _problem(raw)
+    assert (problem.code, problem.pointer, problem.line, problem.column) == ("load.duplicate_key", pointer, line,
+                                                                             column)
+
+
+def test_syntax_error_message_gives_the_position_once() -> None:
+    problem = _problem(b'{"a": 1,\n  "b" 2}')
+    assert (problem.code, problem.line, problem.column) == ("load.invalid_json", 2, 7)
+    assert problem.message is None or ("line" not in problem.message and "2" not in problem.message)
+
+
+def test_scan_text_output_gives_each_position_once(tmp_path: Path) -> None:
+    from contract_tests.conftest import run_cli
+
+    (tmp_path / "dup.json").write_text('{"a": 1,\n  "a": 2}')
+    (tmp_path / "bad.json").write_text('{"a": 1,\n  "b" 2}')
+    result = run_cli("scan", "--no-allowlist", "--profile", "contract", "bad.json", "dup.json", cwd=tmp_path)
+    assert result.stdout.splitlines()[:2] == [
+        "bad.json:2:7: error load.invalid_json: File is not valid JSON.",
+        "dup.json:2:3: error load.duplicate_key: A JSON object repeats a key.",
+    ]
+
+
 def test_symlink_and_non_regular_paths(tmp_path: Path) -> None:
     real = tmp_path / "real.json"
     real.write_text("{}")

@@ -9,6 +9,7 @@ from pathlib import Path
 import check_jsonschema
 import jsonschema
 import pytest
+from ruamel.yaml import YAML
 
 from contract_tests.action_runner import REPO, evaluate, load_yaml, local_install, run_action
 from contract_tests.outputs_helpers import CANARY, broken_truncated_json, sarif_errors
@@ -119,6 +120,31 @@ def test_local_run_clean_bundle(tmp_path):
     assert "## nerb-verify: verified (exit 0)" in run.summary
     assert re.search(r"^\| fixtures/bundles/nerb-enron \| verified \| 0 \| 0 \|", run.summary, re.MULTILINE)
     assert "| fixtures/bundles/nerb-enron | /quality/slices/0 | precision | 0.95302 | match |" in run.summary
+    assert not sarif_errors(json.loads(sarif_path.read_text(encoding="utf-8")))
+
+
+def _documented_evidence_inputs() -> dict[str, str]:
+    """The ``with:`` inputs of the "Published evidence" snippet in docs/github-action.md, with its example folder
+    replaced by the vendored real bundle."""
+    text = (REPO / "docs" / "github-action.md").read_text(encoding="utf-8")
+    section = text.split("### Published evidence", 1)[1]
+    snippet = section.split("```yaml", 1)[1].split("```", 1)[0]
+    steps = YAML(typ="safe", pure=True).load(snippet)
+    inputs = {name: str(value) for name, value in steps[0]["with"].items()}
+    return {name: value.replace("published/nerb-enron", "fixtures/bundles/nerb-enron") for name, value in inputs.items()}
+
+
+def test_local_run_documented_evidence_configuration_passes_the_real_bundle(tmp_path):
+    """Issue 15 item 13: the configuration the docs recommend for published evidence (profile: contract) must pass
+    NERB's own bundle, whose summary.md quotes a reproduce command with a generic output folder."""
+    inputs = _documented_evidence_inputs()
+    assert inputs == {"bundles": "fixtures/bundles/nerb-enron", "scan-paths": "fixtures/bundles/nerb-enron",
+                      "profile": "contract"}
+    sarif_path = tmp_path / "out.sarif"
+    run = _run(tmp_path, sarif=str(sarif_path), **inputs)
+    assert run.exit_code == 0, run.stdout + run.summary
+    assert run.outputs["verdict"] == "verified" and run.step_outputs["scan"]["exit-code"] == "0"
+    assert "::error" not in run.stdout
     assert not sarif_errors(json.loads(sarif_path.read_text(encoding="utf-8")))
 
 

@@ -49,7 +49,9 @@ def test_scan_paths_inside_the_source_root_are_relative_to_it(tmp_path):
     result = run_cli("scan", "--format", "github", "--no-allowlist", "flagged", cwd=tmp_path,
                      env={"PYTHONPATH": str(REPO)})
     assert result.code == 1
-    assert re.fullmatch(r"::error file=flagged/contact\.txt,line=2,col=\d+,title=privacy\.\w+::[^\n]+\n", result.stdout)
+    assert re.fullmatch(r"::error file=flagged/contact\.txt,line=2,col=\d+,title=privacy\.\w+::[^\n]+\n"
+                        r"::notice title=nerb-verify scan::nerb-verify scan \(repository profile\): 1 finding\(s\) "
+                        r"in 1 file\(s\) scanned;[^\n]+\n", result.stdout)
     assert LOCAL not in result.stdout
 
 

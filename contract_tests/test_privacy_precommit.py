@@ -131,6 +131,46 @@ def test_installed_hook_stops_git_commit(tmp_path: Path, hook_env: dict[str, str
     assert again.returncode == 0, again.stdout + again.stderr
 
 
+def test_allowlist_hint_names_a_command_that_works_in_the_hook_environment(tmp_path: Path, hook_env: dict[str, str],
+                                                                           hook_repo: Path) -> None:
+    """Issue 15 item 14: the hook runs in pre-commit's environment, where nerb-verify is not on the user's PATH. The
+    hint's command is run exactly as printed (with this interpreter's pre-commit): it checks a hand-added entry,
+    which then lets the commit through, and it catches a broken one."""
+    import json
+    import re
+    import shlex
+
+    head = _run(["git", "rev-parse", "HEAD"], hook_repo, hook_env).stdout.strip()
+    config = ("repos:\n  - repo: " + str(hook_repo) + "\n    rev: " + head + "\n    hooks:\n"
+              "      - id: nerb-privacy-scan\n      - id: nerb-privacy-allowlist\n")
+    work = _scratch(tmp_path, hook_env, {".pre-commit-config.yaml": config, "leak.md": "# Notes\n\nmail " + EMAIL + "\n"})
+    first = _run([sys.executable, "-m", "pre_commit", "run", "--all-files"], work, hook_env)
+    output = first.stdout + first.stderr
+    assert first.returncode == 1, output
+    assert EMAIL not in output and "nerb-verify allowlist add" not in output
+    hinted = re.search(r"check it with '([^']+)'", output)
+    assert hinted is not None, output
+    command = shlex.split(hinted.group(1))
+    assert command[:2] == ["pre-commit", "run"]
+    location = re.search(r"^(\S+?):(\d+):\d+: error (privacy\.\w+):", output, re.MULTILINE)
+    assert location is not None and location.group(1, 2, 3) == ("leak.md", "3", "privacy.email")
+    allowlist = work / ".nerb-privacy-allowlist.json"
+    entry = {"path": location.group(1), "anchor": "line:" + location.group(2), "code": location.group(3),
+             "justification": "Synthetic address kept to test the hook."}
+    allowlist.write_text(json.dumps({"version": 1, "entries": [entry]}) + "\n", encoding="utf-8")
+    _run(["git", "add", "--all"], work, hook_env)
+    checked = _run([sys.executable, "-m", "pre_commit", *command[1:], "--verbose"], work, hook_env)
+    assert checked.returncode == 0, checked.stdout + checked.stderr
+    assert "is valid: 1 entry (privacy.email 1)" in checked.stdout
+    again = _run([sys.executable, "-m", "pre_commit", "run", "--all-files"], work, hook_env)
+    assert again.returncode == 0, again.stdout + again.stderr
+    entry["justification"] = "short"
+    allowlist.write_text(json.dumps({"version": 1, "entries": [entry]}) + "\n", encoding="utf-8")
+    _run(["git", "add", "--all"], work, hook_env)
+    broken = _run([sys.executable, "-m", "pre_commit", *command[1:]], work, hook_env)
+    assert broken.returncode == 1 and "allowlist.missing_justification" in broken.stdout + broken.stderr
+
+
 def test_bundle_hook_verifies_a_touched_bundle(tmp_path: Path, hook_env: dict[str, str], hook_repo: Path) -> None:
     sys.path.insert(0, str(REPO))
     from tools.fixturelib import materialize
@@ -173,5 +213,9 @@ def test_bundle_hook_file_pattern_matches_bundle_files_only() -> None:
         assert pattern.search(path), path
     for path in ("README.md", "src/app.py", "evidence/enron/figures/deep/x.svg", "docs/summary.md.bak", "data.json"):
         assert not pattern.search(path), path
-    assert hooks["nerb-privacy-scan"]["entry"] == "nerb-verify scan --profile repository"
+    assert hooks["nerb-privacy-scan"]["entry"] == "nerb-verify scan --profile repository --pre-commit"
     assert hooks["nerb-privacy-scan"]["types"] == ["text"]
+    assert hooks["nerb-verify-bundle"]["entry"] == "nerb-verify scan --bundles --pre-commit"
+    manual = hooks["nerb-privacy-allowlist"]
+    assert manual["stages"] == ["manual"] and manual["pass_filenames"] is False
+    assert manual["entry"] == "nerb-verify allowlist check"

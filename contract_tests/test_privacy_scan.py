@@ -104,6 +104,82 @@ def test_text_lines_and_columns() -> None:
     assert not _leaks(collector.findings, EMAIL, HOME, SSN)
 
 
+BACKSLASH = chr(92)
+# (text before the path, the path, the code every profile raises for it).
+_PATH_CASES = [
+    ("see ", HOME, "privacy.personal_path"),
+    ("--data=", HOME, "privacy.personal_path"),
+    ("(", HOME + ")", "privacy.personal_path"),
+    ("at ", "C:" + BACKSLASH + "Users" + BACKSLASH + "jroe" + BACKSLASH + "notes", "privacy.personal_path"),
+    ("in ", "~" + "jroe/notes", "privacy.personal_path"),
+    ("as ", "/ro" + "ot/.profile", "privacy.personal_path"),
+    ("on ", BACKSLASH * 2 + "fileserver" + BACKSLASH + "share", "privacy.network_share"),
+    ("open ", "file" + ":///etc/hosts", "privacy.file_uri"),
+]
+
+
+@pytest.mark.parametrize("profile", [CONTRACT, RENDERED, REPOSITORY], ids=lambda p: p.name)
+@pytest.mark.parametrize("before,path,code", _PATH_CASES)
+def test_path_findings_point_at_the_first_character_of_the_path(profile, before: str, path: str,
+                                                                 code: str) -> None:
+    """Issue 15 item 7: the contract and rendered profiles pointed one column late (their relative home/<name> rule
+    also matches the tail of /home/<name>, and the locator stopped at the shortest such tail)."""
+    collector = Collector()
+    scan_text("x\n" + before + path + "\n", profile, collector, "notes.md")
+    assert [(f.code, f.line, f.column) for f in collector.findings] == [(code, 2, len(before) + 1)]
+
+
+def test_contract_only_path_columns() -> None:
+    for before, path in (("cd ", "/tmp/out"), ("cd ", "~/out"), ("x ", "D:" + BACKSLASH + "out"),
+                         ("cc ", "-I/usr/include"), ("in ", "data/ho" + "me/jroe")):
+        collector = Collector()
+        scan_text(before + path, CONTRACT, collector, "notes.md")
+        assert [f.column for f in collector.findings] == [len(before) + 1], path
+
+
+SSH_CLONES = ["git" + AT + "github.com:owner/repo.git", "git" + AT + "gitlab.com:group/sub/repo",
+              "deploy" + AT + "git.corp-host.co.uk:team/tools.git", "git" + AT + "bitbucket.org:team/repo.git/"]
+
+
+@pytest.mark.parametrize("clone", SSH_CLONES)
+def test_ssh_clone_urls_pass_the_repository_profile_only(clone: str) -> None:
+    """Issue 15 item 14: user@host:path (a dotted host, a colon, a repository path) is an SSH clone URL, common in
+    READMEs; the repository profile lets it through, the contract and rendered profiles still reject the at-sign."""
+    for text in ("git clone " + clone, "`" + clone + "`", "(" + clone + ")"):
+        collector = Collector()
+        scan_text(text + "\n", REPOSITORY, collector, "README.md")
+        assert collector.findings == [], text
+    for profile in (CONTRACT, RENDERED):
+        collector = Collector()
+        scan_text("git clone " + clone + "\n", profile, collector, "README.md")
+        assert [f.code for f in collector.findings] == ["privacy.email"], profile.name
+
+
+def test_addresses_next_to_an_ssh_clone_url_are_still_found() -> None:
+    clone = SSH_CLONES[0]
+    for text, column in ((clone + " or write to " + EMAIL, len(clone) + 14),
+                         ("write to " + EMAIL + ": " + clone, 10),
+                         ("write to " + EMAIL + ":", 10),
+                         ("write to " + EMAIL + ":5", 10),
+                         ("write to " + EMAIL + ":notes", 10)):
+        collector = Collector()
+        scan_text(text, REPOSITORY, collector, "README.md")
+        assert [(f.code, f.column) for f in collector.findings] == [("privacy.email", column)], text
+    assert _scan({"readme": clone}, REPOSITORY) == []
+    assert [f.code for f in _scan({"readme": clone})] == ["privacy.email"]
+
+
+def test_address_after_an_ssh_clone_url_is_located_whatever_the_padding() -> None:
+    # A clone URL cut after the .co of .com is an address: the locator's prefix search must not settle inside the URL.
+    clone = SSH_CLONES[0]
+    for before in range(0, 30, 3):
+        for between in range(0, 30, 2):
+            text = "a " * before + clone + " " + "b" * between + " " + EMAIL
+            collector = Collector()
+            scan_text(text, REPOSITORY, collector, "README.md")
+            assert [f.column for f in collector.findings] == [text.index(EMAIL) + 1], (before, between)
+
+
 def test_long_lines_are_chunked_and_still_caught() -> None:
     collector = Collector()
     scan_text("x" * 9000 + " " + EMAIL + " " + "y" * 9000, REPOSITORY, collector, "min.js")
@@ -239,7 +315,8 @@ def test_scan_cli_json_output_and_exit_codes(tree: Path) -> None:
     result = run_cli("scan", "--no-allowlist", "--format", "json", "--profile", "contract", str(tree / "docs"))
     document = json.loads(result.stdout)
     assert result.code == 1 and document["exit_code"] == 1 and document["profile"] == "contract"
-    assert {f["code"] for f in document["findings"]} == {"privacy.email", "privacy.at_sign", "privacy.local_path"}
+    # Markdown gets the rendered rules under the contract profile: every at-sign, but /tmp/out is no finding.
+    assert {f["code"] for f in document["findings"]} == {"privacy.email", "privacy.at_sign"}
     assert document["summary"]["files_scanned"] == 2
     clean = run_cli("scan", "--no-allowlist", str(tree / "docs" / "clean.md"))
     assert (clean.code, clean.stdout, clean.stderr) == (0, "", "")
@@ -255,6 +332,34 @@ def test_scan_cli_reports_personal_file_names_by_position(tmp_path: Path) -> Non
     result = run_cli("scan", "--no-allowlist", str(tmp_path))
     assert result.code == 1 and "@name:1: error privacy.email: The file or folder name" in result.stdout
     assert EMAIL not in result.stdout
+
+
+def test_contract_scan_of_the_real_bundle_passes_like_verify(real_bundle: Path) -> None:
+    """Issue 15 item 13: summary.md quotes a reproduce command with a generic output folder; verify scans it with the
+    rendered profile, and so does scan --profile contract (for .md and .svg files), so both pass the real bundle."""
+    result = run_cli("scan", "--no-allowlist", "--profile", "contract", "--format", "json", str(real_bundle))
+    document = json.loads(result.stdout)
+    assert (result.code, document["findings"]) == (0, [])
+    assert document["summary"]["text_files"] == 5 and document["summary"]["json_files"] == 14
+
+
+def test_contract_profile_scans_rendered_files_with_the_rendered_rules(tmp_path: Path) -> None:
+    generic = "Reproduce: tool run --out /tmp/nerb-out\n"
+    for name in ("summary.md", "figures/plot.svg", "notes.txt", "data.json"):
+        target = tmp_path / name
+        target.parent.mkdir(parents=True, exist_ok=True)
+    (tmp_path / "summary.md").write_text(generic + "See " + HOME + " or ask " + "meet " + AT + " noon\n")
+    (tmp_path / "figures" / "plot.svg").write_text("<svg><text>" + generic + "</text></svg>\n")
+    (tmp_path / "notes.txt").write_text(generic)
+    (tmp_path / "data.json").write_text(json.dumps({"note": generic}))
+    result = run_cli("scan", "--no-allowlist", "--profile", "contract", "--format", "json", str(tmp_path))
+    found = sorted((Path(f["artifact"]).name, f["code"], f["message"].rsplit("(", 1)[1])
+                   for f in json.loads(result.stdout)["findings"])
+    assert result.code == 1
+    assert found == [("data.json", "privacy.local_path", "contract profile)."),
+                     ("notes.txt", "privacy.local_path", "contract profile)."),
+                     ("summary.md", "privacy.at_sign", "rendered profile)."),
+                     ("summary.md", "privacy.personal_path", "rendered profile).")]
 
 
 def test_contract_profile_reports_unparseable_json_and_still_scans_its_text(tree: Path) -> None:
@@ -286,6 +391,43 @@ def test_allowlist_add_then_scan_suppresses_only_that_location(tree: Path) -> No
     assert again.code == 1 and "leak.md:1:9" in again.stdout
 
 
+def test_allowlist_add_and_check_say_what_was_done_without_the_value(tree: Path) -> None:
+    """Issue 15 item 9: add and check printed nothing on success."""
+    allow = tree / ".nerb-privacy-allowlist.json"
+    justification = "Synthetic address for a test."
+    added = run_cli("allowlist", "add", "--path", "docs/leak.md", "--line", "2", "--code", "privacy.email",
+                    "--justification", justification, cwd=tree)
+    assert added.code == 0
+    assert added.stdout == ("nerb-verify allowlist add: added privacy.email at line 2 of docs/leak.md to "
+                            ".nerb-privacy-allowlist.json (1 entry in all).\n")
+    pointer = run_cli("allowlist", "add", "--path", "data.json", "--pointer", "/@key:0/0/@key:0", "--code",
+                      "privacy.personal_path", "--justification", justification, cwd=tree)
+    assert pointer.stdout == ("nerb-verify allowlist add: added privacy.personal_path at JSON pointer /@key:0/0/@key:0 "
+                              "of data.json to .nerb-privacy-allowlist.json (2 entries in all).\n")
+    # A pointer or path typed by hand may hold the very value: it is not echoed unless it has the scanner's shape.
+    hidden = run_cli("allowlist", "add", "--path", EMAIL + ".txt", "--pointer", "/rows/" + EMAIL, "--code",
+                     "privacy.email", "--justification", justification, cwd=tree)
+    assert hidden.code == 0 and EMAIL not in hidden.stdout + hidden.stderr
+    assert hidden.stdout == ("nerb-verify allowlist add: added privacy.email at a JSON pointer of @name:0 to "
+                             ".nerb-privacy-allowlist.json (3 entries in all).\n")
+    whole = run_cli("allowlist", "add", "--path", "docs/leak.md", "--whole-file", "--code", "privacy.phone",
+                    "--justification", justification, cwd=tree)
+    assert whole.stdout == ("nerb-verify allowlist add: added privacy.phone anywhere in docs/leak.md to "
+                            ".nerb-privacy-allowlist.json (4 entries in all).\n")
+    checked = run_cli("allowlist", "check", cwd=tree)
+    assert checked.code == 0
+    assert checked.stdout == ("nerb-verify allowlist check: .nerb-privacy-allowlist.json is valid: 4 entries "
+                              "(privacy.email 2, privacy.personal_path 1, privacy.phone 1).\n")
+    elsewhere = run_cli("allowlist", "check", "--allowlist", str(allow))
+    assert elsewhere.code == 0 and str(tree) not in elsewhere.stdout
+    assert justification not in added.stdout + checked.stdout + elsewhere.stdout
+    allow.write_text("[]")
+    broken = run_cli("allowlist", "check", cwd=tree)
+    assert broken.code == 1 and broken.stdout == ""
+    assert broken.stderr.splitlines()[-1] == ("nerb-verify allowlist check: .nerb-privacy-allowlist.json has 1 "
+                                              "problem(s); fix them before relying on it.")
+
+
 def test_allowlist_rejects_entries_without_justification_or_bad_location(tmp_path: Path) -> None:
     allow = tmp_path / "allow.json"
     short = run_cli("allowlist", "add", "--allowlist", str(allow), "--path", "x.md", "--line", "1", "--code",
@@ -304,7 +446,7 @@ def test_allowlist_rejects_entries_without_justification_or_bad_location(tmp_pat
         {"path": "x.md", "anchor": "file", "code": "privacy.email", "justification": "A long enough one."}]}))
     check = run_cli("allowlist", "check", "--allowlist", str(allow))
     assert check.code == 1
-    got = [line.split(": ")[1] for line in check.stderr.splitlines()]
+    got = [line.split(": ")[1] for line in check.stderr.splitlines()[:-1]]  # the last line is the summary
     assert got == ["error allowlist.invalid_entry", "error allowlist.invalid_entry",
                    "error allowlist.missing_justification", "error allowlist.invalid_entry",
                    "warning allowlist.duplicate_entry"]
@@ -332,6 +474,46 @@ def test_scan_bundles_verifies_touched_bundles(tmp_path: Path, real_bundle: Path
     assert result.code == 1
     assert [(f["code"], f["artifact"], f["pointer"]) for f in document["findings"]] == [
         ("privacy.phone", f"{mutant.as_posix()}/bank-card.json", "/bank/version")]
+
+
+def _materialize(slug: str, dest: Path) -> Path:
+    import sys
+
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+    from tools.fixturelib import materialize
+    from tools.mutations import binding, privacy
+
+    case = next(c for c in privacy.CASES + binding.CASES if c["slug"] == slug)
+    return materialize(case, dest)
+
+
+def test_scan_bundles_labels_findings_by_family_and_hints_privacy_only_for_privacy(tmp_path: Path) -> None:
+    """Issue 15 item 14: a binding finding is not a privacy finding: no "(contract profile)" scan line and no
+    allowlist hint for it; the summary counts bundles by verdict and findings by family."""
+    edited = _materialize("summary-prose-edited", tmp_path / "edited")
+    result = run_cli("scan", "--bundles", "--pre-commit", str(edited / "summary.md"))
+    lines = result.stdout.splitlines()
+    assert result.code == 1
+    assert lines[-2] == "nerb-verify scan --bundles: 1 bundle(s) verified (1 rejected); 1 finding(s) (binding 1) in " \
+                        "19 file(s)."
+    assert lines[-1] == ("Other findings (binding): each code is explained in nerb-verify's "
+                         "docs/findings/binding.md.")
+    assert "profile" not in result.stdout and "allowlist" not in result.stdout
+    leaked = _materialize("card-version-compact-phone", tmp_path / "leaked")
+    privacy = run_cli("scan", "--bundles", "--pre-commit", str(leaked / "bank-card.json"))
+    assert privacy.code == 1
+    assert "(privacy 1)" in privacy.stdout and "published evidence has no allowlist" in privacy.stdout
+    assert "nerb-verify allowlist add" not in privacy.stdout and "Other findings" not in privacy.stdout
+
+
+def test_scan_hint_names_a_command_that_works_where_the_user_is(tree: Path) -> None:
+    plain = run_cli("scan", "--no-allowlist", str(tree / "docs"))
+    assert plain.code == 1 and "'nerb-verify allowlist add'" in plain.stdout
+    hooked = run_cli("scan", "--no-allowlist", "--pre-commit", str(tree / "docs"))
+    assert hooked.code == 1 and "nerb-verify allowlist add" not in hooked.stdout
+    assert "'pre-commit run nerb-privacy-allowlist --hook-stage manual'" in hooked.stdout
+    missing = run_cli("scan", "--no-allowlist", str(tree / "nope"))
+    assert missing.code == 2 and "allowlist entry" not in missing.stdout and "Values are never" not in missing.stdout
 
 
 def test_arrays_that_spell_text_are_scanned_as_that_text() -> None:

@@ -88,6 +88,24 @@ def test_explain_and_list_codes() -> None:
     assert run_cli("--list-codes").code == 0
 
 
+def test_explain_a_family_lists_its_codes_with_titles() -> None:
+    """Issue 15 item 8: `explain schema` said "unknown code"; a family name lists the family's codes."""
+    from nerb_verify import codes
+
+    explained = run_cli("explain", "schema")
+    assert explained.code == 0, explained.stderr
+    lines = explained.stdout.splitlines()
+    family = [info for info in codes.all_codes() if info.family == "schema"]
+    assert family and lines[0] == f"schema: {codes.FAMILIES['schema']}"
+    for info in family:
+        assert f"  {info.code} ({info.severity}): {info.title}" in lines
+    assert lines[-1] == "Docs: docs/findings/schema.md (nerb-verify explain CODE for one code)"
+    assert len([line for line in lines if line.startswith("  schema.")]) == len(family)
+    unknown = run_cli("explain", "schemas")
+    assert unknown.code == 2 and "unknown finding code or family" in unknown.stderr
+    assert "schemas" not in unknown.stderr
+
+
 def test_trusted_lineage_option(tmp_path: Path) -> None:
     empty = tmp_path / "prefix.json"
     empty.write_text("[]")

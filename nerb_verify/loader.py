@@ -9,7 +9,11 @@ Hostile files must produce a finding, never a traceback, and never make the veri
    count are computed from the remaining structural characters. Only then is ``json.loads`` run, with hooks that
    reject NaN/Infinity, note duplicate keys and out-of-range numbers, and keep ints and floats apart.
 3. A post-parse walk enforces per-collection, per-string and total-string limits, finds lone surrogates and turns
-   every breach into a code with a JSON Pointer (keys printed only when they are schema vocabulary).
+   every breach into a code with a JSON Pointer (keys printed only when they are schema vocabulary). A duplicate key
+   also gets the line and column of the repeated key, found by a token pass over the text (only when there is one).
+
+A syntax error carries json's line and column in the problem's ``line`` and ``column``; the message does not repeat
+them (every output prints the position once, from those fields).
 """
 
 from __future__ import annotations
@@ -71,7 +75,8 @@ STRING_TOO_LONG = register(
 DUPLICATE_KEY = register(
     "load.duplicate_key", "A JSON object repeats a key.",
     "Duplicate keys are ambiguous: parsers disagree about which value wins, so a reviewer and a verifier could read "
-    "different documents. The pointer names the object; the key itself is not printed.")
+    "different documents. The pointer names the object, the line and column point at the repeated key; the key "
+    "itself is not printed.")
 NON_FINITE = register(
     "load.non_finite_number", "A JSON number is NaN or Infinity.",
     "NaN, Infinity and -Infinity are not JSON. They are refused wherever they appear.")
@@ -270,9 +275,7 @@ def parse_json_bytes(raw: bytes, limits: Limits = CONTRACT_LIMITS,
     except LoadFailure:
         raise
     except json.JSONDecodeError as exc:
-        raise LoadFailure(LoadProblem(INVALID_JSON, line=exc.lineno, column=exc.colno,
-                                      message="File is not valid JSON (line {line}, column {column}).".format(
-                                          line=exc.lineno, column=exc.colno))) from None
+        raise LoadFailure(LoadProblem(INVALID_JSON, line=exc.lineno, column=exc.colno)) from None
     except ValueError:
         # int() refusing more than sys.get_int_max_str_digits() digits.
         raise LoadFailure(LoadProblem(NUMBER_RANGE)) from None
@@ -280,7 +283,7 @@ def parse_json_bytes(raw: bytes, limits: Limits = CONTRACT_LIMITS,
         raise LoadFailure(LoadProblem(TOO_DEEP)) from None
     check_surrogates = bool(_SURROGATE_ESCAPE.search(text))
     if not _within_limits(data, state, check_surrogates):
-        _walk(data, state, check_surrogates)  # slow path: finds the first breach and raises with its pointer
+        _walk(data, state, check_surrogates, text)  # slow path: finds the first breach and raises with its pointer
     if root == "object" and not isinstance(data, dict):
         raise LoadFailure(LoadProblem(WRONG_ROOT, message="The JSON root must be an object."))
     if root == "array" and not isinstance(data, list):
@@ -334,7 +337,64 @@ def _within_limits(data: Any, state: _ParseState, check_surrogates: bool) -> boo
     return total <= limits.max_total_string and nodes <= limits.max_nodes
 
 
-def _walk(data: Any, state: _ParseState, check_surrogates: bool) -> None:
+# Tokens that give a valid JSON text its structure: strings, brackets, colons and commas (numbers and literals are
+# skipped; the text has already parsed, so every string token is well formed).
+_STRUCTURE_TOKEN = re.compile(r'"(?:[^"\\]+|\\.)*"|[{}\[\]:,]', re.S)
+WalkPath = tuple[tuple[str | int, int], ...]
+
+
+@dataclass
+class _Frame:
+    """An open object or array during the token pass: its walk path, the keys seen so far (objects) and the child
+    being read (``(key, position)`` for an object, the index for an array)."""
+
+    path: WalkPath
+    keys: dict[str, int] | None
+    child: tuple[str, int] | int = 0
+    expect_key: bool = False
+
+
+def _child_path(frame: _Frame | None) -> WalkPath:
+    if frame is None:
+        return ()
+    if isinstance(frame.child, int):
+        return frame.path + ((frame.child, frame.child),)
+    return frame.path + (frame.child,)
+
+
+def _duplicate_position(text: str, target: WalkPath) -> tuple[int | None, int | None]:
+    """Line and column (1-based, in characters) of the first repeated key of the object at ``target`` (a walk path of
+    ``(key, position)`` pairs, positions as in the parsed dict); ``(None, None)`` if it cannot be found.
+
+    One pass over the structural tokens with a stack of open containers, each knowing its own path. Keys are compared
+    after JSON decoding (``"\\u0061"`` repeats ``"a"``) and positions count first occurrences, as the parsed dict
+    does. Runs only for a document that has a duplicate key.
+    """
+    stack: list[_Frame] = []
+    for match in _STRUCTURE_TOKEN.finditer(text):
+        token = match.group(0)
+        top = stack[-1] if stack else None
+        if token in ("{", "["):
+            stack.append(_Frame(_child_path(top), {} if token == "{" else None, expect_key=token == "{"))
+        elif token in ("}", "]"):
+            stack.pop()
+        elif token == "," and top is not None:
+            if top.keys is not None:
+                top.expect_key = True
+            elif isinstance(top.child, int):
+                top.child += 1
+        elif token.startswith('"') and top is not None and top.keys is not None and top.expect_key:
+            key = json.loads(token)
+            if key in top.keys and top.path == target:
+                start = match.start()
+                return text.count("\n", 0, start) + 1, start - text.rfind("\n", 0, start)
+            top.keys.setdefault(key, len(top.keys))
+            top.child = (key, top.keys[key])
+            top.expect_key = False
+    return None, None
+
+
+def _walk(data: Any, state: _ParseState, check_surrogates: bool, text: str = "") -> None:
     """Enforce the post-parse limits with an explicit stack; the first breach raises with its pointer."""
     limits = state.limits
     duplicates = {id(obj) for obj in state.duplicate_objects}
@@ -350,7 +410,8 @@ def _walk(data: Any, state: _ParseState, check_surrogates: bool) -> None:
             raise LoadFailure(LoadProblem(TOO_MANY_NODES, ""))
         if isinstance(value, dict):
             if id(value) in duplicates:
-                raise LoadFailure(LoadProblem(DUPLICATE_KEY, pointers.for_path(path)))
+                line, column = _duplicate_position(text, path) if text else (None, None)
+                raise LoadFailure(LoadProblem(DUPLICATE_KEY, pointers.for_path(path), line=line, column=column))
             if len(value) > limits.max_collection:
                 raise LoadFailure(LoadProblem(COLLECTION_TOO_LARGE, pointers.for_path(path)))
             for position, (key, child) in enumerate(value.items()):

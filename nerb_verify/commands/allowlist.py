@@ -9,6 +9,11 @@
 
 Paths are stored relative to the allowlist file's folder, in POSIX form. The file is rewritten sorted, so a review
 sees a one-line diff. ``check`` validates the file and exits 1 on any problem. Exit 2: the file cannot be written.
+
+Both say what they did on stdout: ``add`` the code, location, file and allowlist it added (and the entry count),
+``check`` the entry count per code. Never the justification, and never a hand-typed path component or pointer that
+does not have the scanner's own shape (it could hold the very value): those are shown as ``@name:<index>`` and
+"a JSON pointer". The allowlist file is shown relative to the current folder, or by its name when outside it.
 """
 
 from __future__ import annotations
@@ -17,10 +22,19 @@ import argparse
 import os
 import sys
 import tempfile
+from collections import Counter
 from pathlib import Path
 
+import regex
+
+from nerb_verify import pointers
+from nerb_verify.display import safe_relpath
 from nerb_verify.findings import Collector
+from nerb_verify.outputs.locations import PathBase
 from nerb_verify.privacy import allowlist as allowlist_file
+
+# A pointer segment the scanner itself prints: an index, a key position, or a key of the schema vocabulary.
+_SAFE_SEGMENT = regex.compile(r"[0-9]+|@key:[0-9]+|@name:[0-9]+")
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -45,6 +59,47 @@ def _report(collector: Collector) -> None:
                          f"{finding.message}\n")
 
 
+def _file_shown(path: Path) -> str:
+    """The allowlist file relative to the current folder (its name when outside), personal components masked."""
+    return safe_relpath(PathBase.for_target(None).display(str(path)))
+
+
+def _pointer_shown(pointer: str) -> str:
+    """``JSON pointer /a/0`` when every segment has the scanner's own shape, else ``a JSON pointer``."""
+    segments = pointer.split("/")[1:]
+    keys = pointers.known_keys()
+    if all(_SAFE_SEGMENT.fullmatch(part) or part in keys for part in segments):
+        return f"JSON pointer {pointer}"
+    return "a JSON pointer"
+
+
+def _location_shown(entry: allowlist_file.Entry) -> str:
+    if entry.location == "file":
+        return "anywhere in"
+    if entry.location.startswith("line:"):
+        return f"at line {entry.location[len('line:'):]} of"
+    return f"at {_pointer_shown(entry.location[len('pointer:'):])} of"
+
+
+def _entries(count: int) -> str:
+    return f"{count} entry" if count == 1 else f"{count} entries"
+
+
+def _check(path: Path, collector: Collector) -> int:
+    """Validate the allowlist; say on stdout how many entries of which codes it holds, or on stderr what is wrong."""
+    loaded = allowlist_file.load(path, collector)
+    _report(collector)
+    if loaded is None or collector.findings:
+        sys.stderr.write(f"nerb-verify allowlist check: {_file_shown(path)} has {len(collector.findings)} "
+                         "problem(s); fix them before relying on it.\n")
+        return 1
+    per_code = Counter(entry.code for entry in loaded.entries)
+    detail = ", ".join(f"{code} {per_code[code]}" for code in sorted(per_code))
+    sys.stdout.write(f"nerb-verify allowlist check: {_file_shown(path)} is valid: {_entries(len(loaded.entries))}"
+                     f"{' (' + detail + ')' if detail else ''}.\n")
+    return 0
+
+
 def _write_atomic(path: Path, data: bytes) -> None:
     folder = path.parent if str(path.parent) else Path(".")
     handle, temporary = tempfile.mkstemp(prefix=".allowlist-", dir=folder)
@@ -63,9 +118,7 @@ def run(args: argparse.Namespace) -> int:
     path = Path(args.allowlist)
     collector = Collector()
     if args.action == "check":
-        loaded = allowlist_file.load(path, collector)
-        _report(collector)
-        return 0 if loaded is not None and not collector.findings else 1
+        return _check(path, collector)
     entries: list[allowlist_file.Entry] = []
     if path.exists() or path.is_symlink():
         loaded = allowlist_file.load(path, collector)
@@ -96,4 +149,7 @@ def run(args: argparse.Namespace) -> int:
     except OSError:
         sys.stderr.write("nerb-verify: the allowlist file could not be written.\n")
         return 2
+    entry = new[0]
+    sys.stdout.write(f"nerb-verify allowlist add: added {entry.code} {_location_shown(entry)} "
+                     f"{safe_relpath(entry.path)} to {_file_shown(path)} ({_entries(len(entries) + 1)} in all).\n")
     return 0

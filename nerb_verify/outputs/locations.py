@@ -64,6 +64,11 @@ def _clean_relative(text: str) -> str | None:
     return norm
 
 
+def names_target(artifact: str) -> bool:
+    """True when a finding's artifact is the command's target folder itself (``.`` or empty), not a file in it."""
+    return _clean_relative(artifact) == ""
+
+
 @dataclass(frozen=True)
 class PathBase:
     """Where one run's artifact paths live, relative to the source root when possible (see module docstring)."""

@@ -1,9 +1,11 @@
-"""The two scan profiles, as data: which rules run, and the budgets. One engine runs both.
+"""The scan profiles, as data: which rules run, and the budgets. One engine runs all three.
 
 ``contract`` is the charter's strict scan for public JSON evidence: any at-sign, every SSN/phone shape, any absolute
 local path, identifier-length JSON numbers in free-form fields. ``repository`` is for a repository's source, docs and
 data: e-mail grammar instead of any at-sign (so ``@pytest.fixture`` and ``@types/x`` pass), plausible SSN/phone shapes,
 and only the local paths that reveal a person or a private location (``/tmp/out`` and ``/usr/bin`` pass).
+``rendered`` is for a bundle's rendered text (summary.md, figures/*.svg); the contract profile hands Markdown and SVG
+files to it (:func:`for_text_file`).
 """
 
 from __future__ import annotations
@@ -32,6 +34,8 @@ class Profile:
     rule_names: tuple[str, ...]
     flag_numbers: bool
     permit_gate_targets: bool
+    # The profile that text files of a rendered kind (RENDERED_SUFFIXES) are scanned with instead, or None.
+    rendered_text: str | None = None
     max_rounds: int = 8
     max_chars: int = 16384
     max_url_depth: int = 4
@@ -62,6 +66,7 @@ CONTRACT = Profile(
     ),
     flag_numbers=True,
     permit_gate_targets=True,
+    rendered_text="rendered",
 )
 
 REPOSITORY = Profile(
@@ -86,3 +91,17 @@ RENDERED = Profile(
 )
 
 PROFILES: dict[str, Profile] = {CONTRACT.name: CONTRACT, REPOSITORY.name: REPOSITORY, RENDERED.name: RENDERED}
+
+# Rendered text: the file kinds a bundle renders (summary.md, figures/*.svg). Under the contract profile they get the
+# rendered profile, as the privacy family of ``verify`` does, so ``scan --profile contract`` on a bundle agrees with
+# ``verify`` on it.
+RENDERED_SUFFIXES = (".md", ".svg")
+
+
+def for_text_file(profile: Profile, name: str) -> Profile:
+    """The profile a text file named ``name`` is scanned with: ``profile.rendered_text`` for a Markdown or SVG file
+    when the profile names one (contract: rendered), else ``profile`` itself. JSON, file names and link targets
+    always keep ``profile``."""
+    if profile.rendered_text is not None and name.lower().endswith(RENDERED_SUFFIXES):
+        return PROFILES[profile.rendered_text]
+    return profile

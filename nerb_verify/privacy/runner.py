@@ -9,12 +9,14 @@
   its first 8 KiB or that is not UTF-8 is binary: skipped and counted.
 * ``*.json`` files are parsed with the strict loader and scanned as JSON (pointers from key positions); one that does
   not parse is scanned as text instead (the contract profile also reports why it did not parse).
-* Everything else is scanned as text, line by line.
+* Everything else is scanned as text, line by line; under the contract profile Markdown and SVG files (rendered
+  text) get the rendered profile, as in ``verify`` (:func:`nerb_verify.privacy.profiles.for_text_file`).
 * File and folder names are scanned too (git publishes them): a name that is itself personal data is reported
   and shown as ``@name:<position>`` (its position in the sorted folder listing, or its component index in an
   argument), never as itself.
 * A path that does not exist or cannot be read is reported with ``privacy.not_scanned`` and makes the run "could
-  not scan".
+  not scan". A PATH argument that cannot be inspected at all is named by its position (``PATH argument 2``) and
+  listed in ``ScanResult.unusable_targets``, so annotations can report it without a file.
 """
 
 from __future__ import annotations
@@ -31,7 +33,7 @@ from nerb_verify.privacy import messages
 from nerb_verify.privacy.allowlist import Allowlist
 from nerb_verify.privacy.engine import scan_string
 from nerb_verify.privacy.json_scan import scan_json
-from nerb_verify.privacy.profiles import Profile
+from nerb_verify.privacy.profiles import Profile, for_text_file
 from nerb_verify.privacy.text_scan import scan_text
 
 NOT_SCANNED = register(
@@ -72,6 +74,8 @@ class ScanResult:
     findings: list[Finding]
     summary: ScanSummary
     exit_code: int = 0
+    # The shown form of every PATH argument that does not exist or is not a file, folder or link.
+    unusable_targets: list[str] = field(default_factory=list)
     _paths: dict[int, str] = field(default_factory=dict, repr=False)
 
 
@@ -141,7 +145,7 @@ def _scan_file(path: str, shown: str, profile: Profile, collector: Collector, su
             scan_json(data, profile, collector, shown, pointer_root=data)
             return
     summary.text_files += 1
-    scan_text(text.removeprefix("\ufeff"), profile, collector, shown)
+    scan_text(text.removeprefix("\ufeff"), for_text_file(profile, shown), collector, shown)
 
 
 def _scan_link(path: str, shown: str, profile: Profile, collector: Collector, summary: ScanSummary) -> None:
@@ -197,13 +201,16 @@ def scan_paths(paths: list[str], profile: Profile, allowlist: Allowlist | None =
     summary = ScanSummary(profile=profile.name)
     problems_before = len(collector.findings)
     summary.allowlist_problems = problems_before
-    for path in paths:
+    unusable: list[str] = []
+    for index, path in enumerate(paths, start=1):
         shown = _argument_display(path, profile, collector)
         try:
             info = os.lstat(path)
         except OSError:
             summary.not_scanned += 1
-            collector.add(NOT_SCANNED, shown, "", "The path does not exist or cannot be inspected.")
+            collector.add(NOT_SCANNED, shown, "", "PATH argument {index} does not exist or cannot be inspected.",
+                          index=index)
+            unusable.append(shown)
             continue
         if stat.S_ISLNK(info.st_mode):
             _scan_link(path, shown, profile, collector, summary)
@@ -213,7 +220,9 @@ def scan_paths(paths: list[str], profile: Profile, allowlist: Allowlist | None =
             _scan_file(path, shown, profile, collector, summary)
         else:
             summary.not_scanned += 1
-            collector.add(NOT_SCANNED, shown, "", "The path is not a regular file or folder.")
+            collector.add(NOT_SCANNED, shown, "", "PATH argument {index} is not a regular file or folder.",
+                          index=index)
+            unusable.append(shown)
     kept: list[Finding] = []
     for finding in collector.sorted_findings():
         if allowlist is not None and finding.code.startswith("privacy.") and finding.code != NOT_SCANNED \
@@ -225,4 +234,4 @@ def scan_paths(paths: list[str], profile: Profile, allowlist: Allowlist | None =
     could_not = any(f.code == NOT_SCANNED for f in kept)
     real = [f for f in errors if f.code != NOT_SCANNED]
     exit_code = 1 if real else (2 if could_not else 0)
-    return ScanResult(findings=kept, summary=summary, exit_code=exit_code)
+    return ScanResult(findings=kept, summary=summary, exit_code=exit_code, unusable_targets=unusable)

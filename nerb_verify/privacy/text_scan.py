@@ -2,9 +2,15 @@
 
 Lines longer than 4,096 characters are scanned in 4,096-character chunks that overlap by 512, so minified files are
 scanned in bounded pieces instead of failing. The column is found by searching for the shortest prefix of the
-line that still raises the code, then the shortest suffix of that prefix, then back to the start of the word it
-begins in (so an address is reported at its first character): bounded (binary searches, only on lines that raise
-something) and never derived from the value's content beyond its position.
+line that still raises the code, then the shortest suffix of that prefix, then back to the start of the token it
+begins in (so an address or a path is reported at its first character): bounded (binary searches, only on lines that
+raise something) and never derived from the value's content beyond its position.
+
+The walk back matters for paths: the shortest span that raises a path code can begin *inside* the path, because a
+path rule also matches a tail of a longer path (the contract and rendered profiles' relative ``home/<name>`` rule
+matches the tail of ``/home/<name>``; ``Users\\<name>`` is the tail of ``C:\\Users\\<name>`` in every profile). So
+for path codes the start walks back over the path's own characters (name characters, slashes, backslashes, ``~``,
+``$``) and a leading drive letter; for other codes over the characters of a word or an address's local part.
 """
 
 from __future__ import annotations
@@ -16,8 +22,15 @@ from nerb_verify.findings import Collector, Label
 from nerb_verify.privacy import messages
 from nerb_verify.privacy.engine import NOT_CONVERGED, TOO_LONG, scan_string, scan_uncached
 from nerb_verify.privacy.profiles import Profile
+from nerb_verify.privacy.rules.paths import FILE_URI, LOCAL_PATH, NETWORK_SHARE, PERSONAL_PATH
+
+# Codes whose span is a path: the column walks back to the start of the path (see the module docstring).
+PATH_CODES = frozenset({PERSONAL_PATH, LOCAL_PATH, NETWORK_SHARE, FILE_URI})
+_WORD_CHARS = "._+%'-"
+_PATH_CHARS = _WORD_CHARS + "/\\~$"
 
 CHUNK = 4096
+MAX_RETRIES = 8
 OVERLAP = 512
 SCREEN_BYTES = 256 * 1024
 
@@ -53,12 +66,39 @@ def _chunks(line: str) -> list[tuple[int, str]]:
 
 
 def locate(text: str, code: str, profile: Profile) -> int:
-    """0-based offset in ``text`` where the shortest span raising ``code`` starts (0 if it cannot be narrowed)."""
+    """0-based offset in ``text`` of the first character of the token (word, address, path) in which the shortest
+    span raising ``code`` starts (0 if it cannot be narrowed).
+
+    The prefix search assumes that a prefix which raises the code keeps raising it when it grows. A cut can break
+    that: an SSH clone URL cut after ``.co`` of ``.com`` is an address, the whole URL is not (the repository
+    profile's exception). So each span found is confirmed with the rest of its token (up to the next white space); a span
+    that does not hold up is skipped and the search goes on after that token, at most ``MAX_RETRIES`` times.
+    """
     if code in (NOT_CONVERGED, TOO_LONG):
         return 0
-    low, high = 1, len(text)
+    first: int | None = None
+    offset = 0
+    for _attempt in range(MAX_RETRIES):
+        span = _shortest_span(text[offset:], code, profile)
+        if span is None:
+            break
+        start, end = offset + span[0], offset + span[1]
+        first = start if first is None else first
+        token_end = end
+        while token_end < len(text) and not text[token_end].isspace():
+            token_end += 1
+        if code in scan_uncached(text[start:token_end], profile):
+            return _token_start(text, start, code)
+        offset = token_end
+    return _token_start(text, first, code) if first is not None else 0
+
+
+def _shortest_span(text: str, code: str, profile: Profile) -> tuple[int, int] | None:
+    """``(start, end)`` of the shortest span raising ``code``: the shortest prefix that raises it, then the shortest
+    suffix of that prefix (binary searches); None when ``text`` does not raise ``code`` at all."""
     if code not in scan_uncached(text, profile):
-        return 0
+        return None
+    low, high = 1, len(text)
     while low < high:  # smallest end such that text[:end] raises code
         middle = (low + high) // 2
         if code in scan_uncached(text[:middle], profile):
@@ -73,8 +113,17 @@ def locate(text: str, code: str, profile: Profile) -> int:
             low = middle
         else:
             high = middle - 1
-    while low > 0 and (text[low - 1].isalnum() or text[low - 1] in "._+%'-"):
-        low -= 1  # back to the start of the word the shortest span begins in (an address's local part)
+    return low, end
+
+
+def _token_start(text: str, low: int, code: str) -> int:
+    """Walk back from ``low`` to the start of the word, address or path (for path codes) it lies in."""
+    joiners = _PATH_CHARS if code in PATH_CODES else _WORD_CHARS
+    while low > 0 and (text[low - 1].isalnum() or text[low - 1] in joiners):
+        low -= 1
+    if (code in PATH_CODES and low >= 2 and text[low - 1] == ":" and text[low - 2].isascii()
+            and text[low - 2].isalpha() and (low == 2 or not text[low - 3].isalnum())):
+        low -= 2  # a drive letter in front of the path (C:\...)
     return low
 
 

@@ -6,8 +6,9 @@ dot, plus, percent, hyphen) and needs a dotted domain ending in a letters-only l
 ``@types/x`` (no local part) and ``user@host`` (no dotted domain) are not e-mail addresses. The spelled-out form with
 bracketed ``(at)`` / ``[dot]`` / ``[.]`` is an e-mail address too, and in the contract profile so is the plain
 ``name at host dot org`` spelling (also with ``_`` or ``-`` for the spaces and ``period`` for ``dot``). The repository profile does not flag addresses at domains
-reserved for documentation and tests (``example.com``, ``*.example``, ``*.test``, ``*.invalid``, ``*.localhost``);
-the contract profile flags every address (and every at-sign).
+reserved for documentation and tests (``example.com``, ``*.example``, ``*.test``, ``*.invalid``, ``*.localhost``),
+nor the ``user@host`` of an SSH clone URL in scp form (``git@github.com:owner/repo.git``: a dotted host followed by a
+colon and a repository path); the contract profile flags every address (and every at-sign).
 """
 
 from __future__ import annotations
@@ -49,13 +50,22 @@ _ADDRESS = compile_rule(rf"(?<![\w.+%'-]){_LOCAL}@(?P<domain>(?:{_LABEL}\.)+[^\W
 _RESERVED = regex.compile(r"(?i)(?:^|\.)(?:example\.(?:com|net|org)|example|test|invalid|localhost)$")
 
 
-def _not_reserved(match: regex.Match[str]) -> bool:
-    return _RESERVED.search(match.group("domain")) is None
+# What follows the host of an SSH clone URL in scp form (``git@github.com:owner/repo.git``): a colon and a repository
+# path, that is path segments with at least one slash, or one segment ending in ``.git``, not followed by an at-sign.
+_SSH_REPO_PATH = regex.compile(
+    r":(?:[\w.~-]+(?:/[\w.~-]+)+/?|[\w.~-]+\.git/?)(?![\w.~@/-])")
+
+
+def _public_address(match: regex.Match[str]) -> bool:
+    """An address outside the documentation domains that is not the ``user@host`` part of an SSH clone URL."""
+    if _RESERVED.search(match.group("domain")) is not None:
+        return False
+    return _SSH_REPO_PATH.match(match.string, match.end()) is None
 
 
 RULES = (
     Rule("email.address", EMAIL, _ADDRESS, ("full",), trigger="@"),
-    Rule("email.address_public", EMAIL, _ADDRESS, ("full",), trigger="@", validate=_not_reserved),
+    Rule("email.address_public", EMAIL, _ADDRESS, ("full",), trigger="@", validate=_public_address),
     Rule("email.spelled", EMAIL, compile_rule(
         rf"(?i)(?<![\w.+-])[\w.+-]{{1,64}}\s*{_OPEN}\s*at\s*{_CLOSE}\s*{_LABEL}"
         rf"(?:\s*(?:{_OPEN}\s*(?:dot|\.)\s*{_CLOSE}|\.)\s*{_LABEL})+"),
