@@ -25,7 +25,7 @@ from nerb_verify import decision_scope, families
 from nerb_verify.bundle import open_bundle
 from nerb_verify.codes import register
 from nerb_verify.context import VerifyContext, VerifyOptions
-from nerb_verify.display import safe_relpath
+from nerb_verify.display import display_bundle_path, safe_relpath
 from nerb_verify.findings import Collector, Label
 
 NOT_A_DIRECTORY = register(
@@ -55,7 +55,11 @@ EXIT_INELIGIBLE = 3
 
 @dataclass
 class VerifyResult:
-    """Everything a verification produced; the report and CLI outputs are rendered from this."""
+    """Everything a verification produced; the report and CLI outputs are rendered from this.
+
+    ``display_root`` is the bundle folder as every output prints it (:func:`display_bundle_path`: relative to the
+    working directory, or ``<bundle>``), never an absolute path.
+    """
 
     root: Path
     display_root: str
@@ -69,11 +73,15 @@ class VerifyResult:
 
 
 def verify_bundle(root: Path, options: VerifyOptions | None = None, display_root: str | None = None) -> VerifyResult:
-    """Verify the bundle at ``root`` and return the result (never raises for bad input)."""
+    """Verify the bundle at ``root`` and return the result (never raises for bad input).
+
+    ``display_root`` is how the caller named the folder (default: ``root``); outputs show it through
+    :func:`display_bundle_path`, so an absolute path is printed relative to the working directory or masked.
+    """
     options = options or VerifyOptions()
     collector = Collector()
     ctx = VerifyContext(root=root, options=options, collector=collector)
-    shown = display_root if display_root is not None else str(root)
+    shown = display_bundle_path(display_root if display_root is not None else root)
     try:
         info = os.lstat(root)
         usable = stat.S_ISDIR(info.st_mode)
