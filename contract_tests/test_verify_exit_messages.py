@@ -16,11 +16,16 @@ import shutil
 import subprocess
 from pathlib import Path
 
-from contract_tests.conftest import run_cli, verify_dir
+from contract_tests.conftest import REAL_BUNDLE, REPO, run_cli, verify_dir
 from contract_tests.outputs_helpers import CANARY, broken_truncated_json
+from nerb_verify import layout, schema_validation
 from nerb_verify.display import display_bundle_path
 from nerb_verify.outputs import job_summary
 from nerb_verify.report import build_report, render_text
+from tools.fixturelib import materialize
+
+NOT_A_BUNDLE_MESSAGE = "Not a publication bundle: no publication.json."
+
 
 def _all_formats(bundle: Path | str, tmp_path: Path, *extra: str, cwd: Path | None = None) -> dict[str, object]:
     """Run verify once per printed format (text also writing the SARIF log and the JSON report) and return the
@@ -33,6 +38,127 @@ def _all_formats(bundle: Path | str, tmp_path: Path, *extra: str, cwd: Path | No
     assert job_summary.main([str(report_file), "--summary", str(summary), "--output", str(outputs)]) == 0
     return {"text": text, "github": github, "sarif": sarif_file.read_text(encoding="utf-8"),
             "json": report_file.read_text(encoding="utf-8"), "summary": summary.read_text(encoding="utf-8")}
+
+
+# ------------------------------------------------------------------------------------- 1. a folder that is not a bundle
+
+def test_empty_folder_is_not_a_bundle_exit_2_one_finding_in_every_format(tmp_path: Path) -> None:
+    folder = tmp_path / "empty"
+    folder.mkdir()
+    out = _all_formats(folder, tmp_path)
+    text, github = out["text"], out["github"]
+    assert text.code == 2 and github.code == 2
+    lines = [line for line in text.stdout.splitlines() if line.strip()]
+    assert len(lines) == 3, text.stdout  # verdict line, the folder, the one finding: no tables, no counts
+    assert lines[0].startswith("nerb-verify: COULD NOT VERIFY")
+    assert "usage.not_a_bundle" in lines[2] and NOT_A_BUNDLE_MESSAGE in lines[2]
+    assert "?" not in text.stdout and "Known-bank" not in text.stdout and "Recomputed" not in text.stdout
+    report = json.loads(out["json"])
+    assert report["verdict"] == "could_not_verify" and report["exit_code"] == 2
+    assert [(f["code"], f["message"]) for f in report["findings"]] == [("usage.not_a_bundle", NOT_A_BUNDLE_MESSAGE)]
+    assert report["recomputed"] == [] and report["checks_run"] == {} and report["bundle"]["files"] == []
+    assert schema_validation.validate("nerb_verify.report.v1.json", report) == []
+    results = json.loads(out["sarif"])["runs"][0]["results"]
+    assert [r["ruleId"] for r in results] == ["usage.not_a_bundle"]
+    assert [line for line in github.stdout.splitlines()] == [
+        "::error title=usage.not_a_bundle::" + NOT_A_BUNDLE_MESSAGE]
+
+
+def test_folder_with_other_files_but_no_publication_json_is_not_a_bundle(tmp_path: Path) -> None:
+    """A folder holding a bundle one level down, or a bundle whose publication.json is gone, is not a bundle."""
+    outer = tmp_path / "outer"
+    shutil.copytree(REAL_BUNDLE, outer / "bundle")
+    (outer / "notes.txt").write_text("x", encoding="utf-8")
+    for folder in (outer, outer / "bundle"):
+        if folder.name == "bundle":
+            (folder / "publication.json").unlink()
+        result = verify_dir(folder)
+        assert result.verdict == "could_not_verify" and result.exit_code == 2
+        assert [f.code for f in result.collector.findings] == ["usage.not_a_bundle"]
+        assert result.ctx.files == {} and result.collector.checks_run == {}
+
+
+def test_publication_json_that_is_not_a_regular_file_is_still_verified(tmp_path: Path) -> None:
+    """Only a missing publication.json makes a folder "not a bundle"; one that is there but unusable is a finding
+    about the bundle (it was published wrong), so the verdict stays rejected."""
+    bundle = tmp_path / "b"
+    shutil.copytree(REAL_BUNDLE, bundle)
+    (bundle / "publication.json").unlink()
+    (bundle / "publication.json").mkdir()
+    result = verify_dir(bundle)
+    assert result.verdict == "rejected"
+    assert "usage.not_a_bundle" not in {f.code for f in result.collector.findings}
+
+
+# ------------------------------------------------------------------------------------ 2. an older NERB publication layout
+
+def _fixture_case(name: str) -> dict:
+    return json.loads((REPO / "fixtures" / "invalid" / name / "case.json").read_text(encoding="utf-8"))
+
+
+def _set_decision(bundle: Path, decision: dict) -> None:
+    path = bundle / "publication.json"
+    publication = json.loads(path.read_text(encoding="utf-8"))
+    publication["decision"] = decision
+    path.write_text(json.dumps(publication, indent=2, sort_keys=True) + "\n", encoding="utf-8")
+
+
+def test_pre_v2_decision_block_is_one_unsupported_layout_finding_naming_fields(tmp_path: Path) -> None:
+    bundle = materialize(_fixture_case("publication.unsupported_layout-pre-v2-decision-keys"), tmp_path)
+    result = verify_dir(bundle)
+    assert result.verdict == "could_not_verify" and result.exit_code == 2
+    [finding] = result.collector.findings
+    assert (finding.code, finding.artifact, finding.pointer) == ("publication.unsupported_layout", "publication.json", "")
+    for name in ("missing catalog_conformance_passed", "standalone_privacy_redaction_allowed",
+                 "unknown audit_status", "package_release_allowed", "release"):
+        assert name in finding.message
+    # Values of the input (the enum texts of the old block) are never printed.
+    for value in ("quality_gates_failed", "do_not_ship"):
+        assert value not in finding.message
+    text = render_text(result)
+    assert "Known-bank" not in text and "Recomputed" not in text and "schema." not in text
+
+
+def test_pre_v2_figure_set_is_an_unsupported_layout(tmp_path: Path) -> None:
+    bundle = materialize(_fixture_case("publication.unsupported_layout-pre-v2-figures"), tmp_path)
+    result = verify_dir(bundle)
+    assert [f.code for f in result.collector.findings] == ["publication.unsupported_layout"]
+    message = result.collector.findings[0].message
+    assert "figures: missing figures/bank-coverage.svg" in message and "figures/leakage.svg" in message
+    assert result.exit_code == 2
+
+
+def test_unknown_keys_outside_our_vocabulary_are_counted_never_printed(tmp_path: Path) -> None:
+    bundle = tmp_path / "b"
+    shutil.copytree(REAL_BUNDLE, bundle)
+    _set_decision(bundle, {"release": "do_not_ship", CANARY: True, "x" + CANARY: 1})
+    result = verify_dir(bundle)
+    [finding] = result.collector.findings
+    assert finding.code == "publication.unsupported_layout"
+    assert "unknown release and 2 other key(s)" in finding.message
+    assert CANARY not in render_text(result) + json.dumps(build_report(result))
+
+
+def test_a_v2_block_with_one_key_renamed_is_verified_not_called_old(tmp_path: Path) -> None:
+    """Conservative detection: one v2 key present is enough to verify the bundle as v2 (and reject it)."""
+    publication = json.loads((REAL_BUNDLE / "publication.json").read_text(encoding="utf-8"))
+    decision = dict(publication["decision"])
+    decision.pop("standalone_privacy_redaction_allowed")
+    decision["package_release_allowed"] = False
+    bundle = tmp_path / "b"
+    shutil.copytree(REAL_BUNDLE, bundle)
+    _set_decision(bundle, decision)
+    result = verify_dir(bundle)
+    codes = {f.code for f in result.collector.findings}
+    assert result.verdict == "rejected" and "publication.unsupported_layout" not in codes
+    assert {"schema.required", "schema.additional_properties"} <= codes
+
+
+def test_layout_vocabulary_matches_the_v2_schema() -> None:
+    schema = json.loads((REPO / "schemas" / "nerb.enron_publication.json").read_text(encoding="utf-8"))
+    assert sorted(layout.V2_DECISION_KEYS) == sorted(schema["properties"]["decision"]["required"])
+    assert set(layout.V2_FIGURES) == {p.relative_to(REAL_BUNDLE).as_posix()
+                                      for p in (REAL_BUNDLE / "figures").iterdir()}
 
 
 # --------------------------------------------------------------------------------------------- 6. the bundle path

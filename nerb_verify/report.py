@@ -73,6 +73,9 @@ def render_text(result: VerifyResult) -> str:
     if grade is not None:
         lines.append("")
         lines.append(grade)
+    if not collector.checks_run and not collector.recomputed:
+        # Nothing was checked (not a directory, not a bundle, an older layout): the findings are the whole story.
+        return "\n".join(lines) + "\n"
     lines.append("")
     statuses = {k: v.get("status") for k, v in collector.checks_run.items()}
     optional = sorted(k for k, status in statuses.items() if status == "not_run")
