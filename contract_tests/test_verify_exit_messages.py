@@ -90,6 +90,43 @@ def test_publication_json_that_is_not_a_regular_file_is_still_verified(tmp_path:
     assert "usage.not_a_bundle" not in {f.code for f in result.collector.findings}
 
 
+# ----------------------------------------------------------------------------- 3. --source-repo that is not a repository
+
+def _one_usage_line(result) -> str:
+    assert result.code == 2, result.stdout
+    assert result.stdout == "", "a usage error prints no report and blames nothing on the bundle"
+    lines = result.stderr.splitlines()
+    assert len(lines) == 1 and lines[0].startswith("nerb-verify: --source-repo "), result.stderr
+    assert "Traceback" not in result.stderr
+    return lines[0]
+
+
+def test_source_repo_missing_path_is_a_usage_error(tmp_path: Path) -> None:
+    line = _one_usage_line(run_cli("verify", "fixtures/bundles/nerb-enron", "--source-repo", str(tmp_path / "nope")))
+    assert str(tmp_path) not in line
+
+
+def test_source_repo_that_is_not_git_is_a_usage_error_in_every_format(tmp_path: Path) -> None:
+    plain = tmp_path / "plain"
+    plain.mkdir()
+    afile = tmp_path / "file.txt"
+    afile.write_text("x", encoding="utf-8")
+    for target, fmt in ((plain, "text"), (plain, "json"), (afile, "sarif")):
+        line = _one_usage_line(run_cli("verify", "fixtures/bundles/nerb-enron", "--format", fmt,
+                                       "--source-repo", str(target)))
+        assert "capacity." not in line and str(tmp_path) not in line
+
+
+def test_source_repo_that_is_a_git_repository_still_runs_the_mode(tmp_path: Path) -> None:
+    """A real repository is accepted; that it lacks the measured commit is then the mode's own finding."""
+    subprocess.run(["git", "init", "-q", str(tmp_path)], check=True)
+    result = run_cli("verify", "fixtures/bundles/nerb-enron", "--format", "json", "--source-repo", str(tmp_path))
+    assert result.code == 1, result.stderr
+    report = json.loads(result.stdout)
+    assert [f["code"] for f in report["findings"]] == ["capacity.source_repo_unusable"]
+    assert report["checks_run"]["capacity.source_repo"]["status"] == "ran"
+
+
 # ------------------------------------------------------------------------------------ 2. an older NERB publication layout
 
 def _fixture_case(name: str) -> dict:
