@@ -127,6 +127,55 @@ def test_source_repo_that_is_a_git_repository_still_runs_the_mode(tmp_path: Path
     assert report["checks_run"]["capacity.source_repo"]["status"] == "ran"
 
 
+# ------------------------------------------------------------------------- 4. a rejected bundle establishes no decision
+
+REJECTED_WORDS = "not established (bundle rejected)"
+
+
+def _rejected_bundle(tmp_path: Path) -> Path:
+    """The real bundle plus a stray file: every recomputation still passes, but the bundle is rejected."""
+    bundle = tmp_path / "b"
+    shutil.copytree(REAL_BUNDLE, bundle)
+    (bundle / ".DS_Store").write_text("x", encoding="utf-8")
+    return bundle
+
+
+def test_rejected_bundle_decisions_read_not_established_in_every_format(tmp_path: Path) -> None:
+    out = _all_formats(_rejected_bundle(tmp_path), tmp_path)
+    text = out["text"].stdout  # type: ignore[attr-defined]
+    assert out["text"].code == 1  # type: ignore[attr-defined]
+    for label in ("Known-bank contract", "Standalone redaction", "Performance decision", "Decision grade"):
+        assert f"{label}: {REJECTED_WORDS}" in text
+    for word in ("PASS", "ELIGIBLE", "decision grade: passed", "(recomputed)", " pass\n", "FAIL"):
+        assert word not in text, word
+    report = json.loads(out["json"])  # type: ignore[arg-type]
+    assert report["verdict"] == "rejected"
+    assert set(report["decisions"]) >= {"known_bank_contract", "standalone_redaction", "performance",
+                                        "decision_grade"}
+    for name, decision in report["decisions"].items():
+        assert decision == {"established": False, "status": REJECTED_WORDS}, name
+    assert schema_validation.validate("nerb_verify.report.v1.json", report) == []
+    assert f"| {REJECTED_WORDS} |" in out["summary"]  # type: ignore[operator]
+    # SARIF and the annotations carry findings only (rule help texts aside): no decision to withhold there.
+    results = json.loads(out["sarif"])["runs"][0]["results"]  # type: ignore[arg-type]
+    assert "PASS" not in out["github"].stdout + json.dumps(results)  # type: ignore[attr-defined]
+
+
+def test_verified_and_ineligible_bundles_keep_their_decisions(real_result) -> None:
+    report = build_report(real_result)
+    assert report["decisions"]["known_bank_contract"]["verdict"] == "PASS"
+    assert "established" not in report["decisions"]["standalone_redaction"]
+    assert "Known-bank contract (recomputed): PASS" in render_text(real_result)
+
+
+def test_report_schema_refuses_a_half_withheld_decision(real_result) -> None:
+    report = build_report(real_result)
+    report["decisions"]["known_bank_contract"] = {"established": False, "status": REJECTED_WORDS, "verdict": "PASS"}
+    assert schema_validation.validate("nerb_verify.report.v1.json", report) != []
+    report["decisions"]["known_bank_contract"] = {"established": False, "status": "PASS"}
+    assert schema_validation.validate("nerb_verify.report.v1.json", report) != []
+
+
 # ------------------------------------------------------------------------------------ 2. an older NERB publication layout
 
 def _fixture_case(name: str) -> dict:

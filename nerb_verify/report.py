@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections import defaultdict
 from typing import Any
 
-from nerb_verify import __version__, decision_scope
+from nerb_verify import __version__, decision_scope, established
 from nerb_verify.canonical import jcs_sha256
 from nerb_verify.display import safe_relpath
 from nerb_verify.verify import VerifyResult
@@ -34,7 +34,7 @@ def build_report(result: VerifyResult) -> dict[str, Any]:
         "bundle": {"path": result.display_root, "files": files},
         "findings": [f.to_json() for f in collector.sorted_findings()],
         "recomputed": [r.to_json() for r in collector.recomputed],
-        "decisions": collector.decisions,
+        "decisions": established.shown_decisions(collector.decisions, result.verdict),
         "checks_run": {k: collector.checks_run[k] for k in sorted(collector.checks_run)},
     }
     report["report_sha256"] = jcs_sha256(report)
@@ -42,7 +42,11 @@ def build_report(result: VerifyResult) -> dict[str, Any]:
 
 
 def render_text(result: VerifyResult) -> str:
-    """Human-readable output: one verdict line, findings grouped by artifact, then headline tables and counts."""
+    """Human-readable output: one verdict line, findings grouped by artifact, then headline tables and counts.
+
+    A bundle that is not verified (rejected, could not verify) establishes no decision: instead of the headline
+    tables each decision reads ``not established (...)`` (:mod:`nerb_verify.established`).
+    """
     collector = result.collector
     findings = collector.sorted_findings()
     errors = sum(1 for f in findings if f.severity == "error")
@@ -64,15 +68,22 @@ def render_text(result: VerifyResult) -> str:
             if finding.line is not None:
                 where = f"line {finding.line}, column {finding.column or 1}"
             lines.append(f"  {finding.severity:<7} {finding.code}  {where}  {finding.message}")
-    tables = result.ctx.shared.get("text.tables")
-    if isinstance(tables, list):
-        for table in tables:
-            lines.append("")
-            lines.extend(str(line) for line in table)
-    grade = decision_scope.text_line(result.ctx)
-    if grade is not None:
+    withheld = established.text_lines(collector.decisions, result.verdict)
+    if withheld:
+        # A rejected bundle establishes no decision: the headline tables (verdict words, gate pass/fail) are not
+        # printed; the recomputed numbers stay available with --figures and in the JSON report.
         lines.append("")
-        lines.append(grade)
+        lines.extend(withheld)
+    elif established.not_established(result.verdict) is None:
+        tables = result.ctx.shared.get("text.tables")
+        if isinstance(tables, list):
+            for table in tables:
+                lines.append("")
+                lines.extend(str(line) for line in table)
+        grade = decision_scope.text_line(result.ctx)
+        if grade is not None:
+            lines.append("")
+            lines.append(grade)
     if not collector.checks_run and not collector.recomputed:
         # Nothing was checked (not a directory, not a bundle, an older layout): the findings are the whole story.
         return "\n".join(lines) + "\n"
