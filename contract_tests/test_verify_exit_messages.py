@@ -176,6 +176,52 @@ def test_report_schema_refuses_a_half_withheld_decision(real_result) -> None:
     assert schema_validation.validate("nerb_verify.report.v1.json", report) != []
 
 
+# ------------------------------------------------------------------ 5. the figure counts, and verify --figures
+
+def test_figure_count_line_says_match_mismatch_and_not_evaluated(real_result) -> None:
+    last = render_text(real_result).splitlines()[-1]
+    assert last.startswith("Recomputed 1202 figure(s): 1199 match, 0 mismatch, 3 not evaluated. "), last
+
+
+def _figure_rows(stdout: str) -> dict[str, list[str]]:
+    lines = stdout.splitlines()
+    start = next(i for i, line in enumerate(lines) if line.startswith("Recomputed figures ("))
+    rows: dict[str, list[str]] = {}
+    for line in lines[start + 1:]:
+        if not line.startswith("  "):
+            break
+        where, *cells = re.split(r" {2,}", line.strip())
+        rows.setdefault(where, cells)
+    return rows
+
+
+def test_figures_option_lists_every_recomputed_figure(real_result) -> None:
+    result = run_cli("verify", "fixtures/bundles/nerb-enron", "--figures")
+    assert result.code == 0, result.stderr
+    assert "Recomputed figures (1202): pointer, exact, decimal, published, status" in result.stdout
+    rows = _figure_rows(result.stdout)
+    listed = sum(1 for line in result.stdout.splitlines() if line.startswith("  ") and "#/" in line)
+    assert listed == len(real_result.collector.recomputed) == 1202
+    assert rows["benchmark-evidence.json#/quality/slices/0/metrics/precision"] == [
+        "142/149", "0.9530201342281879", "0.9530201342281879", "match"]
+    assert rows["bank-card.json#/development_validation/person/cataloged_recall"] == ["-", "-", "-", "not evaluated"]
+    # A recomputed hash is printed; the published value is a string, so it is not.
+    manifest = rows["benchmark-evidence.json#/manifest_sha256"]
+    assert re.fullmatch(r"sha256:[0-9a-f]{64}", manifest[0]) and manifest[2:] == ["(text)", "match"]
+    # Text copied from the input (an identifier, a dataset name) is never printed, recomputed or published.
+    assert rows["bank-card.json#/bank/id"] == ["(text)", "-", "(text)", "match"]
+    for value in ("enron_intelligence", "corbt"):
+        assert value not in result.stdout
+    assert "1199 match, 0 mismatch, 3 not evaluated" in result.stdout.splitlines()[-1]
+
+
+def test_figures_option_is_for_the_text_format_only() -> None:
+    result = run_cli("verify", "fixtures/bundles/nerb-enron", "--figures", "--format", "json")
+    assert result.code == 2 and result.stdout == ""
+    assert result.stderr.splitlines() == ["nerb-verify: --figures works with --format text only (the JSON report "
+                                          "lists every figure in recomputed[])."]
+
+
 # ------------------------------------------------------------------------------------ 2. an older NERB publication layout
 
 def _fixture_case(name: str) -> dict:

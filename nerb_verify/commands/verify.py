@@ -30,6 +30,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="a previously published test-access lineage (JSON array) that must be a prefix")
     parser.add_argument("--source-repo", metavar="PATH",
                         help="the publisher's git checkout, for checks that need its history (optional)")
+    parser.add_argument("--figures", action="store_true",
+                        help="text format: also list every recomputed figure (pointer, exact value, decimal, "
+                             "published number, status)")
     add_output_arguments(parser)
 
 
@@ -47,6 +50,10 @@ def source_repo_problem(path: Path) -> str | None:
 
 
 def run(args: argparse.Namespace) -> int:
+    if args.figures and args.format != "text":
+        sys.stderr.write("nerb-verify: --figures works with --format text only (the JSON report lists every figure "
+                         "in recomputed[]).\n")
+        return EXIT_COULD_NOT_VERIFY
     if args.source_repo:
         problem = source_repo_problem(Path(args.source_repo))
         if problem is not None:
@@ -90,7 +97,7 @@ def run(args: argparse.Namespace) -> int:
     elif args.format in ("sarif", "github"):
         sys.stdout.write(machine(args.format))
     else:
-        sys.stdout.write(render_text(result))
+        sys.stdout.write(render_text(result, figures=args.figures))
     if exit_code != result.exit_code:
         sys.stderr.write(f"nerb-verify: exit {exit_code} (verifier exit {result.exit_code}; "
                          f"--fail-on {args.fail_on}{', --exit-zero' if args.exit_zero else ''}).\n")
