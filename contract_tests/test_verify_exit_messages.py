@@ -10,6 +10,7 @@
 
 from __future__ import annotations
 
+import copy
 import json
 import re
 import shutil
@@ -169,7 +170,7 @@ def test_verified_and_ineligible_bundles_keep_their_decisions(real_result) -> No
 
 
 def test_report_schema_refuses_a_half_withheld_decision(real_result) -> None:
-    report = build_report(real_result)
+    report = copy.deepcopy(build_report(real_result))  # the report shares the session result's decisions
     report["decisions"]["known_bank_contract"] = {"established": False, "status": REJECTED_WORDS, "verdict": "PASS"}
     assert schema_validation.validate("nerb_verify.report.v1.json", report) != []
     report["decisions"]["known_bank_contract"] = {"established": False, "status": "PASS"}
