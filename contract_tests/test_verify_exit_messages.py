@@ -91,7 +91,79 @@ def test_publication_json_that_is_not_a_regular_file_is_still_verified(tmp_path:
     assert "usage.not_a_bundle" not in {f.code for f in result.collector.findings}
 
 
-# ----------------------------------------------------------------------------- 3. --source-repo that is not a repository
+# ---------------------------------------------------------------------------------- 2. an older NERB publication layout
+
+def _fixture_case(name: str) -> dict:
+    return json.loads((REPO / "fixtures" / "invalid" / name / "case.json").read_text(encoding="utf-8"))
+
+
+def _set_decision(bundle: Path, decision: dict) -> None:
+    path = bundle / "publication.json"
+    publication = json.loads(path.read_text(encoding="utf-8"))
+    publication["decision"] = decision
+    path.write_text(json.dumps(publication, indent=2, sort_keys=True) + "\n", encoding="utf-8")
+
+
+def test_pre_v2_decision_block_is_one_unsupported_layout_finding_naming_fields(tmp_path: Path) -> None:
+    bundle = materialize(_fixture_case("publication.unsupported_layout-pre-v2-decision-keys"), tmp_path)
+    result = verify_dir(bundle)
+    assert result.verdict == "could_not_verify" and result.exit_code == 2
+    [finding] = result.collector.findings
+    assert (finding.code, finding.artifact, finding.pointer) == (
+        "publication.unsupported_layout", "publication.json", "")
+    for name in ("missing catalog_conformance_passed", "standalone_privacy_redaction_allowed",
+                 "unknown audit_status", "package_release_allowed", "release"):
+        assert name in finding.message
+    # Values of the input (the enum texts of the old block) are never printed.
+    for value in ("quality_gates_failed", "do_not_ship"):
+        assert value not in finding.message
+    text = render_text(result)
+    assert "Known-bank" not in text and "Recomputed" not in text and "schema." not in text
+
+
+def test_pre_v2_figure_set_is_an_unsupported_layout(tmp_path: Path) -> None:
+    bundle = materialize(_fixture_case("publication.unsupported_layout-pre-v2-figures"), tmp_path)
+    result = verify_dir(bundle)
+    assert [f.code for f in result.collector.findings] == ["publication.unsupported_layout"]
+    message = result.collector.findings[0].message
+    assert "figures: missing figures/bank-coverage.svg" in message and "figures/leakage.svg" in message
+    assert result.exit_code == 2
+
+
+def test_unknown_keys_outside_our_vocabulary_are_counted_never_printed(tmp_path: Path) -> None:
+    bundle = tmp_path / "b"
+    shutil.copytree(REAL_BUNDLE, bundle)
+    _set_decision(bundle, {"release": "do_not_ship", CANARY: True, "x" + CANARY: 1})
+    result = verify_dir(bundle)
+    [finding] = result.collector.findings
+    assert finding.code == "publication.unsupported_layout"
+    assert "unknown release and 2 other key(s)" in finding.message
+    assert CANARY not in render_text(result) + json.dumps(build_report(result))
+
+
+def test_a_v2_block_with_one_key_renamed_is_verified_not_called_old(tmp_path: Path) -> None:
+    """Conservative detection: one v2 key present is enough to verify the bundle as v2 (and reject it)."""
+    publication = json.loads((REAL_BUNDLE / "publication.json").read_text(encoding="utf-8"))
+    decision = dict(publication["decision"])
+    decision.pop("standalone_privacy_redaction_allowed")
+    decision["package_release_allowed"] = False
+    bundle = tmp_path / "b"
+    shutil.copytree(REAL_BUNDLE, bundle)
+    _set_decision(bundle, decision)
+    result = verify_dir(bundle)
+    codes = {f.code for f in result.collector.findings}
+    assert result.verdict == "rejected" and "publication.unsupported_layout" not in codes
+    assert {"schema.required", "schema.additional_properties"} <= codes
+
+
+def test_layout_vocabulary_matches_the_v2_schema() -> None:
+    schema = json.loads((REPO / "schemas" / "nerb.enron_publication.json").read_text(encoding="utf-8"))
+    assert sorted(layout.V2_DECISION_KEYS) == sorted(schema["properties"]["decision"]["required"])
+    assert set(layout.V2_FIGURES) == {p.relative_to(REAL_BUNDLE).as_posix()
+                                      for p in (REAL_BUNDLE / "figures").iterdir()}
+
+
+# ---------------------------------------------------------------------------- 3. --source-repo that is not a repository
 
 def _one_usage_line(result) -> str:
     assert result.code == 2, result.stdout
@@ -221,77 +293,6 @@ def test_figures_option_is_for_the_text_format_only() -> None:
     assert result.code == 2 and result.stdout == ""
     assert result.stderr.splitlines() == ["nerb-verify: --figures works with --format text only (the JSON report "
                                           "lists every figure in recomputed[])."]
-
-
-# ------------------------------------------------------------------------------------ 2. an older NERB publication layout
-
-def _fixture_case(name: str) -> dict:
-    return json.loads((REPO / "fixtures" / "invalid" / name / "case.json").read_text(encoding="utf-8"))
-
-
-def _set_decision(bundle: Path, decision: dict) -> None:
-    path = bundle / "publication.json"
-    publication = json.loads(path.read_text(encoding="utf-8"))
-    publication["decision"] = decision
-    path.write_text(json.dumps(publication, indent=2, sort_keys=True) + "\n", encoding="utf-8")
-
-
-def test_pre_v2_decision_block_is_one_unsupported_layout_finding_naming_fields(tmp_path: Path) -> None:
-    bundle = materialize(_fixture_case("publication.unsupported_layout-pre-v2-decision-keys"), tmp_path)
-    result = verify_dir(bundle)
-    assert result.verdict == "could_not_verify" and result.exit_code == 2
-    [finding] = result.collector.findings
-    assert (finding.code, finding.artifact, finding.pointer) == ("publication.unsupported_layout", "publication.json", "")
-    for name in ("missing catalog_conformance_passed", "standalone_privacy_redaction_allowed",
-                 "unknown audit_status", "package_release_allowed", "release"):
-        assert name in finding.message
-    # Values of the input (the enum texts of the old block) are never printed.
-    for value in ("quality_gates_failed", "do_not_ship"):
-        assert value not in finding.message
-    text = render_text(result)
-    assert "Known-bank" not in text and "Recomputed" not in text and "schema." not in text
-
-
-def test_pre_v2_figure_set_is_an_unsupported_layout(tmp_path: Path) -> None:
-    bundle = materialize(_fixture_case("publication.unsupported_layout-pre-v2-figures"), tmp_path)
-    result = verify_dir(bundle)
-    assert [f.code for f in result.collector.findings] == ["publication.unsupported_layout"]
-    message = result.collector.findings[0].message
-    assert "figures: missing figures/bank-coverage.svg" in message and "figures/leakage.svg" in message
-    assert result.exit_code == 2
-
-
-def test_unknown_keys_outside_our_vocabulary_are_counted_never_printed(tmp_path: Path) -> None:
-    bundle = tmp_path / "b"
-    shutil.copytree(REAL_BUNDLE, bundle)
-    _set_decision(bundle, {"release": "do_not_ship", CANARY: True, "x" + CANARY: 1})
-    result = verify_dir(bundle)
-    [finding] = result.collector.findings
-    assert finding.code == "publication.unsupported_layout"
-    assert "unknown release and 2 other key(s)" in finding.message
-    assert CANARY not in render_text(result) + json.dumps(build_report(result))
-
-
-def test_a_v2_block_with_one_key_renamed_is_verified_not_called_old(tmp_path: Path) -> None:
-    """Conservative detection: one v2 key present is enough to verify the bundle as v2 (and reject it)."""
-    publication = json.loads((REAL_BUNDLE / "publication.json").read_text(encoding="utf-8"))
-    decision = dict(publication["decision"])
-    decision.pop("standalone_privacy_redaction_allowed")
-    decision["package_release_allowed"] = False
-    bundle = tmp_path / "b"
-    shutil.copytree(REAL_BUNDLE, bundle)
-    _set_decision(bundle, decision)
-    result = verify_dir(bundle)
-    codes = {f.code for f in result.collector.findings}
-    assert result.verdict == "rejected" and "publication.unsupported_layout" not in codes
-    assert {"schema.required", "schema.additional_properties"} <= codes
-
-
-def test_layout_vocabulary_matches_the_v2_schema() -> None:
-    schema = json.loads((REPO / "schemas" / "nerb.enron_publication.json").read_text(encoding="utf-8"))
-    assert sorted(layout.V2_DECISION_KEYS) == sorted(schema["properties"]["decision"]["required"])
-    assert set(layout.V2_FIGURES) == {p.relative_to(REAL_BUNDLE).as_posix()
-                                      for p in (REAL_BUNDLE / "figures").iterdir()}
 
 
 # --------------------------------------------------------------------------------------------- 6. the bundle path

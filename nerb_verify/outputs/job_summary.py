@@ -5,7 +5,8 @@ optionally, the SARIF log of a scan), then
 
 * appends a Markdown summary to ``$GITHUB_STEP_SUMMARY`` (or ``--summary FILE``): a table with one row per bundle
   (verdict, exit code, errors, warnings, recomputed figures matched/mismatched, check families run, standalone
-  redaction decision, which reads "not established (bundle rejected)" for a rejected bundle), a row for the scan, and a table of headline quality figures recomputed by the verifier;
+  redaction decision, which reads "not established (bundle rejected)" for a rejected bundle), a row for the scan,
+  and a table of headline quality figures recomputed by the verifier;
 * appends ``verdict``, ``exit-code`` and ``sarif`` to ``$GITHUB_OUTPUT`` (or ``--output FILE``);
 * exits 0 (it only reports); the action's last step exits with the combined code.
 
