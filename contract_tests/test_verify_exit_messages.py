@@ -52,7 +52,7 @@ def test_empty_folder_is_not_a_bundle_exit_2_one_finding_in_every_format(tmp_pat
     lines = [line for line in text.stdout.splitlines() if line.strip()]
     assert len(lines) == 3, text.stdout  # verdict line, the folder, the one finding: no tables, no counts
     assert lines[0].startswith("nerb-verify: COULD NOT VERIFY")
-    assert "usage.not_a_bundle" in lines[2] and NOT_A_BUNDLE_MESSAGE in lines[2]
+    assert lines[1:] == [".:", f"  error   usage.not_a_bundle  (the folder)  {NOT_A_BUNDLE_MESSAGE}"]
     assert "?" not in text.stdout and "Known-bank" not in text.stdout and "Recomputed" not in text.stdout
     report = json.loads(out["json"])
     assert report["verdict"] == "could_not_verify" and report["exit_code"] == 2

@@ -121,7 +121,7 @@ def render_text(result: VerifyResult, figures: bool = False) -> str:
         lines.append("")
         lines.append(f"{artifact}:")
         for finding in grouped[artifact]:
-            where = finding.pointer or "(whole file)"
+            where = finding.pointer or ("(the folder)" if finding.artifact == "." else "(whole file)")
             if finding.line is not None:
                 where = f"line {finding.line}, column {finding.column or 1}"
             lines.append(f"  {finding.severity:<7} {finding.code}  {where}  {finding.message}")
