@@ -4,7 +4,9 @@ Verdicts and exit codes (spec 00 decision 6):
 
 * ``verified`` (0): no error-severity finding;
 * ``rejected`` (1): at least one error finding (the evidence does not hold);
-* ``could_not_verify`` (2): the bundle path itself is unusable (not a directory, unreadable);
+* ``could_not_verify`` (2): the bundle path itself is unusable (not a directory, unreadable), the folder is not a
+  bundle (no ``publication.json``), its publication is in an older NERB layout (:mod:`nerb_verify.layout`), or a
+  check family failed internally;
 * ``ineligible`` (3): verified, but ``--require-standalone-redaction-eligible`` was asked and the verifier's own
   standalone-redaction decision is not eligible, or ``--require-decision-grade`` was asked and a decision-grade
   requirement is unmet (possible only for a declared smoke bundle, see :mod:`nerb_verify.decision_scope`).
@@ -21,11 +23,11 @@ import stat
 from dataclasses import dataclass
 from pathlib import Path
 
-from nerb_verify import decision_scope, families
+from nerb_verify import decision_scope, families, layout
 from nerb_verify.bundle import open_bundle
 from nerb_verify.codes import register
 from nerb_verify.context import VerifyContext, VerifyOptions
-from nerb_verify.display import safe_relpath
+from nerb_verify.display import display_bundle_path, safe_relpath
 from nerb_verify.findings import Collector, Label
 
 NOT_A_DIRECTORY = register(
@@ -55,7 +57,11 @@ EXIT_INELIGIBLE = 3
 
 @dataclass
 class VerifyResult:
-    """Everything a verification produced; the report and CLI outputs are rendered from this."""
+    """Everything a verification produced; the report and CLI outputs are rendered from this.
+
+    ``display_root`` is the bundle folder as every output prints it (:func:`display_bundle_path`: relative to the
+    working directory, or ``<bundle>``), never an absolute path.
+    """
 
     root: Path
     display_root: str
@@ -69,11 +75,15 @@ class VerifyResult:
 
 
 def verify_bundle(root: Path, options: VerifyOptions | None = None, display_root: str | None = None) -> VerifyResult:
-    """Verify the bundle at ``root`` and return the result (never raises for bad input)."""
+    """Verify the bundle at ``root`` and return the result (never raises for bad input).
+
+    ``display_root`` is how the caller named the folder (default: ``root``); outputs show it through
+    :func:`display_bundle_path`, so an absolute path is printed relative to the working directory or masked.
+    """
     options = options or VerifyOptions()
     collector = Collector()
     ctx = VerifyContext(root=root, options=options, collector=collector)
-    shown = display_root if display_root is not None else str(root)
+    shown = display_bundle_path(display_root if display_root is not None else root)
     try:
         info = os.lstat(root)
         usable = stat.S_ISDIR(info.st_mode)
@@ -82,7 +92,14 @@ def verify_bundle(root: Path, options: VerifyOptions | None = None, display_root
     if not usable:
         collector.add(NOT_A_DIRECTORY, ".", "")
         return VerifyResult(root, shown, ctx, "could_not_verify", EXIT_COULD_NOT_VERIFY)
+    if not layout.has_publication_entry(root):
+        # Not a bundle at all: one finding and nothing else (no walk, no family, no table).
+        collector.add(layout.NOT_A_BUNDLE, ".", "")
+        return VerifyResult(root, shown, ctx, "could_not_verify", EXIT_COULD_NOT_VERIFY)
     open_bundle(ctx)
+    if not layout.check_layout(ctx):
+        # An older NERB layout: the v2 families would only repeat the one difference dozens of times.
+        return VerifyResult(root, shown, ctx, "could_not_verify", EXIT_COULD_NOT_VERIFY)
     failed = False
     for family, run in families.FAMILY_ORDER:
         try:

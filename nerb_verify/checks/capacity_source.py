@@ -40,6 +40,13 @@ def _git(repo: str, *args: str) -> bytes | None:
     return proc.stdout if proc.returncode == 0 else None
 
 
+def is_git_repository(path: str) -> bool:
+    """Whether git recognises ``path`` as a repository (or a folder inside one): ``git -C PATH rev-parse --git-dir``
+    succeeds. False when git itself cannot be run. The CLI asks this before verifying, so a mistyped
+    ``--source-repo`` is a usage error rather than a finding about the bundle."""
+    return _git(path, "rev-parse", "--git-dir") is not None
+
+
 def run(ctx: VerifyContext, decision: dict[str, Any]) -> None:
     """Recompute the commit-object, root-tree and tree-listing hashes from ``ctx.options.source_repo``."""
     col = ctx.collector

@@ -37,7 +37,8 @@ def run(args: argparse.Namespace) -> int:
 
     result = verify_bundle(Path(args.bundle), display_root=args.bundle)
     if result.verdict == "could_not_verify":
-        sys.stderr.write("nerb-verify: render: the bundle path is not a readable folder; nothing rendered.\n")
+        sys.stderr.write("nerb-verify: render: the bundle could not be verified (not a readable bundle folder, or an "
+                         "unsupported layout); nothing rendered. Run 'nerb-verify verify' for details.\n")
         return EXIT_COULD_NOT_VERIFY
     if result.verdict != "verified":
         errors = sum(1 for f in result.collector.findings if f.severity == "error")

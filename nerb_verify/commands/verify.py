@@ -7,6 +7,7 @@ import json
 import sys
 from pathlib import Path
 
+from nerb_verify.checks import capacity_source
 from nerb_verify.context import VerifyOptions
 from nerb_verify.loader import LoadFailure, parse_json_bytes, read_regular_file
 from nerb_verify.outputs.exit_policy import apply_exit_policy, severities_of
@@ -29,10 +30,35 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="a previously published test-access lineage (JSON array) that must be a prefix")
     parser.add_argument("--source-repo", metavar="PATH",
                         help="the publisher's git checkout, for checks that need its history (optional)")
+    parser.add_argument("--figures", action="store_true",
+                        help="text format: also list every recomputed figure (pointer, exact value, decimal, "
+                             "published number, status)")
     add_output_arguments(parser)
 
 
+def source_repo_problem(path: Path) -> str | None:
+    """Why ``--source-repo PATH`` cannot be used, as the end of a one-line usage message, or None when it can.
+
+    A missing path, a file or a folder git does not recognise is the caller's mistake, not the bundle's: it must not
+    become a finding that rejects the bundle. The path itself is never printed (it may name a home folder).
+    """
+    if not path.is_dir():
+        return "does not exist or is not a directory"
+    if not capacity_source.is_git_repository(str(path)):
+        return "is not a git repository (or git could not be run)"
+    return None
+
+
 def run(args: argparse.Namespace) -> int:
+    if args.figures and args.format != "text":
+        sys.stderr.write("nerb-verify: --figures works with --format text only (the JSON report lists every figure "
+                         "in recomputed[]).\n")
+        return EXIT_COULD_NOT_VERIFY
+    if args.source_repo:
+        problem = source_repo_problem(Path(args.source_repo))
+        if problem is not None:
+            sys.stderr.write(f"nerb-verify: --source-repo {problem}; nothing was verified.\n")
+            return EXIT_COULD_NOT_VERIFY
     options = VerifyOptions(require_standalone_redaction_eligible=args.require_standalone_redaction_eligible,
                             require_decision_grade=args.require_decision_grade,
                             source_repo=Path(args.source_repo) if args.source_repo else None)
@@ -71,7 +97,7 @@ def run(args: argparse.Namespace) -> int:
     elif args.format in ("sarif", "github"):
         sys.stdout.write(machine(args.format))
     else:
-        sys.stdout.write(render_text(result))
+        sys.stdout.write(render_text(result, figures=args.figures))
     if exit_code != result.exit_code:
         sys.stderr.write(f"nerb-verify: exit {exit_code} (verifier exit {result.exit_code}; "
                          f"--fail-on {args.fail_on}{', --exit-zero' if args.exit_zero else ''}).\n")

@@ -5,7 +5,8 @@ optionally, the SARIF log of a scan), then
 
 * appends a Markdown summary to ``$GITHUB_STEP_SUMMARY`` (or ``--summary FILE``): a table with one row per bundle
   (verdict, exit code, errors, warnings, recomputed figures matched/mismatched, check families run, standalone
-  redaction decision), a row for the scan, and a table of headline quality figures recomputed by the verifier;
+  redaction decision, which reads "not established (bundle rejected)" for a rejected bundle), a row for the scan,
+  and a table of headline quality figures recomputed by the verifier;
 * appends ``verdict``, ``exit-code`` and ``sarif`` to ``$GITHUB_OUTPUT`` (or ``--output FILE``);
 * exits 0 (it only reports); the action's last step exits with the combined code.
 
@@ -28,6 +29,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from nerb_verify.established import NOT_ESTABLISHED
 from nerb_verify.outputs.exit_policy import FAIL_ON_LEVELS, apply_exit_policy, completed, worst_exit_code
 
 REPORT_SCHEMA_VERSION = "nerb_verify.report.v1"
@@ -128,7 +130,10 @@ def bundle_row(path: Path, label: str | None, *, fail_on: str, exit_zero: bool) 
     decisions = report.get("decisions") if isinstance(report.get("decisions"), dict) else {}
     standalone = decisions.get("standalone_redaction")
     standalone_text = "not evaluated"
-    if isinstance(standalone, dict):
+    if isinstance(standalone, dict) and standalone.get("established") is False:
+        # A rejected bundle establishes no decision; the words are ours, keyed by the verdict, never the report's.
+        standalone_text = NOT_ESTABLISHED.get(verdict, "not established")
+    elif isinstance(standalone, dict):
         eligible = standalone.get("eligible")
         failed = standalone.get("failed_gates")
         if eligible is True:
