@@ -123,7 +123,8 @@ def render_text(result: VerifyResult, figures: bool = False) -> str:
         for finding in grouped[artifact]:
             where = finding.pointer or ("(the folder)" if finding.artifact == "." else "(whole file)")
             if finding.line is not None:
-                where = f"line {finding.line}, column {finding.column or 1}"
+                position = f"line {finding.line}, column {finding.column or 1}"
+                where = f"{finding.pointer} ({position})" if finding.pointer else position
             lines.append(f"  {finding.severity:<7} {finding.code}  {where}  {finding.message}")
     withheld = established.text_lines(collector.decisions, result.verdict)
     if withheld:
