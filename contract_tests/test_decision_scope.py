@@ -135,9 +135,9 @@ def test_integrity_findings_still_reject_a_smoke_bundle(tmp_path):
 
 def test_every_requirement_code_is_registered_and_documented():
     page = (REPO / "docs" / "decision-grade.md").read_text(encoding="utf-8")
-    from nerb_verify import codes
+    from nerb_verify import catalog, codes
 
-    codes.all_codes()
+    catalog.all_codes()
     for code in decision_scope.REQUIREMENT_CODES:
         assert codes.get(code).severity == "error"
         assert f"`{code}`" in page

@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 
 from contract_tests.conftest import run_cli
 from contract_tests.outputs_helpers import CANARY, REPO, broken_truncated_json
-from nerb_verify import codes
+from nerb_verify import catalog
 from nerb_verify.findings import Finding
 from nerb_verify.outputs import github
 from nerb_verify.outputs.locations import PathBase
@@ -42,7 +42,7 @@ def test_exact_escapes():
 
 
 def _any_code(severity: str) -> str:
-    return next(i.code for i in codes.all_codes() if i.severity == severity)
+    return next(i.code for i in catalog.all_codes() if i.severity == severity)
 
 
 def test_annotation_for_pointer_and_line_findings():
@@ -58,7 +58,7 @@ def test_annotation_for_pointer_and_line_findings():
 
 
 def test_warning_severity_is_a_warning_command():
-    warning_codes = [i.code for i in codes.all_codes() if i.severity == "warning"]
+    warning_codes = [i.code for i in catalog.all_codes() if i.severity == "warning"]
     if not warning_codes:  # pragma: no cover - the registry has warnings (bundle.file_mode)
         return
     finding = Finding(warning_codes[0], "a.json", "", "w")

@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 
 from contract_tests.conftest import run_cli
 from contract_tests.outputs_helpers import BROKEN, CANARY, REPO, masked, sarif_errors
-from nerb_verify import codes
+from nerb_verify import catalog, codes
 from nerb_verify.findings import Finding
 from nerb_verify.outputs import sarif
 from nerb_verify.outputs.locations import PathBase
@@ -73,7 +73,7 @@ def test_rules_cover_every_registered_code_with_help_and_doc_link():
     log = json.loads(render_findings([], "sarif", command="verify"))
     assert not sarif_errors(log)
     rules = log["runs"][0]["tool"]["driver"]["rules"]
-    registered = codes.all_codes()
+    registered = catalog.all_codes()
     assert [r["id"] for r in rules] == [i.code for i in registered]
     for rule, info in zip(rules, registered):
         assert rule["helpUri"] == info.doc_anchor and rule["helpUri"].startswith("docs/findings/")
@@ -162,7 +162,7 @@ def _finding(code: str, artifact: str, pointer: str = "", line: int | None = Non
 
 
 def test_regions_pointers_and_fingerprints():
-    code = codes.all_codes()[0].code
+    code = catalog.all_codes()[0].code
     base = PathBase.for_target("bundles/b", REPO)
     findings = [_finding(code, "a.json", "/x/0"), _finding(code, "summary.md", line=7),
                 _finding(code, "a.json", "")]
@@ -183,7 +183,7 @@ def test_regions_pointers_and_fingerprints():
 
 
 def test_fingerprint_ignores_the_message():
-    code = codes.all_codes()[0].code
+    code = catalog.all_codes()[0].code
     base = PathBase.for_target(None, REPO)
     one = Finding(code, "a.json", "/p", "first wording")
     two = Finding(code, "a.json", "/p", "second wording")
@@ -193,7 +193,7 @@ def test_fingerprint_ignores_the_message():
 
 
 def test_hostile_artifact_paths_never_become_absolute_or_climb():
-    code = codes.all_codes()[0].code
+    code = catalog.all_codes()[0].code
     base = PathBase.for_target("bundle", REPO)
     findings = [_finding(code, os.path.join(os.sep, "etc", "x.json")), _finding(code, "../../outside.json"),
                 _finding(code, "dir/with space/é.json")]
@@ -204,7 +204,7 @@ def test_hostile_artifact_paths_never_become_absolute_or_climb():
 
 
 def test_merge_keeps_one_run_with_every_result_and_invocation(tmp_path):
-    code = codes.all_codes()[0].code
+    code = catalog.all_codes()[0].code
     base = PathBase.for_target("b", REPO)
     first = sarif.build_sarif([sarif.RunInfo("verify", [_finding(code, "a.json", "/a")], base, 1, "rejected")])
     second = sarif.build_sarif([sarif.RunInfo("scan", [_finding(code, "c.md", line=2)], base, 0)])
@@ -228,7 +228,7 @@ def _github_slug(heading: str) -> str:
 
 def test_help_uri_anchors_match_the_docs_headings():
     checked = 0
-    for info in codes.all_codes():
+    for info in catalog.all_codes():
         page = REPO / "docs" / "findings" / f"{info.family}.md"
         if not page.is_file():
             continue
@@ -240,7 +240,7 @@ def test_help_uri_anchors_match_the_docs_headings():
     assert checked > 0, "at least one family page documents its codes with one heading per code"
 
 
-_CODES = [i.code for i in codes.all_codes()]
+_CODES = [i.code for i in catalog.all_codes()]
 
 
 @settings(max_examples=40, deadline=None)

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from contract_tests.conftest import run_cli
-from nerb_verify import codes
+from nerb_verify import catalog, codes
 from nerb_verify.bundle import open_bundle
 from nerb_verify.checks import privacy_scan
 from nerb_verify.context import VerifyContext, VerifyOptions
@@ -262,7 +262,7 @@ def test_family_scans_every_json_artifact_including_inventories_and_card(tmp_pat
 
 
 def test_every_privacy_code_is_documented() -> None:
-    codes.all_codes()
+    catalog.all_codes()
     import nerb_verify.privacy.allowlist  # noqa: F401
     import nerb_verify.privacy.runner  # noqa: F401
 

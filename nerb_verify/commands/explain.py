@@ -11,7 +11,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from nerb_verify import codes
+from nerb_verify import catalog, codes
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -22,13 +22,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def family_text(family: str) -> str:
     """The family's description, one line per code (code, severity, title), and its documentation page."""
     lines = [f"{family}: {codes.FAMILIES[family]}", ""]
-    lines += [f"  {info.code} ({info.severity}): {info.title}" for info in codes.all_codes() if info.family == family]
+    lines += [f"  {info.code} ({info.severity}): {info.title}" for info in catalog.all_codes() if info.family == family]
     lines += ["", f"Docs: {codes.DOCS_BASE}/{family}.md (nerb-verify explain CODE for one code)"]
     return "\n".join(lines) + "\n"
 
 
 def run(args: argparse.Namespace) -> int:
-    known = {info.code: info for info in codes.all_codes()}
+    known = {info.code: info for info in catalog.all_codes()}
     info = known.get(args.code)
     if info is not None:
         sys.stdout.write(f"{info.code} ({info.severity}): {info.title}\n\n{info.help}\n\nDocs: {info.doc_anchor}\n")

@@ -6,7 +6,7 @@ import argparse
 import json
 import sys
 
-from nerb_verify import codes
+from nerb_verify import catalog
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -14,7 +14,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    infos = codes.all_codes()
+    infos = catalog.all_codes()
     if args.format == "json":
         payload = [{"code": i.code, "family": i.family, "severity": i.severity, "title": i.title, "help": i.help,
                     "doc": i.doc_anchor} for i in infos]

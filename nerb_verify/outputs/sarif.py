@@ -30,7 +30,7 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import quote
 
-from nerb_verify import __version__, codes
+from nerb_verify import __version__, catalog, codes
 from nerb_verify.findings import Finding
 from nerb_verify.outputs.locations import BASE_DESCRIPTIONS, PathBase
 
@@ -68,7 +68,7 @@ def _rule_name(code: str) -> str:
 def build_rules(doc_base: str | None = None) -> list[dict[str, Any]]:
     """One SARIF ``reportingDescriptor`` per registered finding code, sorted like ``list-codes``."""
     rules = []
-    for info in codes.all_codes():
+    for info in catalog.all_codes():
         uri = help_uri(info, doc_base)
         rules.append({
             "id": info.code,
