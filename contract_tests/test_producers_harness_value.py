@@ -3,7 +3,7 @@
 The schedule is tested as a pure function and through the runner with a recording stub. The measured part runs a
 small demo once (~10 s), then one paired ``decision`` run with 10 rounds per twin and block (100 samples per
 exact-value path, so p99 exists and the proxy is the verifier's 100-sample support cell) on the six cells the
-comparisons and the model need. Fresh-process samples run in this process for the test (``_fresh_sample`` stubbed,
+comparisons and the model need. Fresh-process samples run in this process for the test (``sampling.fresh_sample`` stubbed,
 the helper cache saved and restored around each one): the Williams block alone has 400 fresh samples, ~0.15 s each
 as real worker processes. The run is spliced into a copy of the demo bundle (report relabelled ``decision``),
 resealed, and verified: the verifier must recompute every comparison and the model with no authenticity finding,
@@ -28,7 +28,7 @@ pytest.importorskip("re2")
 sys.path.insert(0, str(REPO))
 from nerb_verify.checks.performance import blocks
 from nerb_verify.checks.performance.cross_path import noise_floor
-from nerb_verify.producers import harness, harness_value
+from nerb_verify.producers import harness, harness_value, sampling
 
 # The session's one demo run (conftest ``demo``) is shared by the tests of this group: one xdist worker runs them all.
 pytestmark = pytest.mark.xdist_group("demo")
@@ -105,19 +105,19 @@ def test_runner_pairs_every_path_by_index(monkeypatch):
 
 
 def _in_process_sample(request: dict[str, Any]) -> dict[str, Any]:
-    saved = dict(harness._HELPER_CACHE)
+    saved = dict(sampling.HELPER_CACHE)
     try:
-        return harness.run_operation(request)
+        return sampling.run_operation(request)
     finally:
-        harness._HELPER_CACHE.clear()
-        harness._HELPER_CACHE.update(saved)
+        sampling.HELPER_CACHE.clear()
+        sampling.HELPER_CACHE.update(saved)
 
 
 @pytest.fixture(scope="module")
 def value_run(demo, tmp_path_factory):
     inputs = harness_inputs(demo, tmp_path_factory.mktemp("value-perf"))
     with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(harness, "_fresh_sample", _in_process_sample)
+        patch.setattr(sampling, "fresh_sample", _in_process_sample)
         section, _inventories = harness.run_profile("decision", inputs, paired_per_block=10,
                                                     only=MODEL_CELLS | {"real_direct_cache_value"})
     return section

@@ -15,8 +15,8 @@ Two profiles:
   (``paired_per_block``). See docs/producers.md for what the decision profile has still not done.
 
 Timing is ``perf_counter_ns`` around the operation only; one RSS sample (``ru_maxrss``, Linux KiB x 1024) follows
-every timing sample. Fresh-process cells run ``python -m nerb_verify.producers.harness --worker REQUEST`` once per
-sample. Inventories are ``{"bytes","records"}`` rows (no text, no identifiers). Every hash and statistic is computed
+every timing sample. Fresh-process cells run ``python -m nerb_verify.producers.sampling --worker REQUEST`` once per
+sample (:mod:`nerb_verify.producers.sampling` takes the samples; this module plans and emits). Inventories are ``{"bytes","records"}`` rows (no text, no identifiers). Every hash and statistic is computed
 with the verifier's own functions (``checks.performance.hashes`` / ``inventories.summarize``), so what we emit is
 exactly what it checks.
 """
@@ -24,10 +24,6 @@ exactly what it checks.
 from __future__ import annotations
 
 import json
-import os
-import resource
-import subprocess
-import sys
 import time
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
@@ -42,19 +38,19 @@ from nerb_verify.checks.performance.blocks import abba_labels, block_assignment
 from nerb_verify.checks.performance.inventories import summarize
 from nerb_verify.checks.performance.statistics import Denominators, compute_stats
 from nerb_verify.loader import sha256_prefixed
+from nerb_verify.producers import harness_value, sampling
+from nerb_verify.producers.sampling import BLOCKS, FRESH, WARMUPS
 
 COMMAND_ID = "nerb_verify_performance_runner"
 GENERATOR_SEED = "nerb-verify-performance"
 PADDING = "nerb synthetic benchmark padding "
 SMOKE_SAMPLES = 5
-WARMUPS = 3
 PHASE_HARNESS = {
     "source_profile": "source_profile_harness", "source_build": "source_build_harness",
     "cold_compile": "cold_compile_harness", "helper_cache_miss": "helper_cache_miss_harness",
     "helper_cache_hit": "helper_cache_hit_harness", "direct_bank_scan": "direct_bank_scan_harness",
     "end_to_end": "end_to_end_harness",
 }
-BLOCKS = 10
 SAME_PATH_TOLERANCE = Fraction(1, 20)
 SAME_PATH_SIGNIFICANCE = Fraction(1, 20)
 SAME_PATH_BASELINE: dict[str, Any] = {
@@ -81,18 +77,16 @@ EXPLORATORY_BASELINES: dict[str, dict[str, Any]] = {
 EXPLORATORY_CELLS = (("explore_generic_email_regex", "generic_regex_harness"),
                      ("explore_python_literal_scan", "python_literal_harness"))
 GENERIC_EMAIL = r"[A-Za-z0-9._%+-]+@[A-Za-z0-9.-]+\.[A-Za-z]{2,}"
-FRESH = {"source_profile", "source_build", "cold_compile", "helper_cache_miss", "end_to_end"}
 SETUP = {"source_profile", "source_build", "cold_compile"}
 
 
-def rss_bytes() -> int:
-    """This process's peak RSS in bytes (Linux reports KiB, macOS bytes)."""
-    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
-    return peak if sys.platform == "darwin" else peak * 1024
+RUNNER_SOURCES = ("harness.py", "harness_value.py", "sampling.py")
 
 
 def _source_sha256() -> str:
-    return sha256_prefixed(Path(__file__).read_bytes())
+    """The runner's source identity: one hash over its three modules' bytes, in this fixed order."""
+    here = Path(__file__).resolve().parent
+    return sha256_prefixed(b"".join((here / name).read_bytes() for name in RUNNER_SOURCES))
 
 
 SAME_PATH_BASELINE["source_sha256"] = _source_sha256()
@@ -130,96 +124,6 @@ def exploratory_operation(harness_id: str, bank: dict[str, Any], documents: list
             found.append(sorted(hits))
         return sum(len(f) for f in found), python_canonical_sha256(found)
     return literal_scan
-
-
-# ------------------------------------------------------------------------------------------------- operations
-
-def _scan_all(compiled: Any, documents: list[bytes]) -> tuple[int, str]:
-    """Scan every document; returns (record count, correctness hash over the per-document records)."""
-    import hashlib
-
-    digest = hashlib.sha256()
-    total = 0
-    for data in documents:
-        records = compiled.scan_bytes(data)
-        total += len(records)
-        digest.update(python_canonical_bytes([[r["entity_id"], r["name_id"], r["pattern_id"], r["start"], r["end"]]
-                                              for r in records]))
-    return total, "sha256:" + digest.hexdigest()
-
-
-def _read_documents(path: Path) -> list[bytes]:
-    return [json.loads(line)["text"].encode("utf-8") for line in path.read_bytes().splitlines() if line.strip()]
-
-
-_HELPER_CACHE: dict[str, Any] = {}
-
-
-def _helper_compile(bank_raw: bytes) -> Any:
-    """The "helper" path: a compile memoised by the bank bytes' hash (hit = lookup; miss = validate + compile)."""
-    from nerb_verify.producers.bank_format import parse_bank_bytes
-    from nerb_verify.producers.engine import compile_bank
-
-    key = sha256_prefixed(bank_raw)
-    compiled = _HELPER_CACHE.get(key)
-    if compiled is None:
-        compiled = compile_bank(parse_bank_bytes(bank_raw))
-        _HELPER_CACHE[key] = compiled
-    return compiled
-
-
-def run_operation(request: dict[str, Any]) -> dict[str, Any]:
-    """One fresh-process sample: prepare outside the clock, time the operation, report ns, RSS and correctness."""
-    from nerb_verify.producers.bank_format import parse_bank_bytes
-    from nerb_verify.producers.engine import compile_bank
-
-    phase = request["phase"]
-    records, correctness = 0, None
-    if phase == "source_profile":
-        raw = Path(request["source"]).read_bytes()
-        start = time.perf_counter_ns()
-        rows = [json.loads(line) for line in raw.splitlines() if line.strip()]
-        correctness = python_canonical_sha256(rows)
-        elapsed = time.perf_counter_ns() - start
-    elif phase == "source_build":
-        from nerb_verify.producers.bank_builder import build_bank, open_train_bundle
-        from nerb_verify.producers.bank_format import canonical_hash
-
-        start = time.perf_counter_ns()
-        result = build_bank(open_train_bundle(Path(request["source_dir"])))
-        correctness = canonical_hash(result.bank)
-        elapsed = time.perf_counter_ns() - start
-    elif phase == "cold_compile":
-        bank = parse_bank_bytes(Path(request["bank"]).read_bytes())
-        start = time.perf_counter_ns()
-        compiled = compile_bank(bank)
-        elapsed = time.perf_counter_ns() - start
-        correctness = python_canonical_sha256(compiled.active_patterns)
-    elif phase == "helper_cache_miss":
-        bank_raw = Path(request["bank"]).read_bytes()
-        documents = _read_documents(Path(request["input"]))
-        _HELPER_CACHE.clear()
-        start = time.perf_counter_ns()
-        records, correctness = _scan_all(_helper_compile(bank_raw), documents)
-        elapsed = time.perf_counter_ns() - start
-    elif phase == "end_to_end":
-        start = time.perf_counter_ns()
-        bank = parse_bank_bytes(Path(request["bank"]).read_bytes())
-        documents = _read_documents(Path(request["input"]))
-        records, correctness = _scan_all(compile_bank(bank), documents)
-        elapsed = time.perf_counter_ns() - start
-    else:
-        raise ValueError("unknown phase")
-    return {"pid": os.getpid(), "elapsed_ns": max(1, elapsed), "peak_rss_bytes": rss_bytes(),
-            "record_count": records, "correctness_sha256": correctness}
-
-
-def _fresh_sample(request: dict[str, Any]) -> dict[str, Any]:
-    env = dict(os.environ)
-    env["PYTHONPATH"] = os.pathsep.join([str(Path(__file__).resolve().parents[2]), env.get("PYTHONPATH", "")])
-    done = subprocess.run([sys.executable, "-m", "nerb_verify.producers.harness", "--worker", json.dumps(request)],
-                          capture_output=True, check=True, env=env, timeout=600)
-    return json.loads(done.stdout.decode("utf-8").strip().splitlines()[-1])
 
 
 # ------------------------------------------------------------------------------------------ inputs and banks
@@ -435,8 +339,6 @@ def _cache_value_cells(performance: dict[str, Any], per_block: int, decision: bo
     Every sample of the four paths (and of their controls) must give one record count (the input's) and one
     correctness hash, the same on all paths; otherwise the run stops.
     """
-    from nerb_verify.producers import harness_value
-
     runs = harness_value.measure_cache_value(per_block, bank, documents, bank_raw, request)
     item = next(i for i in performance["inputs"] if i["id"] == "real_validation_input")
     outcomes = {(records, digest) for twins in runs.values() for run in twins.values()
@@ -480,7 +382,6 @@ def run_profile(profile: str, inputs: HarnessInputs, *, paired_per_block: int | 
     """
     if profile not in ("smoke", "decision"):
         raise ValueError("profile must be smoke or decision")
-    from nerb_verify.producers import harness_value
     from nerb_verify.producers.bank_format import (
         active_detectors,
         bank_bytes,
@@ -644,7 +545,7 @@ def run_profile(profile: str, inputs: HarnessInputs, *, paired_per_block: int | 
             start = time.perf_counter_ns()
             found, digest = operation()
             ns.append(max(1, time.perf_counter_ns() - start))
-            rss.append(rss_bytes())
+            rss.append(sampling.rss_bytes())
             records.append(found)
             correctness.append(digest)
         if len(set(correctness)) > 1:
@@ -692,46 +593,6 @@ def run_profile(profile: str, inputs: HarnessInputs, *, paired_per_block: int | 
     return performance, {k: v for k, v in inventories.items() if k in used}
 
 
-class _Session:
-    """A fresh reused-process session: compile (or prime the helper cache) once, then time ``operation()`` calls.
-
-    Whole-input sessions scan every document per call; document sessions scan one document per call, cycling, and
-    ``reset()`` puts the cursor back to document 0 after the warmups (so a block of n samples is one pass).
-    """
-
-    def __init__(self, phase: str, concurrency: int, bank: dict[str, Any], documents: list[bytes], bank_raw: bytes,
-                 unit: str) -> None:
-        from nerb_verify.producers.engine import compile_bank
-
-        self.documents, self.unit, self.cursor, self.bank_raw = documents, unit, 0, bank_raw
-        self.helper = phase == "helper_cache_hit"
-        if self.helper:
-            _HELPER_CACHE.clear()
-            _helper_compile(bank_raw)
-            self.compiled = None
-        else:
-            self.compiled = compile_bank(bank)
-        self.concurrency = concurrency
-        self.pool = ThreadPoolExecutor(max_workers=concurrency) if concurrency > 1 else None
-
-    def reset(self) -> None:
-        """Back to document 0 (after the warmups)."""
-        self.cursor = 0
-
-    def operation(self) -> tuple[int, str]:
-        """One timed unit of work: (records found, correctness hash)."""
-        compiled = _helper_compile(self.bank_raw) if self.helper else self.compiled
-        if self.unit == "document":
-            data = self.documents[self.cursor % len(self.documents)]
-            self.cursor += 1
-            return _scan_all(compiled, [data])
-        if self.pool is not None:
-            chunks = [self.documents[i::self.concurrency] for i in range(self.concurrency)]
-            results = list(self.pool.map(lambda chunk: _scan_all(compiled, chunk), chunks))
-            return sum(r[0] for r in results), python_canonical_sha256([r[1] for r in results])
-        return _scan_all(compiled, self.documents)
-
-
 def _measure_paired(phase: str, per_block: int, concurrency: int, bank: dict[str, Any],
                     documents: list[bytes] | None, bank_raw: bytes, request: dict[str, Any], unit: str = "whole_input"
                     ) -> dict[str, tuple[list[int], list[int], list[int], list[str]]]:
@@ -739,18 +600,18 @@ def _measure_paired(phase: str, per_block: int, concurrency: int, bank: dict[str
     runs: dict[str, tuple[list[int], list[int], list[int], list[str]]] = {
         "candidate": ([], [], [], []), "control": ([], [], [], [])}
     for labels in block_schedule(BLOCKS, per_block):
-        sessions: dict[str, _Session] = {}
+        sessions: dict[str, sampling.Session] = {}
         if phase not in FRESH:
             assert documents is not None
             for role in ("candidate", "control"):
-                sessions[role] = _Session(phase, concurrency, bank, documents, bank_raw, unit)
+                sessions[role] = sampling.Session(phase, concurrency, bank, documents, bank_raw, unit)
                 for _ in range(WARMUPS):
                     sessions[role].operation()
                 sessions[role].reset()
         for role in labels:
             ns, rss, records, correctness = runs[role]
             if phase in FRESH:
-                result = _fresh_sample({**request, "phase": phase})
+                result = sampling.fresh_sample({**request, "phase": phase})
                 ns.append(result["elapsed_ns"])
                 rss.append(result["peak_rss_bytes"])
                 records.append(result["record_count"])
@@ -759,7 +620,7 @@ def _measure_paired(phase: str, per_block: int, concurrency: int, bank: dict[str
             start = time.perf_counter_ns()
             found, digest = sessions[role].operation()
             ns.append(max(1, time.perf_counter_ns() - start))
-            rss.append(rss_bytes())
+            rss.append(sampling.rss_bytes())
             records.append(found)
             correctness.append(digest)
     return runs
@@ -810,7 +671,7 @@ def _measure(phase: str, count: int, concurrency: int, compiled: Any, documents:
     correctness: list[str] = []
     if phase in FRESH:
         for _ in range(count):
-            result = _fresh_sample({**request, "phase": phase})
+            result = sampling.fresh_sample({**request, "phase": phase})
             ns.append(result["elapsed_ns"])
             rss.append(result["peak_rss_bytes"])
             records.append(result["record_count"])
@@ -818,44 +679,30 @@ def _measure(phase: str, count: int, concurrency: int, compiled: Any, documents:
         return ns, rss, records, correctness
     assert documents is not None
     if phase == "helper_cache_hit":
-        _helper_compile(bank_raw)  # prime the cache
+        sampling.helper_compile(bank_raw)  # prime the cache
 
         def operation() -> tuple[int, str]:
-            return _scan_all(_helper_compile(bank_raw), documents)
+            return sampling.scan_all(sampling.helper_compile(bank_raw), documents)
     elif concurrency > 1:
         pool = ThreadPoolExecutor(max_workers=concurrency)
         chunks = [documents[i::concurrency] for i in range(concurrency)]
 
         def operation() -> tuple[int, str]:
-            results = list(pool.map(lambda chunk: _scan_all(compiled, chunk), chunks))
+            results = list(pool.map(lambda chunk: sampling.scan_all(compiled, chunk), chunks))
             return sum(r[0] for r in results), python_canonical_sha256([r[1] for r in results])
     else:
         def operation() -> tuple[int, str]:
-            return _scan_all(compiled, documents)
+            return sampling.scan_all(compiled, documents)
     for _ in range(WARMUPS):
         operation()
     for _ in range(count):
         start = time.perf_counter_ns()
         found, digest = operation()
         ns.append(max(1, time.perf_counter_ns() - start))
-        rss.append(rss_bytes())
+        rss.append(sampling.rss_bytes())
         records.append(found)
         correctness.append(digest)
     return ns, rss, records, correctness
-
-
-def main(argv: list[str] | None = None) -> int:
-    """Worker entry point: ``--worker REQUEST_JSON`` runs one fresh-process sample and prints its JSON result."""
-    args = sys.argv[1:] if argv is None else argv
-    if len(args) != 2 or args[0] != "--worker":
-        sys.stderr.write("usage: python -m nerb_verify.producers.harness --worker REQUEST_JSON\n")
-        return 2
-    sys.stdout.write(json.dumps(run_operation(json.loads(args[1]))) + "\n")
-    return 0
-
-
-if __name__ == "__main__":
-    sys.exit(main())
 
 
 def report_failure_codes(performance: dict[str, Any], software: dict[str, Any], environment: dict[str, Any]

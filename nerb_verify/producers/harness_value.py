@@ -36,7 +36,7 @@ from nerb_verify.checks.performance.statistics import (
     compute_stats,
     samples_to_ns,
 )
-from nerb_verify.producers import harness
+from nerb_verify.producers import sampling
 
 Runs = tuple[list[int], list[int], list[int], list[str]]  # ns, RSS bytes, records, correctness hash per sample
 
@@ -93,10 +93,10 @@ def _open_sessions(first: str, bank: dict[str, Any], documents: list[bytes], ban
     sessions: dict[tuple[str, int], Any] = {}
     for role in order:
         for index, (_path_id, phase) in enumerate(CACHE_VALUE_PATHS):
-            if phase in harness.FRESH:
+            if phase in sampling.FRESH:
                 continue
-            session = harness._Session(phase, 1, bank, documents, bank_raw, "whole_input")
-            for _ in range(harness.WARMUPS):
+            session = sampling.Session(phase, 1, bank, documents, bank_raw, "whole_input")
+            for _ in range(sampling.WARMUPS):
                 session.operation()
             session.reset()
             sessions[(role, index)] = session
@@ -106,17 +106,17 @@ def _open_sessions(first: str, bank: dict[str, Any], documents: list[bytes], ban
 def _take_sample(phase: str, session: Any, request: dict[str, Any]) -> tuple[int, int, int, str]:
     """One timed observation: a fresh worker process for fresh phases, else one call on the block's session."""
     if session is None:
-        result = harness._fresh_sample({**request, "phase": phase})
+        result = sampling.fresh_sample({**request, "phase": phase})
         return (int(result["elapsed_ns"]), int(result["peak_rss_bytes"]), int(result["record_count"]),
                 str(result["correctness_sha256"]))
     start = time.perf_counter_ns()
     found, digest = session.operation()
     elapsed = max(1, time.perf_counter_ns() - start)
-    return elapsed, harness.rss_bytes(), found, digest
+    return elapsed, sampling.rss_bytes(), found, digest
 
 
 def measure_cache_value(per_block: int, bank: dict[str, Any], documents: list[bytes], bank_raw: bytes,
-                        request: dict[str, Any], block_count: int = harness.BLOCKS) -> dict[str, dict[str, Runs]]:
+                        request: dict[str, Any], block_count: int = sampling.BLOCKS) -> dict[str, dict[str, Runs]]:
     """Run the Williams schedule; returns path id -> ``candidate`` / ``control`` -> (ns, rss, records, hashes).
 
     ``request`` carries the ``bank`` and ``input`` file paths for the fresh-process paths (helper miss, end to end).
