@@ -61,8 +61,10 @@ def test_empty_folder_is_not_a_bundle_exit_2_one_finding_in_every_format(tmp_pat
     assert schema_validation.validate("nerb_verify.report.v1.json", report) == []
     results = json.loads(out["sarif"])["runs"][0]["results"]
     assert [r["ruleId"] for r in results] == ["usage.not_a_bundle"]
+    # One annotation for the one finding, then the run's closing notice (issue 15 item 9: say what was done).
     assert [line for line in github.stdout.splitlines()] == [
-        "::error title=usage.not_a_bundle::" + NOT_A_BUNDLE_MESSAGE]
+        "::error title=usage.not_a_bundle::" + NOT_A_BUNDLE_MESSAGE,
+        "::notice title=nerb-verify verify::nerb-verify verify: could not verify (exit 2); 1 error(s), 0 warning(s)."]
 
 
 def test_folder_with_other_files_but_no_publication_json_is_not_a_bundle(tmp_path: Path) -> None:
