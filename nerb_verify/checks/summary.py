@@ -36,7 +36,7 @@ from fractions import Fraction
 from typing import Any
 
 from nerb_verify import context as C
-from nerb_verify.checks import summary_layout, summary_model
+from nerb_verify.checks import summary_layout, summary_model, summary_prose
 from nerb_verify.checks._access import as_dict, as_int, as_list, dig
 from nerb_verify.codes import register
 from nerb_verify.context import VerifyContext
@@ -582,6 +582,11 @@ def run(ctx: VerifyContext) -> None:
                 untraced.append((rel, line, column))
                 col.add(HASH_NOT_TRACED, rel, "", line=line, column=column)
         _layout(ctx, layout_model, rel, text, untraced)
+        wrong, claims = summary_prose.check(rel, text, col.decisions, ctx.evidence)
+        for line, column in wrong:
+            col.add(summary_prose.DECISION, rel, "", line=line, column=column)
+        for line, column in claims:
+            col.add(summary_prose.UNSUPPORTABLE, rel, "", line=line, column=column)
         _provenance(ctx, rel, text)
         _verdicts(ctx, rel, text)
         if len(col.findings) - first > MAX_FINDINGS_PER_FILE:
