@@ -22,7 +22,9 @@ is our own design). Instead every number they print must be supported:
 When summary.md is **our own render** (it opens with nerb-verify's title and names `nerb-verify render`), the
 summary and the four figures are also re-rendered from the verified figures and must be byte-identical
 (``summary.render_mismatch``): that catches what value tracing cannot, such as two verified numbers swapped between
-rows. A publisher's own summary (NERB's) is only traced by value, since its wording is not ours to reproduce.
+rows. A publisher's own summary (NERB's) is not re-rendered, since its wording is not ours to reproduce; instead
+every summary's structure is parsed and each table cell, SVG label, bar, threshold marker and decision sentence is
+bound to the figure or decision it names (summary_layout.py, summary_prose.py, docs/findings/summary.md).
 
 Every finding names the file and the 1-based line and column of the token.
 """
