@@ -22,7 +22,9 @@ is our own design). Instead every number they print must be supported:
 When summary.md is **our own render** (it opens with nerb-verify's title and names `nerb-verify render`), the
 summary and the four figures are also re-rendered from the verified figures and must be byte-identical
 (``summary.render_mismatch``): that catches what value tracing cannot, such as two verified numbers swapped between
-rows. A publisher's own summary (NERB's) is only traced by value, since its wording is not ours to reproduce.
+rows. A publisher's own summary (NERB's) is not re-rendered, since its wording is not ours to reproduce; instead
+every summary's structure is parsed and each table cell, SVG label, bar, threshold marker and decision sentence is
+bound to the figure or decision it names (summary_layout.py, summary_prose.py, docs/findings/summary.md).
 
 Every finding names the file and the 1-based line and column of the token.
 """
@@ -36,6 +38,7 @@ from fractions import Fraction
 from typing import Any
 
 from nerb_verify import context as C
+from nerb_verify.checks import summary_layout, summary_model, summary_prose
 from nerb_verify.checks._access import as_dict, as_int, as_list, dig
 from nerb_verify.codes import register
 from nerb_verify.context import VerifyContext
@@ -542,6 +545,7 @@ def run(ctx: VerifyContext) -> None:
         check_own_render(ctx, available)
     figures = supported_figures(ctx)
     by_class: dict[str, Figures] = {}
+    layout_model = summary_model.Model(ctx)
     traced = 0
     untraced: list[tuple[str, int, int]] = []
     for rel, text in available.items():
@@ -579,6 +583,12 @@ def run(ctx: VerifyContext) -> None:
             else:
                 untraced.append((rel, line, column))
                 col.add(HASH_NOT_TRACED, rel, "", line=line, column=column)
+        _layout(ctx, layout_model, rel, text, untraced)
+        wrong, claims = summary_prose.check(rel, text, col.decisions, ctx.evidence)
+        for line, column in wrong:
+            col.add(summary_prose.DECISION, rel, "", line=line, column=column)
+        for line, column in claims:
+            col.add(summary_prose.UNSUPPORTABLE, rel, "", line=line, column=column)
         _provenance(ctx, rel, text)
         _verdicts(ctx, rel, text)
         if len(col.findings) - first > MAX_FINDINGS_PER_FILE:
@@ -587,6 +597,33 @@ def run(ctx: VerifyContext) -> None:
             col.add(NOT_TRACED, rel, "", "{n} further findings in this file are not listed.", n=dropped)
     ctx.shared["summary.untraced"] = untraced
     col.ran("summary", traced=traced, untraced=len(untraced), files=len(available))
+
+
+def _layout(ctx: VerifyContext, model: summary_model.Model, rel: str, text: str,
+            untraced: list[tuple[str, int, int]]) -> None:
+    """Position checks (summary_layout): table cells of summary.md, SVG labels, bars and threshold markers.
+
+    A number that already has a value finding is not reported again for its position."""
+    col = ctx.collector
+    if rel == C.SUMMARY:
+        skip = {(line, column) for file, line, column in untraced if file == rel}
+        for line, column in summary_layout.check_tables(model, text, skip):
+            untraced.append((rel, line, column))
+            col.add(summary_layout.CELL, rel, "", line=line, column=column)
+        return
+    found = summary_layout.check_svg(model, text)
+    starts = summary_layout.line_starts(text)
+    if found is None:
+        col.add(summary_layout.UNREADABLE, rel, "", line=1, column=1)
+        return
+    skip = {(line, column) for file, line, column in untraced if file == rel}
+    for code in (summary_layout.LABEL, summary_layout.BAR, summary_layout.MARKER):
+        for offset in sorted(set(found[code])):
+            line, column = summary_layout.line_col(starts, offset)
+            if code == summary_layout.LABEL and (line, column) in skip:
+                continue
+            untraced.append((rel, line, column))
+            col.add(code, rel, "", line=line, column=column)
 
 
 def _line_col(text: str, index: int) -> tuple[int, int]:

@@ -7,6 +7,28 @@ summary's own problem remains.
 from __future__ import annotations
 
 
+def _rt(file: str, old: str, new: str) -> dict:
+    return {"op": "replace_text", "file": file, "old": old, "new": new}
+
+
+def _coherent(code: str, slug: str, ops: list[dict], description: str, codes: list[str] | None = None) -> dict:
+    """A coherent forgery: several consistent edits (summary, figure labels, description), resealed."""
+    return {"code": code, "slug": slug, "base": "nerb-enron", "ops": ops, "reseal": True,
+            "description": description, "expect": {"codes": codes or [code]}}
+
+
+def _swap(file: str, first: str, second: str) -> list[dict]:
+    """Ops that exchange two unique snippets of one file."""
+    marker = "@@swap@@"
+    return [_rt(file, first, marker), _rt(file, second, first), _rt(file, marker, second)]
+
+
+SUMMARY, COVERAGE, STANDALONE, SCALE = ("summary.md", "figures/bank-coverage.svg", "figures/standalone-redaction.svg",
+                                        "figures/performance-scale.svg")
+CELL, LABEL, BAR, MARKER = ("summary.cell_mismatch", "summary.label_mismatch", "summary.bar_geometry",
+                            "summary.threshold_marker")
+
+
 def _case(code: str, slug: str, file: str, old: str, new: str, description: str) -> dict:
     return {"code": code, "slug": slug, "base": "nerb-enron",
             "ops": [{"op": "replace_text", "file": file, "old": old, "new": new}],
@@ -42,4 +64,66 @@ CASES = [
     _case("summary.verdict_mismatch", "svg-row-passes", "figures/known-bank-contract.svg",
           "minimum threshold 100.00%; result fail", "minimum threshold 100.00%; result pass",
           "A figure says 142 of 146 passes a 100% threshold."),
+]
+
+CASES += [
+    _coherent(CELL, "miss-and-wrong-swapped-everywhere", [
+        _rt(SUMMARY, "| Combined | 146 | 142 | 4 | 0 |", "| Combined | 146 | 142 | 0 | 4 |"),
+        _rt(COVERAGE, "142 exact · 4 span miss · 0 wrong mapping", "142 exact · 0 span miss · 4 wrong mapping"),
+        _rt(COVERAGE, "4 cataloged exact-span misses, 0 cataloged wrong mappings, and 1,247",
+            "0 cataloged exact-span misses, 4 cataloged wrong mappings, and 1,247")],
+        "The combined exact-span misses (4) and wrong mappings (0) swapped in the table, the figure label and the "
+        "figure description: every number is a verified count of the combined class, each in the wrong column.",
+        [CELL, LABEL]),
+    _coherent(CELL, "recall-and-coverage-rows-swapped",
+              _swap(SUMMARY, "| Open-world recall | 10.19% |", "| Catalog coverage | 10.48% |"),
+              "Combined open-world recall and catalog coverage exchanged between their rows (both verified "
+              "combined rates)."),
+    _coherent(CELL, "bank-size-labels-reversed",
+              _swap(SUMMARY, "| 1,000 patterns |", "| 100,000 patterns |"),
+              "The throughput table's bank-size labels of the first and last rows reversed: the fastest rate now "
+              "sits under 100,000 patterns."),
+    _coherent(LABEL, "gate-values-swapped", _swap(STANDALONE, ">10.19%<", ">21.34%<"),
+              "Two verified gate values exchanged between the figure rows' value labels (bars untouched)."),
+    _coherent(LABEL, "scale-labels-reversed", _swap(SCALE, ">1,000 patterns<", ">100,000 patterns<"),
+              "The bank-size labels of the first and last figure rows reversed: each row's value and bar now "
+              "belong to the other size.", [LABEL, BAR]),
+    _coherent(BAR, "precision-bar-widened", [_rt(STANDALONE, 'width="477"', 'width="500"')],
+              "The precision bar drawn full width (95.30% of the track is 477 px of 500)."),
+    _coherent(BAR, "coverage-segment-widened", [
+        _rt(COVERAGE, '<rect x="260" y="120" width="63" height="24" fill="#29c7a9"/><rect x="323" y="120" '
+                      'width="2" height="24" fill="#f7c948"/><rect x="325" y="120" width="555"',
+            '<rect x="260" y="120" width="93" height="24" fill="#29c7a9"/><rect x="353" y="120" '
+            'width="2" height="24" fill="#f7c948"/><rect x="355" y="120" width="525"')],
+        "The combined 'cataloged exact' segment widened and the following segments shifted so the stack still "
+        "fills the track."),
+    _coherent(MARKER, "recall-threshold-moved", [_rt(STANDALONE, 'x1="735" y1="104" x2="735"',
+                                                     'x1="750" y1="104" x2="750"')],
+              "The open-world recall threshold line moved from 95% to 98% of the track (another gate's threshold)."),
+    _coherent("summary.figure_unreadable", "doctype", [_rt(SCALE, "<svg xmlns", "<!DOCTYPE svg><svg xmlns")],
+              "A DOCTYPE before the root element: the figure is not plain SVG elements."),
+    _coherent("summary.decision_sentence", "says-promoted", [
+        _rt(SUMMARY, "This bundle verifies as authentic evidence, while",
+            "This bundle was promoted. This bundle verifies as authentic evidence, while")],
+        "A sentence says the bundle was promoted; the evidence's promotion did not pass."),
+    _coherent("summary.decision_sentence", "qualifies-as-standalone-redactor", [
+        _rt(SUMMARY, "That result limits this bank's use as a comprehensive redactor;",
+            "This bank qualifies as a comprehensive standalone redactor;")],
+        "Prose says the bank qualifies for standalone redaction; the verifier's decision is not eligible."),
+    _coherent("summary.decision_sentence", "contract-failed", [
+        _rt(SUMMARY, "This is the contract NERB is built to make:", "The known-bank contract failed here:")],
+        "Prose says the known-bank contract failed; the verifier's known-bank decision passed."),
+    _coherent("summary.unsupportable_claim", "catches-all-pii", [
+        _rt(SUMMARY, "It is not a guarantee to discover entities absent from the bank.", "NERB catches all PII.")],
+        "The charter's own example of an unsupportable claim."),
+    _coherent("summary.unsupportable_claim", "guaranteed-full-recall-in-figure", [
+        _rt(COVERAGE, "not matcher misses.", "and NERB guarantees complete recall.")],
+        "A figure subtitle claims guaranteed complete recall."),
+    _coherent("summary.unsupportable_claim", "never-misses-personal-data", [
+        _rt(SUMMARY, "It is not a guarantee to discover entities absent from the bank.",
+            "It never misses any personal data.")],
+        "A sentence claims no personal data is ever missed."),
+    _coherent("summary.unsupportable_claim", "open-world-recall-as-matcher-recall", [
+        _rt(SUMMARY, "Neither is matcher recall.", "Open-world recall is the matcher recall.")],
+        "Open-world recall described as NERB matcher recall."),
 ]
