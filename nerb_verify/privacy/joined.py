@@ -105,6 +105,10 @@ def joined_codes(pieces: Sequence[str], profile: Profile, piece_codes: set[str] 
     found: set[str] = set()
     for view in views(pieces):
         found |= view_codes(view, profile)
+    if piece_codes & _FAIL_CLOSED:
+        # A piece already failed closed (the container is rejected for it): its undecodable text is why the joined
+        # chunk could not be decoded either, so that is not reported twice.
+        found.discard(JOINED_BUDGET)
     return found - piece_codes
 
 
