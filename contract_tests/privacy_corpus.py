@@ -95,6 +95,7 @@ ENCODERS: dict[str, Callable[[str], str]] = {
     "python_x": _every_char(lambda c: "\\x{:02x}".format(ord(c)) if ord(c) < 256 else c),
     "c_octal": _every_char(lambda c: "\\{:03o}".format(ord(c)) if ord(c) < 256 else c),
     "zero_width": lambda t: "\u200b".join(t),
+    "unicode_tags": _every_char(lambda c: chr(0xE0000 + ord(c)) if " " <= c <= "~" else c),
     "soft_hyphen_joiner": lambda t: "".join(c + ("\u00ad" if i % 2 else "\u2060") for i, c in enumerate(t)),
     "combining_marks": lambda t: "".join(c + "\u0332" for c in t),
     "lookalikes": lambda t: t.translate(_LOOKALIKE),
@@ -274,6 +275,8 @@ ACCEPT_BOTH: list[str] = [
     "9b2e4f601c1d4b8e9a7a0f5c2d1e3b4a", "bd573361c0ffee00112233445566778899aabbcc",
     "compareScale100000DirectVsControlScale100000Direct", "documents_with_any_cataloged_miss",
     "48656c6c6f2c20776f726c6421", "VGhlIHF1aWNrIGJyb3duIGZveA",
+    # A subdivision flag: black flag plus tag letters and a cancel tag (the tags read as the word "gbsct").
+    "\U0001F3F4\U000E0067\U000E0062\U000E0073\U000E0063\U000E0074\U000E007F flag",
     "compare at scale dot product", "runs at 5 dot 2", "meet at noon", "seed 404142434445",
     "run 202611291200 and 404142434445464748", "read_at_home_dot_comfort",
 ]

@@ -15,6 +15,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from nerb_verify.findings import Collector
+from nerb_verify.privacy import messages
 from nerb_verify.privacy.engine import scan_uncached
 from nerb_verify.privacy.json_scan import scan_json
 from nerb_verify.privacy.normalise import MAX_ROUNDS, normalise
@@ -210,7 +211,9 @@ def test_block_screen_never_changes_text_results(parts: list[str], profile) -> N
         for start, chunk in _chunks(line):
             for code in scan_string(chunk, profile):
                 expected.add((code, number, start + locate(chunk, code, profile) + 1))
-    assert {(f.code, f.line, f.column) for f in screened.findings} == expected
+    # Joined findings (split across lines, issue 17) come on top of the per-line ones.
+    per_line = {(f.code, f.line, f.column) for f in screened.findings if not f.message.startswith(messages.JOINED)}
+    assert per_line == expected
 
 
 @SETTINGS

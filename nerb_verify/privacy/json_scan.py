@@ -19,6 +19,7 @@ from nerb_verify.codes import register
 from nerb_verify.findings import Collector
 from nerb_verify.privacy import messages
 from nerb_verify.privacy.engine import scan_string
+from nerb_verify.privacy.joined import joined_findings
 from nerb_verify.privacy.profiles import Profile
 
 IDENTIFIER_NUMBER = register(
@@ -115,6 +116,12 @@ def scan_json(document: Any, profile: Profile, collector: Collector, artifact: s
         elif (flag_numbers and type(value) is int and _identifier_length(value) and _free_form(path)):
             hits.append((IDENTIFIER_NUMBER, pointers.for_path(path), messages.NUMBER))
 
+    containers: list[tuple[tuple[tuple[str | int, int], ...], list[str]]] = []
+
+    def joined(pieces: list[str], path: tuple[tuple[str | int, int], ...]) -> None:
+        if len(pieces) >= 2:
+            containers.append((path, pieces))
+
     def flush() -> bool:
         for code, pointer, where in hits:
             if state["added"] >= limit:
@@ -134,7 +141,16 @@ def scan_json(document: Any, profile: Profile, collector: Collector, artifact: s
         value, path = stack.pop()
         if isinstance(value, dict):
             base: str | None = None
+            pieces: list[str] = []  # unknown keys and string values, in order
+            values: list[str] = []  # string values only (sibling values)
+            vocabulary = pointers.known_keys()
             for position, (key, child) in enumerate(value.items()):
+                if key not in vocabulary:
+                    pieces.append(key)
+                if isinstance(child, str) and not (profile.permit_gate_targets
+                                                   and _is_gate_target(path + ((key, position),), child, pointer_root)):
+                    pieces.append(child)
+                    values.append(child)
                 codes = scan_string(key, profile)
                 if codes:
                     base = pointers.for_path(path) if base is None else base
@@ -143,6 +159,9 @@ def scan_json(document: Any, profile: Profile, collector: Collector, artifact: s
                     stack.append((child, path + ((key, position),)))
                 elif isinstance(child, str) or (flag_numbers and type(child) is int and _identifier_length(child)):
                     scalar(child, path + ((key, position),))
+            joined(pieces, path)
+            if len(values) != len(pieces):
+                joined(values, path)
         else:
             spelled = spelled_text(value)
             if spelled is not None:
@@ -154,9 +173,13 @@ def scan_json(document: Any, profile: Profile, collector: Collector, artifact: s
                       if isinstance(item, str) or (flag_numbers and type(item) is int and _identifier_length(item))]
             for index in simple:
                 scalar(value[index], path + ((index, index),))
+            joined([item for item in value if isinstance(item, str)], path)
             for index in range(len(value) - 1, -1, -1):
                 if isinstance(value[index], (dict, list)):
                     stack.append((value[index], path + ((index, index),)))
         if hits and not flush():
             return state["added"]
+    for path, codes in joined_findings(containers, profile):
+        hits.extend((code, pointers.for_path(path), messages.JOINED) for code in sorted(codes))
+    flush()
     return state["added"]

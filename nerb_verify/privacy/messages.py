@@ -19,6 +19,7 @@ NUMBER = Label("A number")
 LINE = Label("The line")
 LINK = Label("The symbolic link's target")
 NAME = Label("The file or folder name")
+JOINED = Label("Adjacent strings or lines read together")
 ARRAY = Label("An array read as text (character codes or single characters)")
 
 

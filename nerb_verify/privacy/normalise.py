@@ -6,7 +6,8 @@ text (``\\u0040``, ``\\x40``, ``\\N{COMMERCIAL AT}``, ``\\/``), look-alike punct
 middle dot, no-break spaces) and the decimal digits of other scripts. One *round* undoes one layer of each:
 
 1. Unicode NFKC;
-2. removal of default-ignorable code points and combining marks (so a mark between two digits does not hide a
+2. tag characters (U+E0020-E007E) to their ASCII twins, then removal of default-ignorable code points and combining
+   marks (so a mark between two digits does not hide a
    number); C0/C1 control characters other than tab and newline become a space;
 3. look-alike mapping (slash, backslash, hyphen, dot, colon, tilde, space) and any-script decimal digits to ASCII;
 4. HTML character references;
@@ -58,6 +59,10 @@ _IGNORABLE = regex.compile(
     "\ufe00-\ufe0f\ufeff\uffa0\ufff0-\ufff8\U0001bca0-\U0001bca3\U0001d173-\U0001d17a\U000e0000-\U000e0fff]"
     r"|\p{Mn}|\p{Me}"
 )
+# Tag characters U+E0020-E007E are invisible twins of ASCII space..tilde: an identifier written in tags would vanish
+# if they were deleted as default-ignorable, so they become their ASCII twins first (U+E0001 and U+E007F, the
+# language tag and cancel tag, stay ignorable).
+_TAGS: dict[int, int] = {code: code - 0xE0000 for code in range(0xE0020, 0xE007F)}
 _CONTROL = regex.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f]")
 _NON_ASCII_DIGIT = regex.compile(r"(?![0-9])\p{Nd}")
 
@@ -160,6 +165,7 @@ def one_round(text: str, quoted_printable: bool = True) -> str:
     when ``quoted_printable`` is true."""
     if not text.isascii():
         text = unicodedata.normalize("NFKC", text)
+        text = text.translate(_TAGS)
         text = _IGNORABLE.sub("", text)
         text = text.translate(_LOOKALIKES)
         text = _NON_ASCII_DIGIT.sub(_digit, text)

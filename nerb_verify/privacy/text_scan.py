@@ -21,6 +21,7 @@ import functools
 from nerb_verify.findings import Collector, Label
 from nerb_verify.privacy import messages
 from nerb_verify.privacy.engine import NOT_CONVERGED, TOO_LONG, scan_string, scan_uncached
+from nerb_verify.privacy.joined import SCREEN_SEPARATOR, glued, joined_codes, svg_text_elements, view_codes
 from nerb_verify.privacy.profiles import Profile
 from nerb_verify.privacy.rules.paths import FILE_URI, LOCAL_PATH, NETWORK_SHARE, PERSONAL_PATH
 
@@ -135,19 +136,150 @@ def scan_text(text: str, profile: Profile, collector: Collector, artifact: str,
     block that raises something (or exceeds the screen's budget) is scanned line by line. Every rule is written so
     that a match inside one line is also a match inside the block (no line anchors), so screening never hides a
     finding; the per-line pass decides what is reported, so results do not depend on the block size.
+
+    Joined views (``joined.py``): what the block raises that none of its lines raises was split across lines (a
+    line break as separator) and is reported, column 1, at the first line of the shortest run of lines that raises
+    it; two lines glued without a separator are scanned where both sides of the line break are non-blank (see
+    :func:`_glued_junctions`); an SVG file's (``artifact`` ends in ``.svg``) ``<text>`` elements are joined per element and per figure.
     """
-    added = 0
+    state = {"added": 0, "stop": False}
     lines = text.split("\n")
     screen = _screen_profile(profile)
+
+    def report(code: str, number: int, column: int, label: Label) -> bool:
+        if state["added"] >= limit:
+            collector.add(messages.TRUNCATED, artifact, "")
+            state["stop"] = True
+            return False
+        messages.add(collector, code, artifact, "", label, profile.name, line=number, column=column)
+        state["added"] += 1
+        return True
+
     for first, last in _blocks(lines):
-        if not scan_uncached("\n".join(lines[first:last]), screen):
+        block_codes = scan_uncached("\n".join(lines[first:last]), screen)
+        if not block_codes:
             continue
+        line_codes: set[str] = set()
         for number in range(first + 1, last + 1):
-            result = _scan_line(lines[number - 1], number, profile, collector, artifact, where, limit - added)
+            result = _scan_line(lines[number - 1], number, profile, collector, artifact, where, limit - state["added"])
             if result < 0:
-                return added - result - 1
-            added += result
-    return added
+                return state["added"] - result - 1
+            state["added"] += result
+            line_codes |= _line_codes(lines[number - 1], profile)
+        for code in sorted(block_codes - line_codes - {NOT_CONVERGED, TOO_LONG}):
+            start = _first_line_of_split(lines, first, last, code, screen)
+            if start is not None and not report(code, start + 1, 1, messages.JOINED):
+                return state["added"]
+    for index, codes in _glued_junctions(lines, profile):
+        for code in sorted(codes):
+            if not report(code, index + 1, 1, messages.JOINED):
+                return state["added"]
+    for offset, pieces in (_svg_groups(text) if artifact.lower().endswith(".svg") else ()):
+        for code in sorted(joined_codes(pieces, profile)):
+            if not report(code, text.count("\n", 0, offset) + 1, 1, messages.JOINED):
+                return state["added"]
+    return state["added"]
+
+
+def _line_codes(line: str, profile: Profile) -> frozenset[str]:
+    line = line[:-1] if line.endswith("\r") else line
+    found: set[str] = set()
+    for _start, chunk in _chunks(line):
+        found |= scan_string(chunk, profile)
+    return frozenset(found)
+
+
+def _first_line_of_split(lines: list[str], first: int, last: int, code: str, screen: Profile) -> int | None:
+    """Index of the first line of the shortest run of lines in ``[first, last)`` whose line-joined text raises
+    ``code`` (binary searches over line counts, as :func:`_shortest_span` does over characters)."""
+    def raises(start: int, end: int) -> bool:
+        return code in scan_uncached("\n".join(lines[start:end]), screen)
+
+    if not raises(first, last):
+        return None
+    low, high = first + 1, last
+    while low < high:
+        middle = (low + high) // 2
+        if raises(first, middle):
+            high = middle
+        else:
+            low = middle + 1
+    end = high
+    low, high = first, end - 1
+    while low < high:
+        middle = (low + high + 1) // 2
+        if raises(middle, end):
+            low = middle
+        else:
+            high = middle - 1
+    return low
+
+
+GLUE_CONTEXT = 24
+
+
+def _glued_junctions(lines: list[str], profile: Profile) -> list[tuple[int, set[str]]]:
+    """``(index, codes)`` for every line break whose two lines, glued without a separator, raise codes neither line
+    raises alone.
+
+    Only a line break with a non-blank character on both sides can glue two tokens into one, so only those are
+    looked at: first screened together (the last ``GLUE_CONTEXT`` characters of the line, extended back to the start
+    of its last token, glued to the first ``GLUE_CONTEXT`` characters of the next, extended to the end of its first
+    token), then, for a screen that raises something, each such pair of whole lines is scanned glued.
+    """
+    junctions: list[int] = []
+    snippets: list[str] = []
+    for index in range(len(lines) - 1):
+        left, right = lines[index].removesuffix("\r"), lines[index + 1]
+        if not left or not right or left[-1].isspace() or right[0].isspace():
+            continue
+        junctions.append(index)
+        snippets.append(glued([_tail(left), _head(right)]))
+    if not junctions:
+        return []
+    screen = _screen_profile(profile)
+    flagged: list[int] = []
+    batch: list[int] = []
+    size = 0
+    for position, index in enumerate(junctions):
+        batch.append(position)
+        size += len(snippets[position]) + 3
+        if size >= SCREEN_BYTES // 4 or position == len(junctions) - 1:
+            if scan_uncached(SCREEN_SEPARATOR.join(snippets[item] for item in batch), screen):
+                flagged.extend(batch)
+            batch, size = [], 0
+    found: list[tuple[int, set[str]]] = []
+    for position in flagged:
+        index = junctions[position]
+        left, right = lines[index].removesuffix("\r"), lines[index + 1].removesuffix("\r")
+        codes = view_codes(glued([left, right]), profile) - _line_codes(left, profile) - _line_codes(right, profile)
+        if codes:
+            found.append((index, codes))
+    return found
+
+
+def _tail(line: str) -> str:
+    start = max(len(line) - GLUE_CONTEXT, 0)
+    while start > 0 and not line[start - 1].isspace():
+        start -= 1
+    return line[start:]
+
+
+def _head(line: str) -> str:
+    end = min(GLUE_CONTEXT, len(line))
+    while end < len(line) and not line[end].isspace():
+        end += 1
+    return line[:end]
+
+
+def _svg_groups(text: str) -> list[tuple[int, list[str]]]:
+    """The pieces of every SVG ``<text>`` element, then the text of all of them (the figure), each with the offset
+    of its first element."""
+    elements = svg_text_elements(text)
+    groups = [(offset, pieces) for offset, pieces in elements if len(pieces) > 1]
+    if len(elements) > 1:
+        groups.append((elements[0][0], ["".join(pieces) for _offset, pieces in elements]))
+    return groups
 
 
 def _scan_line(line: str, number: int, profile: Profile, collector: Collector, artifact: str, where: Label,

@@ -1,0 +1,120 @@
+"""Joined views (issue 17, class 1): identifiers split across adjacent JSON strings, keys and values, lines of text
+and SVG text elements are found at the container's pointer or the first line; ordinary structures stay clean."""
+
+from __future__ import annotations
+
+import base64
+import json
+
+import pytest
+
+from nerb_verify import pointers
+from nerb_verify.findings import Collector
+from nerb_verify.privacy import joined
+from nerb_verify.privacy.json_scan import scan_json
+from nerb_verify.privacy.profiles import CONTRACT, RENDERED, REPOSITORY
+from nerb_verify.privacy.text_scan import scan_text
+
+AT = chr(64)
+EMAIL_LOCAL, EMAIL_HOST = "jane." + "roe", "corp-" + "mail.org"
+PHONE = ("(713) ", "555", "-2368")
+_B64 = base64.b64encode((EMAIL_LOCAL + AT + EMAIL_HOST).encode()).decode()
+
+
+def _json_findings(document: object, profile=REPOSITORY) -> list[tuple[str, str, str]]:
+    collector = Collector()
+    scan_json(document, profile, collector, "x.json", pointer_root=document)
+    return [(f.code, f.pointer, f.message) for f in collector.findings]
+
+
+def _text_findings(text: str, profile=REPOSITORY, name: str = "x.txt") -> list[tuple[str, int | None, str]]:
+    collector = Collector()
+    scan_text(text, profile, collector, name)
+    return [(f.code, f.line, f.message) for f in collector.findings]
+
+
+SPLIT_JSON = [
+    ("array-address", {"rows": [EMAIL_LOCAL, AT + EMAIL_HOST]}, "privacy.email"),
+    ("array-address-mid-token", {"rows": [EMAIL_LOCAL + AT + EMAIL_HOST[:7], EMAIL_HOST[7:]]}, "privacy.email"),
+    ("sibling-phone", {"x_area": PHONE[0], "x_exchange": PHONE[1], "x_line": PHONE[2]}, "privacy.phone"),
+    ("array-phone-three", {"rows": ["+44", "7911", "123456"]}, "privacy.phone"),
+    ("key-and-value", {"rows": {EMAIL_LOCAL + AT: EMAIL_HOST}}, "privacy.email"),
+    ("array-home", {"rows": ["/ho", "me/", "jroe"]}, "privacy.personal_path"),
+    ("base64-halves", {"rows": [_B64[:20], _B64[20:]]}, "privacy.email"),
+    ("ssn-siblings", {"a_1": "219", "a_2": "09", "a_3": "9999"}, "privacy.ssn"),
+]
+
+
+@pytest.mark.parametrize("name,document,code", SPLIT_JSON, ids=[row[0] for row in SPLIT_JSON])
+def test_split_json_is_found_at_the_container(name: str, document: dict, code: str) -> None:
+    found = _json_findings(document)
+    container = pointers.for_path((("rows", 0),)) if "rows" in document else ""
+    assert (code, container) in {(c, p) for c, p, _m in found}, found
+    joined_rows = [row for row in found if row[0] == code]
+    assert all("Adjacent strings" in message for _c, _p, message in joined_rows)
+    dumped = json.dumps(found)
+    for value in (EMAIL_LOCAL, EMAIL_HOST, "7911", "2368", "jroe", "9999"):
+        assert value not in dumped
+
+
+ACCEPT_JSON = [
+    {"names": ["alpha", "beta", "gamma"], "kind": "literal", "status": "draft"},
+    {"rows": ["5", "/", "3"], "dates": ["2026", "07", "10"], "ratio": ["142", "1,393"]},
+    {"digests": ["sha256:" + "0123456789abcdef" * 4, "sha256:" + "fedcba9876543210" * 4]},
+    {"value": "fixture" + AT + "example.invalid", "description": "Draft contact."},
+    {"value": AT + "example.invalid", "description": "Draft suffix."},
+    {"a": "compare at", "b": "scale dot product"},
+    {"ports": ["8080", "8443", "9090"], "versions": ["v1.2.3", "v2.0.0"]},
+]
+
+
+@pytest.mark.parametrize("document", ACCEPT_JSON)
+def test_ordinary_structures_are_not_joined_into_findings(document: dict) -> None:
+    assert _json_findings(document) == []
+
+
+def test_joined_views_respect_the_contract_profile_and_do_not_duplicate_piece_findings() -> None:
+    # The pieces already raise the at-sign; the joined address is new and reported once at the array.
+    found = _json_findings({"rows": [EMAIL_LOCAL, AT + EMAIL_HOST]}, CONTRACT)
+    rows = pointers.for_path((("rows", 0),))
+    assert sorted((c, p) for c, p, _m in found) == [("privacy.at_sign", rows + "/1"), ("privacy.email", rows)]
+
+
+def test_container_over_the_budget_fails_closed() -> None:
+    found = _json_findings({"rows": ["word"] * (joined.MAX_PIECES + 1)})
+    assert [(c, p) for c, p, _m in found] == [(joined.JOINED_BUDGET, pointers.for_path((("rows", 0),)))]
+
+
+SPLIT_TEXT = [
+    ("glued-home", "see /ho\nme/jroe/notes\n", "privacy.personal_path", 1),
+    ("glued-address", "x\nmail " + EMAIL_LOCAL + "\n" + AT + EMAIL_HOST + " now\n", "privacy.email", 2),
+    ("ssn-over-lines", "a\nb\n219\n09\n9999\n", "privacy.ssn", 3),
+]
+
+
+@pytest.mark.parametrize("name,text,code,line", SPLIT_TEXT, ids=[row[0] for row in SPLIT_TEXT])
+def test_split_text_is_found_at_its_first_line(name: str, text: str, code: str, line: int) -> None:
+    found = _text_findings(text)
+    assert (code, line) in {(c, n) for c, n, _m in found}, found
+    assert "jroe" not in json.dumps(found) and EMAIL_HOST not in json.dumps(found)
+
+
+@pytest.mark.parametrize("text", [
+    "def f(x):\n    return x\nclass A:\n    pass\n",
+    "alpha\nbeta\n/tmp\nout\n",
+    "port 8080\n8443 open\n",
+    "fixture" + AT + "example.invalid\nDraft\n",
+])
+def test_ordinary_lines_are_not_glued_into_findings(text: str) -> None:
+    assert _text_findings(text) == []
+
+
+def test_svg_text_elements_are_joined_per_element_and_per_figure() -> None:
+    tspans = ('<svg><text x="1"><tspan>' + PHONE[0] + PHONE[1] + "</tspan><tspan>" + PHONE[2]
+              + "</tspan></text></svg>")
+    assert [(c, n) for c, n, _m in _text_findings(tspans, RENDERED, "f.svg")] == [("privacy.phone", 1)]
+    figure = ('<svg>\n<text x="1">+44 7911</text>\n<text x="2">123456</text>\n</svg>')
+    assert [(c, n) for c, n, _m in _text_findings(figure, RENDERED, "f.svg")] == [("privacy.phone", 2)]
+    plain = '<svg>\n<text x="1">precision</text>\n<text x="2">0.953</text>\n<text>142 / 149</text>\n</svg>'
+    assert _text_findings(plain, RENDERED, "f.svg") == []
+    assert _text_findings(figure, RENDERED, "notes.txt") == []  # only SVG files have text elements
