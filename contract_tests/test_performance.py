@@ -350,3 +350,28 @@ def test_the_frozen_request_is_the_100_document_input(base_ctx: VerifyContext) -
 def test_a_smoke_report_has_its_own_counts(base_ctx: VerifyContext) -> None:
     ctx = fresh_ctx(base_ctx, lambda c: c.artifacts[PERFORMANCE_REPORT].__setitem__("profile", "smoke"))
     assert C.SMOKE_PROFILE_SHAPE in codes_of(ctx) and _protocol_pointers(ctx) == set()
+
+
+# ------------------------------------------------------------------------------------ harness records (issue 16)
+
+def _harness_findings(ctx: VerifyContext) -> set[str]:
+    return {f.pointer for f in ctx.collector.findings if f.code == C.HARNESS_COMMAND_FAILED}
+
+
+@pytest.mark.parametrize("field,value", [("exit_status", 1), ("exit_status", -9), ("elapsed_seconds", 7200.5)])
+def test_a_decision_grade_command_must_record_success(base_ctx: VerifyContext, field: str, value: Any) -> None:
+    ctx = fresh_ctx(base_ctx, lambda c: c.artifacts[EVIDENCE]["commands"][0].__setitem__(field, value))
+    assert _harness_findings(ctx) == {"/commands/0"}
+    assert ctx.collector.decisions["performance"]["decision_grade"] == "failed"
+
+
+def test_success_within_the_timeout_and_non_decision_commands_pass(base_ctx: VerifyContext) -> None:
+    def edit(ctx: VerifyContext) -> None:
+        evidence = ctx.artifacts[EVIDENCE]
+        evidence["commands"][0]["elapsed_seconds"] = 7200.0  # exactly the timeout still succeeds
+        evidence["commands"].append(dict(evidence["commands"][0], id="exploratory_runner", exit_status=1))
+        for harness in evidence["performance"]["harnesses"]:
+            if harness["id"] == "generic_regex_harness":  # measures only the non-decision explore cell
+                harness["command_id"] = "exploratory_runner"
+
+    assert _harness_findings(fresh_ctx(base_ctx, edit)) == set()

@@ -40,7 +40,7 @@ POLICY_CODES = frozenset({
     C.SECTION_EMPTY, C.SECTION_MALFORMED, C.INVENTORY_MISSING, C.INVENTORY_SHAPE, C.INVALID_SAMPLE, C.RSS_SAMPLES,
     C.PHASE_CONTRACT, C.SAMPLE_SUPPORT, C.COMPARISON_INVALID, C.COMPARISON_FAILED, C.VALUE_MODEL_POLICY,
     C.DECISION_MATRIX, C.SWEEP_UNCONTROLLED, C.CPU_CAPACITY, C.MEMORY_CAPACITY, C.ABSOLUTE_POLICY,
-    C.BREAKEVEN_COMPONENT, C.BASELINE_CAPABILITY,
+    C.BREAKEVEN_COMPONENT, C.BASELINE_CAPABILITY, C.HARNESS_COMMAND_FAILED,
 })
 MALFORMED = (KeyError, TypeError, ValueError, AttributeError, IndexError, ZeroDivisionError, AssertionError)
 
@@ -131,6 +131,7 @@ def run(ctx: VerifyContext) -> None:
         _guard(state, "sweeps", lambda: policy.check_sweeps(state))
         environment = report.get("environment") if isinstance(report, dict) else evidence.get("environment")
         _guard(state, "capacity", lambda: policy.check_capacity(state, environment))
+        _guard(state, "harness_commands", lambda: policy.check_harness_commands(state))
         _guard(state, "absolute", lambda: policy.check_absolute(state))
         _guard(state, "value_model", lambda: policy.check_value_model(state))
     else:

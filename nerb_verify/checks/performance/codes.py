@@ -168,6 +168,12 @@ SWEEP_UNCONTROLLED = register(
     "1k/10k/25k/100k banks on one input shape and generator family, each tracking the evaluated bank's composition "
     "proportions within 0.10; negative/sparse/normal/dense and small/medium/large/huge on a fixed bank; serial and "
     "concurrent cells on identical bank and input.")
+HARNESS_COMMAND_FAILED = register(
+    "performance.harness_command_failed", "A decision-grade cell's harness command does not record success.",
+    "Charter: every decision-grade harness command must succeed. The command a harness names (evidence commands, "
+    "by id) of every harness measuring a decision-grade cell must record exit status 0 and, when it has a timeout, "
+    "an elapsed time within it. Decision-grade requirement: false in a bundle that claims decision grade, a "
+    "decision outcome in one that honestly reports its grade as not passed (docs/decision-grade.md).")
 CPU_CAPACITY = register(
     "performance.cpu_capacity", "A decision cell's concurrency exceeds the recorded CPU count.",
     "Concurrency can never exceed environment.cpu_count.")
