@@ -15,7 +15,7 @@ import time
 from pathlib import Path
 
 import pytest
-from conftest import REAL_BUNDLE, REPO
+from conftest import REAL_BUNDLE, REPO, verify_dir
 from jsonschema import Draft202012Validator
 
 from nerb_verify import context as C
@@ -295,3 +295,49 @@ def test_source_repo_mode_recomputes_the_attestation(opened, tmp_path):
     ctx.options.source_repo = repo
     capacity_source.run(ctx, decision)
     assert codes_of(ctx) == ["capacity.source_repo_mismatch"]
+
+
+# --- card pattern counts against the funnel and the evaluated bank (issue 16) -----------------------------------
+
+def _card_edit(opened, edits: dict[tuple[str, ...], int]) -> list[tuple[str, str]]:
+    card = copy.deepcopy(opened.artifacts[C.BANK_CARD])
+    for path, value in edits.items():
+        node = card
+        for key in path[:-1]:
+            node = node[key]
+        node[path[-1]] = value
+    card["card_sha256"] = self_hash(card, "card_sha256")
+    ctx = run_mine(fresh(opened, **{C.BANK_CARD: card}))
+    return sorted((f.code, f.pointer) for f in ctx.collector.findings)
+
+
+F = ("candidate_funnel", "by_type")
+
+
+@pytest.mark.parametrize(("edits", "pointers"), [
+    # one contact moved from active to draft inside its type: the type still conserves, the decisions do not
+    ({(*F, "contact", "active"): 11999, (*F, "contact", "draft"): 2001},
+     ["/bank/stats/by_status/draft/patterns", "/candidate_funnel/by_decision/active",
+      "/candidate_funnel/by_decision/draft", "/candidate_funnel/by_type/contact/active"]),
+    # a draft pattern recounted as inactive (status totals still add up)
+    ({("bank", "stats", "by_status", "draft", "patterns"): 4912,
+      ("bank", "stats", "by_status", "inactive", "patterns"): 1},
+     ["/bank/stats/by_status/draft/patterns"]),
+    # one literal recounted as a regex (literal + regex still the total)
+    ({("bank", "stats", "by_kind", "literal"): 18111, ("bank", "stats", "by_kind", "regex"): 3},
+     ["/bank/stats/by_kind/literal", "/bank/stats/by_kind/regex"]),
+    # an active person alias claimed as an active domain literal (both literal: only the class differs)
+    ({(*F, "person_alias", "active"): 1199, (*F, "person_alias", "draft"): 913,
+      (*F, "organization_domain", "active"): 1, (*F, "organization_domain", "draft"): 1999},
+     ["/candidate_funnel/by_type/organization_domain/active", "/candidate_funnel/by_type/person_alias/active"]),
+])
+def test_card_pattern_counts_follow_the_funnel_and_the_evaluated_bank(opened, edits, pointers):
+    found = _card_edit(opened, edits)
+    assert sorted(p for code, p in found if code == "card.pattern_counts") == pointers
+    assert {code for code, _ in found} == {"card.pattern_counts"}
+
+
+def test_card_pattern_counts_hold_on_the_real_and_the_smoke_card(opened, real_result):
+    assert not [f for f in real_result.collector.findings if f.code == "card.pattern_counts"]
+    smoke = verify_dir(REPO / "fixtures" / "bundles" / "synthetic-smoke")
+    assert not [f for f in smoke.collector.findings if f.code == "card.pattern_counts"]

@@ -145,7 +145,7 @@ def test_every_requirement_code_is_registered_and_documented():
 
 def test_eligibility_needs_the_recomputed_performance_grade_to_pass():
     """A failure code with no error finding of its own (a dirty worktree) still makes the bundle not eligible."""
-    decision_report = {"profile": "decision", "decision_grade": {"passed": False, "failure_codes": ["x"]}}
+    decision_report = {"profile": "decision", "decision_grade": {"passed": True, "failure_codes": []}}
     for grade, eligible in (("passed", True), ("failed", False), (None, False)):
         ctx = _context(decision_report, SMOKE_EVIDENCE)
         for family in decision_scope.REQUIREMENT_FAMILIES:
@@ -156,3 +156,75 @@ def test_eligibility_needs_the_recomputed_performance_grade_to_pass():
         record = ctx.collector.decisions["decision_grade"]
         assert record["eligible"] is eligible, grade
         assert ("performance_grade_not_passed" in record["blocked_by"]) is not eligible
+
+
+
+# ------------------------------------------------------------------ honest failure is a decision outcome (issue 16)
+
+NOT_PASSED_REPORT = {"profile": "decision",
+                     "decision_grade": {"passed": False, "failure_codes": ["comparison_regression_or_noise"]}}
+
+
+def test_a_decision_run_reporting_its_grade_not_passed_is_not_claimed_scope():
+    assert decision_scope.declared_scope(_context(NOT_PASSED_REPORT, SMOKE_EVIDENCE)) == ("not_claimed", [])
+
+
+@pytest.mark.parametrize("report,evidence", [
+    ({**NOT_PASSED_REPORT, "profile": "Decision"}, SMOKE_EVIDENCE),
+    ({**NOT_PASSED_REPORT, "decision_grade": {"passed": True, "failure_codes": []}}, SMOKE_EVIDENCE),
+    (NOT_PASSED_REPORT, {**SMOKE_EVIDENCE, "verifier": {"passed": True}}),
+    (NOT_PASSED_REPORT, {"promotion": {"passed": True, "claims": []}, "verifier": {"passed": False}}),
+    (NOT_PASSED_REPORT, {"promotion": {"passed": False, "claims": [{}]}, "verifier": {"passed": False}}),
+])
+def test_any_claim_keeps_a_decision_run_in_decision_scope(report, evidence):
+    scope, reasons = decision_scope.declared_scope(_context(report, evidence))
+    assert scope == "decision" and reasons
+
+
+def test_requirement_findings_are_outcomes_in_not_claimed_scope_and_errors_otherwise():
+    for report, moved in ((NOT_PASSED_REPORT, True), ({**NOT_PASSED_REPORT, "decision_grade": {"passed": True}}, False)):
+        ctx = _context(report, SMOKE_EVIDENCE)
+        ctx.collector.add("performance.comparison_failed", EVIDENCE, "/performance/comparisons/0/result")
+        ctx.collector.add("performance.comparison_result_mismatch", EVIDENCE, "/performance/comparisons/0/result")
+        decision_scope.apply(ctx)
+        codes = [f.code for f in ctx.collector.findings]
+        assert "performance.comparison_result_mismatch" in codes  # a false statement stays an error
+        assert ("performance.comparison_failed" in codes) is not moved
+        assert ctx.collector.decisions["decision_grade"]["eligible"] is False
+
+
+def _honest_bundle(tmp_path: Path) -> Path:
+    from tools.fixturelib import materialize
+    from tools.mutations.decision_scope import HONEST_UNSTABLE
+
+    return materialize(HONEST_UNSTABLE, tmp_path)
+
+
+def test_honest_unstable_cell_verifies_and_exits_3_only_when_decision_grade_is_required(tmp_path):
+    """Charter: unstable and inconclusive cells are nonpromotable, not invalid. The honest bundle verifies, reports
+    the decision, and fails only the flag that requires decision grade."""
+    bundle = _honest_bundle(tmp_path)
+    plain = run_cli("verify", str(bundle))
+    assert plain.code == 0, plain.stdout
+    assert ("Decision grade: NOT ELIGIBLE (the bundle reports its decision grade as not passed; unmet requirements: "
+            "performance.comparison_failed, performance.decision_matrix)") in plain.stdout
+    required = run_cli("verify", "--require-decision-grade", str(bundle))
+    assert required.code == 3, required.stdout
+    assert "decision.decision_grade_ineligible" in required.stdout and "performance.comparison_failed" in required.stdout
+    report = json.loads(run_cli("verify", "--format", "json", str(bundle)).stdout)
+    assert report["verdict"] == "verified"
+    assert report["decisions"]["performance"]["decision_grade"] == "failed"
+    assert "comparison_regression_or_noise" in report["decisions"]["performance"]["failure_codes"]
+
+
+def test_the_same_unstable_cell_under_a_passed_grade_is_rejected(tmp_path):
+    """Claiming decision grade over the unstable cell is false: the requirement finding is an error again."""
+    bundle = _honest_bundle(tmp_path)
+    report = json.loads((bundle / REPORT).read_text())
+    report["decision_grade"] = {"passed": True, "failure_codes": []}
+    (bundle / REPORT).write_text(json.dumps(report))
+    seal_bundle(bundle)
+    result = verify_dir(bundle)
+    codes = {f.code for f in result.collector.findings if f.severity == "error"}
+    assert {"performance.comparison_failed", "performance.decision_grade_mismatch"} <= codes
+    assert result.verdict == "rejected"

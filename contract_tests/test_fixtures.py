@@ -2,7 +2,8 @@
 
 Fixtures are patches (fixtures/invalid/<CODE>-<slug>/case.json) materialized into a temporary copy of their base
 bundle. The check is exact: the set of error-severity codes raised must equal expected.json's ``codes`` (so a
-fixture proves both that its code fires and that nothing else does), and listed warnings must be present.
+fixture proves both that its code fires and that nothing else does), and listed warnings must be present. A valid
+control (verdict ``verified``, no codes) may pin the decisions it must report (``decisions``: name -> fields).
 """
 
 from __future__ import annotations
@@ -55,3 +56,6 @@ def test_fixture_raises_exactly_its_codes(case_dir: Path, tmp_path: Path) -> Non
         assert code in warnings
     for pinned in expected.get("findings", []):
         assert any(f.code == pinned["code"] and f.pointer == pinned["pointer"] for f in result.collector.findings)
+    for name, fields in expected.get("decisions", {}).items():  # a valid control pins the decision it reports
+        record = result.collector.decisions.get(name) or {}
+        assert {key: record.get(key) for key in fields} == fields, name

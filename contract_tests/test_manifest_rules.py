@@ -216,6 +216,16 @@ def test_quality_plan_rules() -> None:
         lambda a: plan(a).append(dict(plan(a)[1], id="again")))
 
 
+@pytest.mark.parametrize("groups,expected", [(99, {(f"/quality_plan/{i}/sample_documents") for i in range(3)}),
+                                             (100, set()), (11625, set())])
+def test_sample_of_distinct_groups_fits_the_split_role(groups: int, expected: set[str]) -> None:
+    """Charter: the preregistered sample is 100 documents from 100 distinct groups of the test role, so the role
+    must record at least that many groups (boundary: exactly 100 groups fit)."""
+    pointers = {p for code, p in found(lambda a: both(a, ["splits", "roles", "test", "groups"], groups))
+                if code == "manifest.sample_design_split"}
+    assert pointers == expected
+
+
 def test_conformance_plan_rules() -> None:
     cp = lambda a: a[MANIFEST]["conformance_plan"]  # noqa: E731
     assert codes_of(lambda a: cp(a).__setitem__("positive_cases", 39605)) == {

@@ -276,3 +276,102 @@ def test_block_assignment_and_abba_schedule() -> None:
     assert labels.count("candidate") == labels.count("control") == 10
     assert split_blocks(list(range(20)), 10) == [[2 * i, 2 * i + 1] for i in range(10)]
     assert split_blocks(list(range(19)), 10) is None
+
+
+# ------------------------------------------------------------------------------ exact protocol counts (issue 16)
+
+def _position(ctx: VerifyContext, workload_id: str) -> int:
+    return next(i for i, w in enumerate(ctx.artifacts[EVIDENCE]["performance"]["workloads"]) if w["id"] == workload_id)
+
+
+def _protocol_pointers(ctx: VerifyContext) -> set[str]:
+    return {f.pointer for f in ctx.collector.findings if f.code == C.PROTOCOL_COUNT}
+
+
+def test_frozen_sample_census_of_the_real_bundle(base_ctx: VerifyContext) -> None:
+    """Spec 20 section 3: 26 x 1000, 10 x 100 and 6 x 20 samples, each exactly its cell's frozen count."""
+    from collections import Counter
+
+    from nerb_verify.checks.performance.protocol import frozen_sample_count
+
+    workloads = base_ctx.artifacts[EVIDENCE]["performance"]["workloads"]
+    assert Counter(frozen_sample_count(w) for w in workloads) == {1000: 26, 100: 10, 20: 6}
+    assert all(len(w["samples_seconds"]) == frozen_sample_count(w) for w in workloads)
+
+
+@pytest.mark.parametrize("workload_id,extra", [("explore_generic_email_regex", 1), ("control_real_cold_compile", 2),
+                                               ("real_direct_throughput", 100), ("real_helper_cache_hit", 10)])
+def test_more_samples_than_the_frozen_count_is_a_protocol_count(base_ctx: VerifyContext, workload_id: str,
+                                                                 extra: int) -> None:
+    def edit(ctx: VerifyContext) -> None:
+        workload = ctx.artifacts[EVIDENCE]["performance"]["workloads"][_position(ctx, workload_id)]
+        workload["samples_seconds"] += workload["samples_seconds"][:extra]
+        workload["rss_samples_bytes"] += workload["rss_samples_bytes"][:extra]
+
+    ctx = fresh_ctx(base_ctx, edit)
+    assert _protocol_pointers(ctx) == {f"/performance/workloads/{_position(ctx, workload_id)}/samples_seconds"}
+
+
+def test_a_decision_cell_below_its_minimum_is_reported_once_as_sample_support(base_ctx: VerifyContext) -> None:
+    def edit(ctx: VerifyContext) -> None:
+        workload = ctx.artifacts[EVIDENCE]["performance"]["workloads"][_position(ctx, "real_cold_compile")]
+        del workload["samples_seconds"][-2:], workload["rss_samples_bytes"][-2:]
+
+    ctx = fresh_ctx(base_ctx, edit)
+    assert C.SAMPLE_SUPPORT in codes_of(ctx) and _protocol_pointers(ctx) == set()
+
+
+def test_a_sample_is_one_work_unit(base_ctx: VerifyContext) -> None:
+    def edit(ctx: VerifyContext) -> None:
+        ctx.artifacts[EVIDENCE]["performance"]["workloads"][_position(ctx, "explore_python_literal_scan")][
+            "work_per_sample"] = 2
+
+    ctx = fresh_ctx(base_ctx, edit)
+    assert f"/performance/workloads/{_position(ctx, 'explore_python_literal_scan')}/work_per_sample" in \
+        _protocol_pointers(ctx)
+
+
+def test_the_frozen_request_is_the_100_document_input(base_ctx: VerifyContext) -> None:
+    """Charter: one request is one scan of all 100 documents of the frozen input (and a document block one pass)."""
+    def edit(ctx: VerifyContext) -> None:
+        for item in ctx.artifacts[EVIDENCE]["performance"]["inputs"]:
+            if item["id"] == "real_validation_input":
+                item["documents"] = 99
+
+    ctx = fresh_ctx(base_ctx, edit)
+    components = ctx.artifacts[EVIDENCE]["performance"]["breakeven_models"][0]["components"]
+    request = {f"/performance/breakeven_models/0/components/{i}/workload_id" for i, c in enumerate(components)
+               if c["source"] == "workload_seconds_per_request" and c["workload_id"] in (
+                   "real_direct_throughput", "real_helper_cache_miss")}
+    latency = f"/performance/workloads/{_position(ctx, 'real_direct_latency')}/input_id"
+    assert _protocol_pointers(ctx) == request | {latency}
+
+
+def test_a_smoke_report_has_its_own_counts(base_ctx: VerifyContext) -> None:
+    ctx = fresh_ctx(base_ctx, lambda c: c.artifacts[PERFORMANCE_REPORT].__setitem__("profile", "smoke"))
+    assert C.SMOKE_PROFILE_SHAPE in codes_of(ctx) and _protocol_pointers(ctx) == set()
+
+
+# ------------------------------------------------------------------------------------ harness records (issue 16)
+
+def _harness_findings(ctx: VerifyContext) -> set[str]:
+    return {f.pointer for f in ctx.collector.findings if f.code == C.HARNESS_COMMAND_FAILED}
+
+
+@pytest.mark.parametrize("field,value", [("exit_status", 1), ("exit_status", -9), ("elapsed_seconds", 7200.5)])
+def test_a_decision_grade_command_must_record_success(base_ctx: VerifyContext, field: str, value: Any) -> None:
+    ctx = fresh_ctx(base_ctx, lambda c: c.artifacts[EVIDENCE]["commands"][0].__setitem__(field, value))
+    assert _harness_findings(ctx) == {"/commands/0"}
+    assert ctx.collector.decisions["performance"]["decision_grade"] == "failed"
+
+
+def test_success_within_the_timeout_and_non_decision_commands_pass(base_ctx: VerifyContext) -> None:
+    def edit(ctx: VerifyContext) -> None:
+        evidence = ctx.artifacts[EVIDENCE]
+        evidence["commands"][0]["elapsed_seconds"] = 7200.0  # exactly the timeout still succeeds
+        evidence["commands"].append(dict(evidence["commands"][0], id="exploratory_runner", exit_status=1))
+        for harness in evidence["performance"]["harnesses"]:
+            if harness["id"] == "generic_regex_harness":  # measures only the non-decision explore cell
+                harness["command_id"] = "exploratory_runner"
+
+    assert _harness_findings(fresh_ctx(base_ctx, edit)) == set()

@@ -113,8 +113,9 @@ def test_value_where_denominator_is_zero_is_its_own_code() -> None:
         s["metrics"]["catalog_coverage"] = 0.0
 
     ctx = mutate(edit)
-    assert codes(ctx) == {"quality.metric_should_be_null"}
-    pointers = {f.pointer for f in ctx.collector.findings}
+    # the person slice edited alone no longer adds up to the combined one (quality.slice_identity, tested below)
+    assert codes(ctx) - {"quality.slice_identity"} == {"quality.metric_should_be_null"}
+    pointers = {f.pointer for f in ctx.collector.findings if f.code != "quality.slice_identity"}
     assert pointers == {"/quality/slices/2/metrics/cataloged_recall",
                         "/quality/slices/2/metrics/cataloged_document_leak_rate"}
     assert ctx.figures["/quality/slices/2/metrics/cataloged_recall"] is None
@@ -127,7 +128,7 @@ def test_zero_filled_rate_on_empty_denominator_is_rejected() -> None:
         s.update(cataloged_gold_spans=0, cataloged_true_positive=0, documents_with_cataloged_gold=0)
         s["metrics"].update(catalog_coverage=0.0, cataloged_recall=None, cataloged_document_leak_rate=0.0)
 
-    assert codes(mutate(edit)) == {"quality.metric_should_be_null"}
+    assert codes(mutate(edit)) - {"quality.slice_identity"} == {"quality.metric_should_be_null"}
 
 
 # ------------------------------------------------------------------------------------------------ hostile types
@@ -239,7 +240,9 @@ def test_count_rule_raises_exactly_its_code(code: str, index: int, counts: dict[
     item = slice_of(artifacts, index)
     item.update(counts)
     recompute_metrics(item)
-    assert codes(only_quality(artifacts)) == {code}
+    # A class slice edited alone usually no longer adds up to the combined slice as well (quality.slice_identity,
+    # tested on its own below); the per-slice rule must still be the only other code.
+    assert codes(only_quality(artifacts)) - {"quality.slice_identity"} == {code}
 
 
 def test_ineligible_slice_keeps_hits_and_misses_only() -> None:
@@ -508,3 +511,96 @@ def test_brute_force_ineligible_slices_keep_hits_and_misses_only(docs: list[dict
         item["false_positive"] = counts["false_positive"]
         item["predicted_spans"] = counts["predicted_spans"]
         assert codes(only_quality(artifacts)) == {"quality.ineligible_open_world_counts"}
+
+
+# ------------------------------------------------------------------------------------ slice identities (issue 16)
+
+def synthetic_panel(docs: list[dict[str, Any]]) -> dict[str, Any]:
+    """The combined, contact and person slices scored by brute force on the same documents."""
+    slices = [synthetic_evidence(docs, entity_class)[0][EVIDENCE]["quality"]["slices"][0]
+              for entity_class in ("person_contact", "contact", "person")]
+    for item, slice_id in zip(slices, ("combined", "contact", "person")):
+        item["id"] = slice_id
+    return {EVIDENCE: {"quality": {"evaluated": True, "slices": slices}}}
+
+
+def identity_findings(ctx: Any) -> set[str]:
+    return {f.pointer for f in ctx.collector.findings if f.code == "quality.slice_identity"}
+
+
+@settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(docs=documents())
+def test_brute_force_panel_satisfies_every_slice_identity(docs: list[dict[str, Any]]) -> None:
+    """Combined and per-class slices scored from one matching never violate the identities (they are sound)."""
+    artifacts = synthetic_panel(docs)
+    assert only_quality(artifacts).collector.findings == []
+    from nerb_verify.checks.quality_panel import check_slice_identities  # the panel is found (and so checked)
+
+    ctx = only_quality(artifacts)
+    assert check_slice_identities(ctx, artifacts[EVIDENCE]["quality"]["slices"]) == 1
+
+
+REAL_SLICES = real_artifacts()[EVIDENCE]["quality"]["slices"]
+
+
+def _sum(name: str) -> int:
+    return REAL_SLICES[1][name] + REAL_SLICES[2][name]
+
+
+def _largest(name: str) -> int:
+    return max(REAL_SLICES[1][name], REAL_SLICES[2][name])
+
+
+# (combined count, a value that breaks its identity on the real panel)
+IDENTITY_BREAKS = [
+    *((name, _sum(name) + delta) for name in ("true_positive", "false_negative", "cataloged_gold_spans",
+                                              "cataloged_true_positive", "cataloged_false_negative",
+                                              "cataloged_wrong_canonical", "false_positive", "predicted_spans")
+      for delta in (-1, 1) if _sum(name) + delta >= 0),
+    *((name, value) for name in ("documents_with_sensitive_gold", "documents_with_any_miss",
+                                 "documents_with_cataloged_gold", "documents_with_any_cataloged_miss")
+      for value in (_largest(name) - 1, _sum(name) + 1) if value >= 0),
+    ("covered_sensitive_characters", _largest("covered_sensitive_characters") - 1),
+    *((name, _sum(name) + 1) for name in ("leaked_sensitive_characters", "documents_with_any_leaked_character",
+                                          "negative_documents_with_predictions")),
+]
+
+
+@pytest.mark.parametrize("name,value", IDENTITY_BREAKS, ids=[f"{n}={v}" for n, v in IDENTITY_BREAKS])
+def test_combined_count_outside_its_identity_is_reported_there(name: str, value: int) -> None:
+    artifacts = real_artifacts()
+    slice_of(artifacts, 0)[name] = value
+    assert identity_findings(only_quality(artifacts)) == {f"/quality/slices/0/{name}"}
+
+
+@pytest.mark.parametrize("name,value", [("documents_with_sensitive_gold", 61), ("documents_with_sensitive_gold", 93),
+                                        ("documents_with_any_miss", 59), ("covered_sensitive_characters", 3500),
+                                        ("leaked_sensitive_characters", 0)])
+def test_union_bounds_are_inclusive_and_one_sided_where_they_should_be(name: str, value: int) -> None:
+    """The bounds are as wide as unions allow: the larger class value, the class sum, and no upper bound on covered
+    characters (a person prediction may cover a contact's gold) nor a lower one on leaked characters."""
+    artifacts = real_artifacts()
+    slice_of(artifacts, 0)[name] = value
+    assert identity_findings(only_quality(artifacts)) == set()
+
+
+def test_open_world_sums_wait_for_eligible_slices() -> None:
+    """A partial person slice keeps hits and misses only, so the false-positive and character identities do not
+    apply; the span sums that hold on any slice still do."""
+    artifacts = real_artifacts()
+    person = slice_of(artifacts, 2)
+    person["annotation_completeness"] = "partial"
+    slice_of(artifacts, 0)["false_positive"] = 0
+    slice_of(artifacts, 0)["true_positive"] = 141
+    assert identity_findings(only_quality(artifacts)) == {"/quality/slices/0/true_positive"}
+
+
+def test_a_combined_slice_without_an_unambiguous_panel_is_not_bound() -> None:
+    artifacts = real_artifacts()
+    slice_of(artifacts, 2)["text_view"] = "another_view"
+    slice_of(artifacts, 0)["true_positive"] = 1
+    from nerb_verify.checks.quality_panel import check_slice_identities
+
+    ctx = only_quality(artifacts)
+    assert identity_findings(ctx) == set()
+    assert check_slice_identities(ctx, artifacts[EVIDENCE]["quality"]["slices"]) == 0

@@ -12,6 +12,14 @@ result *means* depends on what the bundle declares about itself:
   it is not decision grade, so an unmet requirement is not tampering: it is reported under
   ``decisions.decision_grade.unmet`` (code, artifact, pointer) and in the text output, and the verdict can still be
   ``verified``. ``--require-decision-grade`` turns it into exit 3.
+* **not-claimed scope**: the same, for a ``"decision"``-profile run whose report honestly says its decision grade
+  did not pass (``decision_grade.passed`` false, with the recomputed failure codes), not promoted, not
+  verifier-passed, no claim. The charter calls such cells *nonpromotable*, not invalid: an unstable or inconclusive
+  stability cell, a regressed or noisy cross-path comparison, an absolute bound or CPU capacity the measurement
+  honestly misses, a failed decision-grade command, a missing decision cell. None of them is false in a bundle that
+  does not claim decision grade, so they are decision outcomes (verified, not eligible, exit 3 under
+  ``--require-decision-grade``), exactly as in smoke scope. The report's grade itself is bound to the recomputed one
+  (``performance.decision_grade_mismatch``), so "not passed" cannot be said of a run that passed, nor the reverse.
 
 Everything else (hashes, recomputed figures, bindings, lineage, privacy, the strict shape of a smoke report) rejects
 in both scopes. A report cannot simply relabel decision cells as smoke: ``performance.smoke_profile_shape`` rejects a
@@ -47,6 +55,12 @@ REQUIREMENT_CODES = frozenset({
     "performance.sweep_uncontrolled",
     "performance.value_model_policy",
     "manifest.missing_gate_slice",
+    # Measured outcomes the frozen protocol calls nonpromotable (charter "Performance And Scale Protocol"): false
+    # only in a bundle that claims decision grade.
+    "performance.comparison_failed",
+    "performance.absolute_policy",
+    "performance.cpu_capacity",
+    "performance.harness_command_failed",
 })
 
 # The check families that evaluate the requirements; each must have run for a bundle to be eligible.
@@ -54,6 +68,10 @@ REQUIREMENT_FAMILIES = ("performance", "capacity", "manifest")
 
 SMOKE = "smoke"
 DECISION = "decision"
+NOT_CLAIMED = "not_claimed"
+# Scopes in which the bundle itself says it is not decision grade: unmet requirements are outcomes, not findings.
+NON_CLAIMING = (SMOKE, NOT_CLAIMED)
+PROFILE_NOT_SMOKE = "performance report profile is not smoke"
 
 
 def _dig(value: Any, *keys: str) -> Any:
@@ -74,7 +92,7 @@ def declared_scope(ctx: VerifyContext) -> tuple[str, list[str]]:
     evidence = ctx.loaded.get(EVIDENCE)
     reasons: list[str] = []
     if _dig(report, "profile") != SMOKE:
-        reasons.append("performance report profile is not smoke")
+        reasons.append(PROFILE_NOT_SMOKE)
     if _dig(report, "decision_grade", "passed") is not False:
         reasons.append("performance report decision_grade.passed is not false")
     if _dig(evidence, "promotion", "passed") is not False:
@@ -83,16 +101,21 @@ def declared_scope(ctx: VerifyContext) -> tuple[str, list[str]]:
         reasons.append("evidence verifier.passed is not false")
     if _dig(evidence, "promotion", "claims") != []:
         reasons.append("evidence makes claims")
-    return (DECISION, reasons) if reasons else (SMOKE, [])
+    if not reasons:
+        return SMOKE, []
+    if reasons == [PROFILE_NOT_SMOKE] and _dig(report, "profile") == DECISION:
+        return NOT_CLAIMED, []  # a decision run that honestly reports it did not pass, and claims nothing
+    return DECISION, reasons
 
 
 def apply(ctx: VerifyContext) -> None:
-    """Decide the scope, record ``decisions.decision_grade`` and, in smoke scope only, move requirement findings out
-    of the findings list into that record (they stay visible; they no longer reject)."""
+    """Decide the scope, record ``decisions.decision_grade`` and, in a non-claiming scope (smoke or not claimed),
+    move requirement findings out of the findings list into that record (they stay visible; they no longer
+    reject)."""
     collector = ctx.collector
     scope, reasons = declared_scope(ctx)
     requirement = [f for f in collector.findings if f.code in REQUIREMENT_CODES]
-    if scope == SMOKE:
+    if scope in NON_CLAIMING:
         collector.findings = [f for f in collector.findings if f.code not in REQUIREMENT_CODES]
     unmet = _unique(requirement)
     # Eligible only when the requirements were really evaluated: no error anywhere (a rejected bundle is eligible for
@@ -103,7 +126,9 @@ def apply(ctx: VerifyContext) -> None:
     # The performance decision grade recomputed from the raw data (not the report's own claim) must have passed:
     # some failure codes (a dirty worktree) are a graded outcome, not an error finding.
     graded = (collector.decisions.get("performance") or {}).get("decision_grade") == "passed"
-    blocked_by = [reason for reason, holds in (("smoke_scope", scope == SMOKE), ("unmet_requirements", bool(unmet)),
+    blocked_by = [reason for reason, holds in (("smoke_scope", scope == SMOKE),
+                                               ("decision_grade_not_claimed", scope == NOT_CLAIMED),
+                                               ("unmet_requirements", bool(unmet)),
                                                ("error_findings", errors), ("families_not_run", not evaluated),
                                                ("performance_grade_not_passed", not graded)) if holds]
     collector.decisions["decision_grade"] = {
@@ -133,6 +158,9 @@ def text_line(ctx: VerifyContext) -> str | None:
     if record.get("scope") == SMOKE:
         return ("Decision grade: NOT ELIGIBLE (declared smoke bundle; unmet requirements: "
                 + (", ".join(codes) or "none") + ").")
+    if record.get("scope") == NOT_CLAIMED:
+        return ("Decision grade: NOT ELIGIBLE (the bundle reports its decision grade as not passed; unmet "
+                "requirements: " + (", ".join(codes) or "none") + ").")
     parts = []
     for reason in record.get("blocked_by", []):
         text = str(reason).replace("_", " ")

@@ -6,6 +6,10 @@ The card describes the bank the evidence evaluated. We check:
 * the candidate funnel conserves candidates (decision totals = type totals = reason totals = total_candidates, and
   each type's active + draft + rejected = total); bank stats add up (totals = sum over statuses, literal + regex =
   patterns, active totals = the active status, funnel active = active patterns);
+* pattern counts by kind and status against the funnel and the evaluated bank: the types add up to the decision
+  counts column by column, draft patterns are the draft candidates, the bank holds active and draft candidates only,
+  literal/regex are the retained literal candidates and fallbacks, and the active candidates of each class and kind
+  are the evaluated bank's (performance section taxonomy);
 * the iteration log: exactly one selected iteration and it is the one kept, parents link to earlier iterations, the
   count and selected id agree with the builder, the selected iteration is the published bank, and each iteration's
   contact TP + FN = labeled spans with recall exactly TP / spans;
@@ -70,6 +74,14 @@ VALIDATION = register(
     "documents and gold spans; independent development labels need an independent validation-role label artifact in "
     "the manifest. The selected iteration carries the validation's quality run, protocol, flags and "
     "contact counts, and person counts exactly when person was evaluated.")
+PATTERN_COUNTS = register(
+    "card.pattern_counts", "The card's pattern counts by kind or status disagree with the funnel or the evaluated bank.",
+    "Every bank pattern is a retained candidate: the funnel's types add up to its decision counts column by column; "
+    "draft patterns are the draft candidates and the bank holds active and draft patterns only; literal patterns "
+    "are the retained contact, person-alias and domain candidates and regex patterns the retained email and phone "
+    "fallbacks; and the active candidates of each class and kind are the evaluated bank's literal and regex "
+    "patterns of that class (the performance section's evaluated-bank taxonomy). Fix: publish the card of the "
+    "evaluated bank.")
 BANK = register(
     "card.bank_mismatch", "The card's bank is not the bank the evidence evaluated.",
     "bank.id must equal the evidence's and the manifest's bank id; canonical and artifact hashes, canonical size "
@@ -96,6 +108,14 @@ VERSION = register(
 
 VERSION_TOKEN = re.compile(r"[A-Za-z0-9][A-Za-z0-9._+-]{0,63}")
 FIELDS = ("entities", "names", "patterns")
+DECISIONS = ("active", "draft", "rejected")
+# Candidate type -> (kind of pattern it becomes, bank entity class): the builder's fixed vocabulary (spec 50 section
+# 5.3; the card schema fixes the five types). Fallbacks are regexes, the other candidates literals.
+CANDIDATE_TYPES: dict[str, tuple[str, str]] = {
+    "contact": ("literal", "contact"), "contact_fallback": ("regex", "contact"),
+    "person_alias": ("literal", "person"), "organization_domain": ("literal", "organization_domain"),
+    "phone_fallback": ("regex", "phone_number"),
+}
 STATUSES = ("active", "deprecated", "draft", "inactive")
 
 
@@ -119,6 +139,7 @@ def run(ctx: VerifyContext) -> None:
     check_self_hash(ctx, A, card, "card_sha256", HASH)
     _funnel(ctx, card)
     _stats(ctx, card)
+    _pattern_counts(ctx, card)
     _iterations(ctx, card)
     _validation(ctx, card)
     _validation_semantics(ctx, card)
@@ -183,6 +204,72 @@ def _stats(ctx: VerifyContext, card: dict[str, Any]) -> None:
     literal, regex = as_int(dig(stats, "by_kind", "literal")), as_int(dig(stats, "by_kind", "regex"))
     if literal is None or regex is None or literal + regex != as_int(dig(stats, "totals", "patterns")):
         col.add(STATS, A, "/bank/stats/by_kind", "Literal plus regex patterns do not equal the pattern total.")
+
+
+def _evaluated_taxonomy(ctx: VerifyContext) -> dict[str, dict[str, int]] | None:
+    """Active literal and regex patterns per class of the evaluated bank, from the performance section (which the
+    performance family binds to the evidence's bank); None when it is not stated unambiguously."""
+    banks = dig(ctx.evidence, "performance", "banks")
+    evaluated = [b for b in banks if isinstance(b, dict) and b.get("kind") == "evaluated_bank"] \
+        if isinstance(banks, list) else []
+    rows = dig(evaluated[0], "composition", "taxonomy") if len(evaluated) == 1 else None
+    if not isinstance(rows, list):
+        return None
+    found: dict[str, dict[str, int]] = {}
+    for row in rows:
+        literal, regex = as_int(dig(row, "literal_patterns")), as_int(dig(row, "regex_patterns"))
+        entity_class = dig(row, "entity_class")
+        if literal is None or regex is None or not isinstance(entity_class, str) or entity_class in found:
+            return None
+        found[entity_class] = {"literal": literal, "regex": regex}
+    return found
+
+
+def _pattern_counts(ctx: VerifyContext, card: dict[str, Any]) -> None:
+    """Pattern counts by kind and status against the candidate funnel and the evaluated bank (see PATTERN_COUNTS)."""
+    col = ctx.collector
+    by_type = as_dict(dig(card, "candidate_funnel", "by_type"))
+    if by_type is None or set(by_type) != set(CANDIDATE_TYPES):
+        return  # the schema fixes the five types; the funnel rules report the rest
+    cells = {(t, d): as_int(dig(by_type, t, d)) for t in CANDIDATE_TYPES for d in DECISIONS}
+    if any(v is None for v in cells.values()):
+        return  # reported by _funnel
+    count = {key: value for key, value in cells.items() if value is not None}
+    by_decision = dig(card, "candidate_funnel", "by_decision")
+    conserved = _count_sum(by_decision) == sum(count.values())  # otherwise card.funnel_not_conserved says so
+    for decision in DECISIONS if conserved else ():
+        if sum(count[(t, decision)] for t in CANDIDATE_TYPES) != as_int(dig(card, "candidate_funnel", "by_decision",
+                                                                                decision)):
+            col.add(PATTERN_COUNTS, A, join(["candidate_funnel", "by_decision", decision]),
+                    "The candidate types' {decision} counts do not add up to by_decision.{decision}.",
+                    decision=Label(decision))
+    retained = {t: count[(t, "active")] + count[(t, "draft")] for t in CANDIDATE_TYPES}
+    draft = sum(count[(t, "draft")] for t in CANDIDATE_TYPES)
+    if as_int(dig(card, "bank", "stats", "by_status", "draft", "patterns")) != draft:
+        col.add(PATTERN_COUNTS, A, "/bank/stats/by_status/draft/patterns",
+                "Draft patterns are not the draft candidates.")
+    if as_int(dig(card, "bank", "stats", "totals", "patterns")) != sum(retained.values()):
+        col.add(PATTERN_COUNTS, A, "/bank/stats/totals/patterns",
+                "The bank's patterns are not its active and draft candidates.")
+    for kind in ("literal", "regex"):
+        expected = sum(n for t, n in retained.items() if CANDIDATE_TYPES[t][0] == kind)
+        if as_int(dig(card, "bank", "stats", "by_kind", kind)) != expected:
+            col.add(PATTERN_COUNTS, A, join(["bank", "stats", "by_kind", kind]),
+                    "by_kind.{kind} is not the retained {kind} candidates.", kind=Label(kind))
+    taxonomy = _evaluated_taxonomy(ctx)
+    if taxonomy is None:
+        return
+    classes = set(taxonomy) | {entity_class for _kind, entity_class in CANDIDATE_TYPES.values()}
+    for entity_class in sorted(classes):
+        for kind in ("literal", "regex"):
+            types = [t for t, (k, c) in CANDIDATE_TYPES.items() if k == kind and c == entity_class]
+            active = sum(count[(t, "active")] for t in types)
+            if active != taxonomy.get(entity_class, {}).get(kind, 0):
+                # type names are the fixed vocabulary checked above; a class only the bank has is not printed
+                where = ["candidate_funnel", "by_type", types[0], "active"] if len(types) == 1 else \
+                    ["candidate_funnel", "by_type"]
+                col.add(PATTERN_COUNTS, A, join(where), "Active {kind} candidates of one class are not the "
+                        "evaluated bank's {kind} patterns of that class.", kind=Label(kind))
 
 
 def _iterations(ctx: VerifyContext, card: dict[str, Any]) -> None:

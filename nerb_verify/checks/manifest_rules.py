@@ -137,6 +137,13 @@ PLAN_POPULATION_EXACTNESS = _reg(
 PLAN_SAMPLE_FRAME = _reg(
     "quality_plan_sample_frame", "A quality-plan frame does not match its split role or is smaller than the sample.",
     "`frame_documents` must equal the split role's records and be >= `sample_documents`. Fix: bind the real frame.")
+SAMPLE_DESIGN_SPLIT = _reg(
+    "sample_design_split", "A quality-plan sample draws more distinct groups than its split role holds.",
+    "The frozen sample design (`deterministic_stratified_without_replacement`) takes one representative per "
+    "leakage group: the charter's 100-document, 100-distinct-group sample. So `sample_documents` distinct groups "
+    "must fit in the groups the split manifest records for the plan's split role (`splits.roles.<role>.groups`), "
+    "just as the sample fits in the role's records (`manifest.quality_plan_sample_frame`). Fix: record the split's "
+    "real group count, or sample no more documents than it has groups.")
 PLAN_UNKNOWN_VIEW = _reg(
     "quality_plan_unknown_text_view", "A quality-plan entry names an undeclared text view.",
     "Plans are scored on a declared prepared view. Fix: declare the view or correct the id.")
@@ -499,6 +506,11 @@ def _check_quality_plan(ctx: VerifyContext, manifest: dict[str, Any]) -> None:
         role_records = _int(_dict(split_roles, role), "records") if isinstance(role, str) else None
         if frame is not None and (frame != role_records or (sample is not None and sample > frame)):
             add(PLAN_SAMPLE_FRAME, MANIFEST, join([*base, "frame_documents"]))
+        role_groups = _int(_dict(split_roles, role), "groups") if isinstance(role, str) else None
+        if sample is not None and role_groups is not None and sample > role_groups:
+            add(SAMPLE_DESIGN_SPLIT, MANIFEST, join([*base, "sample_documents"]),
+                "The plan samples {n} documents from distinct groups; the split role has {m} groups.",
+                n=sample, m=role_groups)
         if view is None:
             add(PLAN_UNKNOWN_VIEW, MANIFEST, join([*base, "text_view"]))
         elif label is not None:

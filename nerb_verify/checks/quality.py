@@ -8,6 +8,8 @@ For each slice of ``benchmark-evidence.json`` ``/quality/slices`` this family
   partition and the character universe (spec 10 section 9.3);
 * enforces open-world eligibility: only ``independent`` + ``exhaustive_within_scope`` slices may carry false
   positives, character counts and negative documents; other slices keep hits and misses only;
+* binds every combined ``person_contact`` slice to its ``contact`` and ``person`` slices (span sums, document and
+  character unions: :mod:`nerb_verify.checks.quality_panel`);
 * recomputes the 11 rates as exact ``Fraction`` values (None when the denominator is zero or the rate is open-world on
   an ineligible slice) and requires each stored rate to be exactly the correctly rounded double of that fraction.
 
@@ -25,6 +27,7 @@ from nerb_verify.context import EVIDENCE, VerifyContext
 from nerb_verify.findings import Label
 from nerb_verify.pointers import join
 
+from nerb_verify.checks.quality_panel import check_slice_identities
 from nerb_verify.checks.quality_math import (
     COUNT_FIELDS,
     METRIC_NAMES,
@@ -239,6 +242,7 @@ def run(ctx: VerifyContext) -> None:
                 ctx.collector.add(DUPLICATE_SLICE, EVIDENCE, join(["quality", "slices", index, "id"]))
             seen_ids.add(slice_id)
         figures += check_slice(ctx, index, item)
+    check_slice_identities(ctx, slices)
     ctx.collector.ran(FAMILY, figures=figures, slices=len(slices))
 
 

@@ -18,8 +18,28 @@ CASES = [
      "expect": {"codes": ["card.hash_mismatch"]}},
     _case("card.funnel_not_conserved", "reason-count-inflated", "/candidate_funnel/by_primary_reason/draft_capacity",
           63535, "One primary-reason count is one higher, so reasons no longer sum to the candidate total."),
-    _case("card.stats_not_conserved", "regex-count-inflated", "/bank/stats/by_kind/regex", 3,
-          "Literal plus regex patterns no longer equal the pattern total."),
+    dict(_case("card.stats_not_conserved", "regex-count-inflated", "/bank/stats/by_kind/regex", 3,
+               "Literal plus regex patterns no longer equal the pattern total (and the fallback candidates are 2)."),
+         expect={"codes": ["card.pattern_counts", "card.stats_not_conserved"]}),
+    {"code": "card.pattern_counts", "slug": "by-kind-regex-shifted", "base": "nerb-enron",
+     "ops": [{"op": "json_set", "file": FILE, "pointer": "/bank/stats/by_kind/literal", "value": 18111},
+             {"op": "json_set", "file": FILE, "pointer": "/bank/stats/by_kind/regex", "value": 3}],
+     "reseal": True, "expect": {"codes": ["card.pattern_counts"]},
+     "description": "A coherent forgery of the card's bank stats: one literal pattern recounted as regex (literal "
+                    "+ regex still the pattern total), resealed; the bank's regex patterns are its two fallbacks."},
+    {"code": "card.pattern_counts", "slug": "active-fallback-shifted", "base": "nerb-enron",
+     "ops": [{"op": "json_set", "file": FILE, "pointer": p, "value": v} for p, v in (
+         ("/candidate_funnel/by_type/contact/active", 11999), ("/candidate_funnel/by_type/contact/total", 68037),
+         ("/candidate_funnel/by_type/contact_fallback/active", 2),
+         ("/candidate_funnel/by_type/contact_fallback/total", 2),
+         ("/candidate_funnel/by_primary_reason/recurring_valid_contact", 11999),
+         ("/candidate_funnel/by_primary_reason/bounded_structured_email_fallback", 2),
+         ("/bank/stats/by_kind/literal", 18111), ("/bank/stats/by_kind/regex", 3))],
+     "reseal": True, "expect": {"codes": ["card.pattern_counts"]},
+     "description": "A coherent forgery of the funnel: one active contact literal becomes a second active email "
+                    "fallback regex, with type totals, primary reasons and the bank's by-kind counts rewritten to "
+                    "match (every funnel and stats sum holds), resealed; the evaluated bank has 12,000 contact "
+                    "literals and 1 regex."},
     _case("card.iterations_invalid", "iteration-count-off", "/builder/iteration_count", 4,
           "The builder claims four iterations; the log has three."),
     _case("card.iterations_invalid", "parent-unknown", "/iterations/2/parent_id", "iteration_09_unknown",

@@ -41,7 +41,38 @@ def _flags_cleared() -> list[dict[str, Any]]:
     return ops
 
 
+UNSTABLE = "compare_scale_1000_direct_vs_control_scale_1000_direct_p99_seconds"
+
+# A valid control, not a broken fixture: the real bundle with one stability cell honestly unstable. The control twin
+# of scale_1000_direct is 10 % slower (whole ns), its stats, the comparison's values, gap, log ratio, p-value over
+# all 1,024 swaps and result ("unstable") recomputed, the report's grade failed with the recomputed failure code,
+# the publication's performance gates and the summary's verdict set to failed, resealed. The charter calls the cell
+# nonpromotable, not invalid; nothing the bundle states is false, so it verifies and reports the decision.
+HONEST_UNSTABLE = {
+    "code": "performance.comparison_failed", "slug": "honest-unstable-cell-is-an-outcome", "base": "nerb-enron",
+    "ops": [{"op": "json_edit", "transform": "perf_scale_samples",
+             "args": {"comparison": UNSTABLE, "numerator": 11, "denominator": 10, "honest": True}},
+            _set(PUBLICATION, "/decision/performance_gates_passed", False),
+            {"op": "replace_text", "file": "summary.md", "old": "performance decision-grade gates: passed",
+             "new": "performance decision-grade gates: failed"}],
+    "reseal": True, "post_ops": [{"op": "json_edit", "transform": "perf_reseal_plan"}], "post_seal": ["publication"],
+    "description": "VALID CONTROL. A decision run that honestly reports one unstable stability cell (recomputed gap "
+                   "and permutation test, report grade failed with comparison_regression_or_noise, publication and "
+                   "summary say the performance gates failed, nothing promoted or claimed): verified, decision grade "
+                   "not eligible with its reasons, exit 3 only under --require-decision-grade.",
+    "expect": {"verdict": "verified", "codes": [], "decisions": {
+        "decision_grade": {"scope": "not_claimed", "eligible": False,
+                           "blocked_by": ["decision_grade_not_claimed", "unmet_requirements",
+                                          "performance_grade_not_passed"],
+                           "unmet": [{"code": "performance.comparison_failed", "artifact": EVIDENCE,
+                                      "pointer": "/performance/comparisons/27/result"},
+                                     {"code": "performance.decision_matrix", "artifact": EVIDENCE,
+                                      "pointer": "/performance/comparisons/27"}]},
+        "performance": {"decision_grade": "failed", "report_failure_codes": ["comparison_regression_or_noise"]}}},
+}
+
 CASES = [
+    HONEST_UNSTABLE,
     make_case("performance.smoke_profile_shape", "real-relabelled-smoke",
               [_set(REPORT, "/profile", "smoke"), _set(REPORT, "/decision_grade", SMOKE_GRADE),
                _set(PUBLICATION, "/decision/performance_gates_passed", False)],

@@ -319,6 +319,11 @@ CASES = [
           [_set(EVIDENCE, "/quality/slices/0/annotation_scope/document_regions", ["current_body"])],
           "The gate slice's annotation covers only current_body of the primary view.",
           codes=["manifest.gate_annotation_scope", "manifest.slice_label_binding"]),
+    _case("manifest.sample_design_split", "test-role-fewer-groups-than-sample",
+          _both("/splits/roles/test/groups", 99),
+          "A coherent forgery of the split: the sealed test role is recorded with 99 leakage groups in both the "
+          "manifest and the evidence (groups <= records still holds, resealed), while the preregistered design "
+          "samples 100 documents from 100 distinct groups of that role."),
     _case("manifest.gate_support_floor", "too-few-cataloged-and-negatives",
           [{"op": "json_edit", "transform": "quality_set_counts",
             "args": {"slice": 0, "counts": {"negative_documents": 19, "documents_with_sensitive_gold": 81},

@@ -141,6 +141,110 @@ def perf_scale_samples(bundle_dir: Path, comparison: str, numerator: int, denomi
         _store(bundle_dir, REPORT, report)
 
 
+def _recompare_same_path(performance: dict[str, Any], comp: dict[str, Any]) -> None:
+    """Rewrite one same-path comparison's outputs from its two workloads' samples and stats (float steps)."""
+    candidate = _workload(performance, comp["candidate_workload_id"])
+    control = _workload(performance, comp["baseline_workload_id"])
+    metric = comp["metric"]
+    c_value, b_value = candidate["stats"][metric], control["stats"][metric]
+    high, low = max(c_value, b_value), min(c_value, b_value)
+    comp["candidate_value"], comp["baseline_value"] = c_value, b_value
+    comp["absolute_relative_gap"] = high / low - 1
+    comp["absolute_log_ratio"] = math.log(high / low)
+    a_ns, _ = samples_to_ns(candidate["samples_seconds"])
+    b_ns, _ = samples_to_ns(control["samples_seconds"])
+    hits, total = permutation_count(split_blocks(a_ns, 10), split_blocks(b_ns, 10), metric)  # type: ignore[arg-type]
+    comp["permutation_p_value"] = hits / total
+    within = 20 * Fraction(high) <= 21 * Fraction(low)
+    comp["result"] = "within_tolerance" if within else ("unstable" if Fraction(hits, total) <= Fraction(1, 20)
+                                                        else "inconclusive")
+
+
+def _regate(evidence: dict[str, Any], positions: set[int]) -> None:
+    """Rewrite every promotion check on the given workloads: actual copied, passed decided on the exact value."""
+    performance = evidence["performance"]
+    for check in evidence["promotion"]["checks"]:
+        parts = check["target"].split("/")
+        if parts[1:3] != ["performance", "workloads"] or int(parts[3]) not in positions:
+            continue
+        workload = performance["workloads"][int(parts[3])]
+        if parts[4] == "peak_rss_bytes":
+            check["actual"] = value = workload["peak_rss_bytes"]
+            exact: Any = Fraction(value)
+        else:
+            check["actual"] = workload["stats"][parts[5]]
+            exact = _exact_stats(performance, workload)[parts[5]]
+        limit = Fraction(str(check["threshold"]))
+        check["passed"] = exact is not None and (exact <= limit if check["operator"] == "lte" else exact >= limit
+                                                 if check["operator"] == "gte" else exact == limit)
+
+
+def _exact_stats(performance: dict[str, Any], workload: dict[str, Any]) -> dict[str, Any]:
+    ns, _bad = samples_to_ns(workload["samples_seconds"])
+    assert ns is not None
+    work = workload["work_per_sample"]
+    if workload["sample_unit"] == "whole_input":
+        item = next(i for i in performance["inputs"] if i["id"] == workload["input_id"])
+        den = Denominators("whole_input", item["documents"] * work, item["bytes"] * work,
+                           workload["records_per_sample"], work)
+    else:
+        den = Denominators(workload["sample_unit"], None, None, None, work)
+    return dict(compute_stats(ns, workload["phase"], den).exact)
+
+
+def perf_resample_cell(bundle_dir: Path, candidate: str, extra_per_block: int) -> None:
+    """A coherent forgery of a cell's sample count: each of the ten blocks of the candidate and of its control twin
+    gets ``extra_per_block`` more samples (copies of the block's first ones, RSS alike), then their stats, the
+    stability comparison (block size, values, gap, log ratio, p-value over all 1,024 swaps, result) and every gate
+    actual and outcome on the two workloads are rewritten. Only the frozen per-cell count is left to catch it."""
+    evidence = _load(bundle_dir, EVIDENCE)
+    performance = evidence["performance"]
+    comp = next(c for c in performance["comparisons"] if c["comparison_kind"] == "same_path_stability"
+                and c["candidate_workload_id"] == candidate)
+    size = comp["samples_per_block"]
+    positions = set()
+    for wid in (comp["candidate_workload_id"], comp["baseline_workload_id"]):
+        workload = _workload(performance, wid)
+        positions.add(performance["workloads"].index(workload))
+        for key in ("samples_seconds", "rss_samples_bytes"):
+            values = workload[key]
+            blocks = [values[b * size:(b + 1) * size] for b in range(10)]
+            workload[key] = [v for block in blocks for v in block + block[:extra_per_block]]
+        workload["peak_rss_bytes"] = max(workload["rss_samples_bytes"])
+        _restat(performance, workload)
+    comp["samples_per_block"] = size + extra_per_block
+    _recompare_same_path(performance, comp)
+    _regate(evidence, positions)
+    _rebreakeven(performance)
+    _store(bundle_dir, EVIDENCE, evidence)
+
+
+def _rebreakeven(performance: dict[str, Any]) -> None:
+    """Rewrite every measured break-even component from its workload's current median, then totals and result."""
+    from nerb_verify.checks.performance.breakeven import breakeven_result
+
+    for model in performance["breakeven_models"]:
+        for item in model["components"]:
+            if item["source"] == "declared_assumption":
+                continue
+            workload = _workload(performance, item["workload_id"])
+            median = workload["stats"]["median_seconds"]
+            item["value"] = median if item["source"] == "workload_median_seconds" else \
+                median / workload["work_per_sample"]
+        exact = {}
+        for side, application, name in (("candidate", "fixed", "candidate_fixed_value"),
+                                        ("baseline", "fixed", "baseline_fixed_value"),
+                                        ("candidate", "per_unit", "candidate_value_per_unit"),
+                                        ("baseline", "per_unit", "baseline_value_per_unit")):
+            parts = [item["value"] for item in model["components"]
+                     if item["side"] == side and item["application"] == application]
+            model[name] = sum(parts, 0.0)
+            exact[name] = sum((Fraction(v) for v in parts), Fraction(0))
+        model["result"], model["breakeven_units"] = breakeven_result(
+            exact["candidate_fixed_value"], exact["baseline_fixed_value"], exact["candidate_value_per_unit"],
+            exact["baseline_value_per_unit"], model["minimum_units"], model["maximum_units"])
+
+
 def perf_set_both(bundle_dir: Path, pointer: str, value: Any) -> None:
     """After sealing: set one field of the performance section in both the evidence and the report, then refresh
     the report's plan_sha256 and run_sha256 (a forger who edits a hash and keeps everything else consistent)."""
@@ -236,6 +340,7 @@ TRANSFORMS = {
     "perf_swap_blocks": perf_swap_blocks, "perf_scale_samples": perf_scale_samples, "perf_set_both": perf_set_both,
     "perf_set_report": perf_set_report, "perf_environment": perf_environment, "inventory_rewrite": inventory_rewrite,
     "perf_breakeven_value": perf_breakeven_value, "perf_reseal_plan": perf_reseal_plan,
+    "perf_resample_cell": perf_resample_cell,
 }
 
 
@@ -349,7 +454,7 @@ CASES: list[dict[str, Any]] = [
     _case("performance.statistic_mismatch", "dropped-sample-stats-kept",
           [_edit("perf_drop_sample", workload="control_scale_1000_direct", index=500, restat=False)],
           ["performance.statistic_mismatch", "performance.comparison_invalid", "performance.comparison_value_mismatch",
-           "summary.verdict_mismatch"]),
+           "performance.protocol_count", "summary.verdict_mismatch"]),
     _case("performance.rss_samples", "peak-not-max",
           [_set(f"{W}/{CONTROL_SCALE_1000}/peak_rss_bytes", 999999999)],
           ["performance.rss_samples", "summary.verdict_mismatch"]),
@@ -388,7 +493,8 @@ CASES: list[dict[str, Any]] = [
           ["performance.comparison_invalid", "summary.verdict_mismatch"]),
     _case("performance.comparison_invalid", "dropped-sample-restated",
           [_edit("perf_drop_sample", workload="control_scale_1000_direct", index=500)],
-          ["performance.comparison_invalid", "performance.comparison_value_mismatch", "summary.verdict_mismatch"]),
+          ["performance.comparison_invalid", "performance.comparison_value_mismatch", "performance.protocol_count",
+           "summary.verdict_mismatch"]),
     _case("performance.comparison_value_mismatch", "p-value-off-by-one-mask",
           [_set(P + "/comparisons/3/permutation_p_value", 0.2861328125)], ["performance.comparison_value_mismatch"]),
     _case("performance.comparison_value_mismatch", "block-reordered",
@@ -399,11 +505,22 @@ CASES: list[dict[str, Any]] = [
                  numerator=11, denominator=10)],
           ["performance.comparison_result_mismatch", "performance.comparison_failed", "performance.decision_matrix",
            "performance.decision_grade_mismatch", "summary.verdict_mismatch"]),
-    _case("performance.comparison_failed", "gap-reported-unstable",
+    _case("performance.comparison_failed", "unstable-cell-under-a-passed-grade",
+          [_edit("perf_scale_samples", comparison="compare_scale_1000_direct_vs_control_scale_1000_direct_p99_seconds",
+                 numerator=11, denominator=10, honest=True),
+           _set("/decision_grade", {"passed": True, "failure_codes": []}, file=REPORT)],
+          ["performance.comparison_failed", "performance.decision_grade_mismatch", "performance.decision_matrix",
+           "summary.verdict_mismatch"]),
+    _case("publication.decision_mismatch", "unstable-cell-reported-gates-still-passed",
           [_edit("perf_scale_samples", comparison="compare_scale_1000_direct_vs_control_scale_1000_direct_p99_seconds",
                  numerator=11, denominator=10, honest=True)],
-          ["performance.comparison_failed", "performance.decision_matrix", "publication.decision_mismatch",
-           "summary.verdict_mismatch"]),
+          ["publication.decision_mismatch", "summary.verdict_mismatch"]),
+    _case("performance.harness_command_failed", "runner-exit-status-one",
+          [_set("/commands/0/exit_status", 1), _set("/commands/0/exit_status", 1, file="benchmark-manifest.json")],
+          ["performance.harness_command_failed", "summary.verdict_mismatch"]),
+    _case("performance.protocol_count", "source-profile-cell-30-samples",
+          [_edit("perf_resample_cell", candidate="real_source_profile", extra_per_block=1)],
+          ["performance.protocol_count"]),
     _case("performance.breakeven_component", "cold-compile-value-nudged",
           [_edit("perf_breakeven_value", component="candidate_fixed_cold_compile", value=7.7)],
           ["performance.breakeven_component", "performance.breakeven_mismatch", "summary.verdict_mismatch"]),

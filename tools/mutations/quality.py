@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import json
 import sys
+from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
@@ -49,7 +50,42 @@ def quality_set_counts(root: Path, slice: int, counts: dict[str, Any] | None = N
     path.write_bytes(nerb_pretty_bytes(evidence))
 
 
-TRANSFORMS = {"quality_set_counts": quality_set_counts}
+def _gate_passes(value: Any, operator: str, threshold: Any) -> bool:
+    """A gate's outcome as the verifier decides it: exact rationals, the threshold read as its shortest decimal."""
+    if isinstance(value, Fraction):
+        limit = Fraction(str(threshold))
+    else:
+        value, limit = Fraction(value), Fraction(threshold)
+    return value >= limit if operator == "gte" else value <= limit if operator == "lte" else value == limit
+
+
+def quality_forge_slice(root: Path, slice: int, counts: dict[str, int]) -> None:
+    """A coherent forgery of one slice: set its counts, rewrite its 11 rates as the exact doubles of the new counts,
+    and rewrite every promotion check on the slice (actual copied from the new value, passed decided exactly), the
+    way a forger who knows every derived field would. Summary and figure text is edited by the case's own ops."""
+    path = root / EVIDENCE
+    evidence = json.loads(path.read_text(encoding="utf-8"))
+    item = evidence["quality"]["slices"][slice]
+    item.update(counts)
+    recompute_metrics(item)
+    eligible = is_open_world_eligible(item.get("label_strength"), item.get("annotation_completeness"))
+    exact = {m.name: exact_metric(m, item, eligible) for m in METRICS}
+    prefix = f"/quality/slices/{slice}/"
+    for check in evidence["promotion"]["checks"]:
+        target = check["target"]
+        if not target.startswith(prefix):
+            continue
+        name = target[len(prefix):]
+        if name.startswith("metrics/"):
+            check["actual"] = item["metrics"][name[len("metrics/"):]]
+            value = exact[name[len("metrics/"):]]
+        else:
+            check["actual"] = value = item[name]
+        check["passed"] = value is not None and _gate_passes(value, check["operator"], check["threshold"])
+    path.write_bytes(nerb_pretty_bytes(evidence))
+
+
+TRANSFORMS = {"quality_set_counts": quality_set_counts, "quality_forge_slice": quality_forge_slice}
 
 
 def _counts(slice_index: int, counts: dict[str, Any], fields: dict[str, Any] | None = None,
@@ -172,6 +208,23 @@ CASES = [
           [_set("/quality/slices/2/id", "contact_all_test")],
           "The person slice reuses the contact slice's id (so the slices no longer follow the plan either).",
           codes=["manifest.slice_plan_binding", "manifest.slice_plan_order", "quality.duplicate_slice_id"]),
+    _case("quality.slice_identity", "combined-hides-person-false-positive",
+          [{"op": "json_edit", "transform": "quality_forge_slice",
+            "args": {"slice": 0, "counts": {"false_positive": 6, "predicted_spans": 148}}},
+           {"op": "replace_text", "file": "summary.md", "old": "| Precision | 95.30% |", "new": "| Precision | 95.95% |"},
+           {"op": "replace_text", "file": "summary.md", "old": "| Predicted spans that were exact | 142 / 149 |",
+            "new": "| Predicted spans that were exact | 142 / 148 |"},
+           {"op": "replace_text", "file": "figures/standalone-redaction.svg", "old": "142 of 149 predicted spans",
+            "new": "142 of 148 predicted spans"},
+           {"op": "replace_text", "file": "figures/standalone-redaction.svg",
+            "old": 'width="477" height="28" rx="5" fill="#65a9ff"/><rect class="value-bg" x="778" y="294" width="150" '
+                   'height="28" rx="5"/><text class="value" x="921" y="314" text-anchor="end">95.30%',
+            "new": 'width="480" height="28" rx="5" fill="#65a9ff"/><rect class="value-bg" x="778" y="294" width="150" '
+                   'height="28" rx="5"/><text class="value" x="921" y="314" text-anchor="end">95.95%'}],
+          "A coherent forgery of the combined panel: the person class's one false positive is dropped from the "
+          "combined slice only (FP 7 -> 6, predicted spans 149 -> 148), every combined rate rewritten as its exact "
+          "double, the summary's precision and predicted-span rows and the figure's label, bar and description "
+          "rewritten, resealed. Every per-slice rule holds; only contact + person = combined sees it."),
     _case("quality.empty", "evaluated-without-slices",
           [_set("/quality/slices", [])],
           "Quality is evaluated but publishes no slices: the plan, the gate slice and the gate targets are gone.",
@@ -180,18 +233,22 @@ CASES = [
 
 # Codes other families must raise for the same edits: summary.md prints figures that the edited counts no longer
 # support (its numbers and its verdict are traced to the recomputed figures), and a class slice edited alone no
-# longer fits the combined panel (one character universe, predictions a union).
+# longer fits the combined panel (one character universe, predictions a union; span outcomes the class sums,
+# document counts unions: quality.slice_identity).
 ALSO = {
+    "wrong-canonical-beyond-tp": ["quality.slice_identity"],
+    "leaks-without-leaked-documents": ["quality.slice_identity"],
+    "cataloged-rates-without-cataloged-gold": ["quality.slice_identity"],
     "universe-too-small": ["manifest.panel_support"],
     "evaluated-false": ["summary.number_not_traced", "summary.verdict_mismatch"],
-    "no-predictions-but-characters": ["summary.number_not_traced"],
-    "no-misses-but-leaks": ["manifest.panel_support", "summary.favourable_rounding", "summary.number_misplaced",
+    "no-predictions-but-characters": ["quality.slice_identity", "summary.number_not_traced"],
+    "no-misses-but-leaks": ["manifest.panel_support", "quality.slice_identity", "summary.favourable_rounding", "summary.number_misplaced",
                             "summary.number_not_traced"],
     "partial-labels-keep-false-positives": ["summary.number_not_traced"],
     "synthetic-strength-slice": ["summary.number_not_traced"],
     "completeness-not-applicable": ["summary.number_not_traced"],
     "gate-on-partial-labels": ["summary.number_misplaced", "summary.number_not_traced", "summary.ratio_not_traced"],
-    "four-documents": ["summary.number_not_traced"],
+    "four-documents": ["quality.slice_identity", "summary.number_not_traced"],
     "evaluated-without-slices": ["summary.number_not_traced", "summary.verdict_mismatch"],
 }
 for _case_item in CASES:

@@ -6,7 +6,8 @@ Promotion-level plan and policy checks always run (spec 00 decision 3). Anything
 closed: a finding, and a failed decision grade, never a silent pass.
 
 Modules: statistics (integer-ns definitions), floatpolicy (how published doubles are compared), inventories,
-structure (order, descriptor hashes, references), workloads (samples, stats, RSS, phase rules), blocks and
+structure (order, descriptor hashes, references), workloads (samples, stats, RSS, phase rules), protocol (exact
+frozen counts of a decision run), blocks and
 permutation (same-path test), same_path, cross_path, breakeven, policy, hashes, report_binding, decision.
 """
 
@@ -22,6 +23,7 @@ from nerb_verify.checks.performance import (
     hashes,
     inventories,
     policy,
+    protocol,
     report_binding,
     same_path,
     structure,
@@ -38,7 +40,7 @@ POLICY_CODES = frozenset({
     C.SECTION_EMPTY, C.SECTION_MALFORMED, C.INVENTORY_MISSING, C.INVENTORY_SHAPE, C.INVALID_SAMPLE, C.RSS_SAMPLES,
     C.PHASE_CONTRACT, C.SAMPLE_SUPPORT, C.COMPARISON_INVALID, C.COMPARISON_FAILED, C.VALUE_MODEL_POLICY,
     C.DECISION_MATRIX, C.SWEEP_UNCONTROLLED, C.CPU_CAPACITY, C.MEMORY_CAPACITY, C.ABSOLUTE_POLICY,
-    C.BREAKEVEN_COMPONENT, C.BASELINE_CAPABILITY,
+    C.BREAKEVEN_COMPONENT, C.BASELINE_CAPABILITY, C.HARNESS_COMMAND_FAILED,
 })
 MALFORMED = (KeyError, TypeError, ValueError, AttributeError, IndexError, ZeroDivisionError, AssertionError)
 
@@ -120,13 +122,16 @@ def run(ctx: VerifyContext) -> None:
         _guard(state, "baselines", lambda: structure.check_baselines(state))
         _guard(state, "inventories", lambda: inventories.check_inventories(state))
         _per_workload(state)
+        report = ctx.artifact(PERFORMANCE_REPORT)
+        profile = report.get("profile") if isinstance(report, dict) else None
+        _guard(state, "protocol_counts", lambda: protocol.check_protocol_counts(state, profile))
         _comparisons(state)
         manifest_hash = _guard(state, "manifest_hash", lambda: report_binding.check_manifest_hash(state))
         _guard(state, "matrix", lambda: policy.check_matrix(state))
         _guard(state, "sweeps", lambda: policy.check_sweeps(state))
-        report = ctx.artifact(PERFORMANCE_REPORT)
         environment = report.get("environment") if isinstance(report, dict) else evidence.get("environment")
         _guard(state, "capacity", lambda: policy.check_capacity(state, environment))
+        _guard(state, "harness_commands", lambda: policy.check_harness_commands(state))
         _guard(state, "absolute", lambda: policy.check_absolute(state))
         _guard(state, "value_model", lambda: policy.check_value_model(state))
     else:

@@ -118,6 +118,14 @@ SAMPLE_SUPPORT = register(
     "performance.sample_support", "A decision cell lacks the required samples, warmups, work or RSS.",
     "Decision cells need 20 (setup), 100 (helper/end-to-end) or 1,000 (direct) samples, no baseline, work 1, "
     "full RSS, and >= 3 warmups when reused; promotion gates only on evaluated-bank decision direct scans.")
+PROTOCOL_COUNT = register(
+    "performance.protocol_count", "A count of the frozen decision protocol is not exactly the frozen one.",
+    "Minimums are not enough: in a decision-profile run every cell of the frozen matrix has exactly its frozen "
+    "pooled sample count (20 setup; 100 for the direct cache-value proxy, helper hit, helper miss, end to end, their "
+    "controls and the exploratory cells; 1,000 otherwise), which a stability comparison splits into exactly ten "
+    "blocks of the frozen size; every sample is one work unit; and the value model's whole-input request and the "
+    "document-latency population are the frozen input's exactly 100 documents. (A decision cell below its minimum "
+    "is performance.sample_support.)")
 BLOCK_ASSIGNMENT = register(
     "performance.block_assignment", "A same-path comparison's block assignment is not the frozen hash-derived one.",
     "The ten blocks' candidate-first/control-first labels are derived from SHA-256 of a fixed domain and index.")
@@ -160,6 +168,12 @@ SWEEP_UNCONTROLLED = register(
     "1k/10k/25k/100k banks on one input shape and generator family, each tracking the evaluated bank's composition "
     "proportions within 0.10; negative/sparse/normal/dense and small/medium/large/huge on a fixed bank; serial and "
     "concurrent cells on identical bank and input.")
+HARNESS_COMMAND_FAILED = register(
+    "performance.harness_command_failed", "A decision-grade cell's harness command does not record success.",
+    "Charter: every decision-grade harness command must succeed. The command a harness names (evidence commands, "
+    "by id) of every harness measuring a decision-grade cell must record exit status 0 and, when it has a timeout, "
+    "an elapsed time within it. Decision-grade requirement: false in a bundle that claims decision grade, a "
+    "decision outcome in one that honestly reports its grade as not passed (docs/decision-grade.md).")
 CPU_CAPACITY = register(
     "performance.cpu_capacity", "A decision cell's concurrency exceeds the recorded CPU count.",
     "Concurrency can never exceed environment.cpu_count.")

@@ -6,6 +6,7 @@
 * controlled sweeps: 1k/10k/25k/100k scale banks on one input shape and one generator family; density and size
   sweeps on a fixed bank; serial and concurrent cells on one bank and input;
 * capacity: decision concurrency <= CPU count, every measured RSS <= machine memory;
+* harness records: every decision-grade cell's harness command records success (exit 0, within its timeout);
 * absolute practical bounds for decision direct scans (document p99 <= 50 ms; whole-input docs/s >= 100,
   MiB/s >= 1, p99 <= min(documents/100, MiB/1) s; peak RSS <= 8 GiB), compared exactly on recomputed values;
 * the value-model promotion contract (roles, bound cells, finite or already-better result).
@@ -17,6 +18,8 @@ from fractions import Fraction
 from typing import Any
 
 from nerb_verify.canonical import python_canonical_sha256
+from nerb_verify.context import EVIDENCE
+from nerb_verify.pointers import join
 from nerb_verify.checks.performance import codes as C
 from nerb_verify.checks.performance.same_path import required_metric
 from nerb_verify.checks.performance.state import PerfState, label
@@ -237,6 +240,32 @@ def _check_cover(state: PerfState, direct: list[tuple[int, dict[str, Any]]], axi
     if not any(set(values) <= covered for covered in groups.values()):
         state.add(C.SWEEP_UNCONTROLLED, ("workloads",), "No controlled {axis} sweep covers all of its values.",
                   axis=label(axis))
+
+
+def _number(value: Any) -> bool:
+    return type(value) in (int, float)
+
+
+def check_harness_commands(state: PerfState) -> None:
+    """Every harness measuring a decision-grade cell names a command that records success: exit status 0 and, with
+    a timeout, an elapsed time within it (an unknown command id is performance.unknown_reference)."""
+    evidence = state.ctx.evidence if isinstance(state.ctx.evidence, dict) else {}
+    commands = evidence.get("commands")
+    by_id = {c.get("id"): (i, c) for i, c in enumerate(commands) if isinstance(c, dict)} \
+        if isinstance(commands, list) else {}
+    decision_harnesses = {w.get("harness_id") for _i, w in decision_cells(state)}
+    reported: set[int] = set()
+    for position, harness in enumerate(state.items("harnesses")):
+        if harness.get("id") not in decision_harnesses or harness.get("command_id") not in by_id:
+            continue
+        index, command = by_id[harness["command_id"]]
+        elapsed, timeout = command.get("elapsed_seconds"), command.get("timeout_seconds")
+        timed_out = _number(elapsed) and _number(timeout) and elapsed > timeout
+        if (command.get("exit_status") != 0 or timed_out) and index not in reported:
+            reported.add(index)
+            state.ctx.collector.add(C.HARNESS_COMMAND_FAILED, EVIDENCE, join(["commands", index]),
+                                    "The command of a decision-grade harness records {what}.",
+                                    what=label("a timeout" if timed_out else "a non-zero exit status"))
 
 
 def check_capacity(state: PerfState, environment: Any) -> None:
