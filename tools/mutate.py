@@ -172,6 +172,10 @@ HASH_AWARE: list[tuple[str, list[dict[str, Any]], str, list[str]]] = [
      "The bank card names another bank than the evidence.", ["card"]),
     ("publication-decision", [_set(PUBLICATION, "/decision/standalone_privacy_redaction_allowed", True)],
      "The publication's standalone-redaction decision flipped and resealed.", ["decision"]),
+    ("capacity-sample-above-peak", [_set(CAPACITY, "/report/phases/0/resource_samples/5/process_tree_rss_bytes",
+                                         1547223041)],
+     "A capacity phase's retained RSS sample raised above the phase's peak; the capacity decision's whole internal "
+     "chain resealed.", ["capacity"]),
     ("known-bank-passed-false", [_set(EVIDENCE, "/catalog_conformance/missed", 1),
                                  _set(EVIDENCE, "/catalog_conformance/correctly_mapped", 39603)],
      "One conformance case missed while recall and passed still claim 1.0 and true.", ["conformance"]),

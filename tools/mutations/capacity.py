@@ -123,9 +123,81 @@ CASES = [
     _case("capacity.gate_unsupported", "preflight-disk-below-minimum",
           [_set("/report/environment/preflight_free_disk_bytes", 26843545599)],
           "The preflight free-disk gate passes although free disk was one byte below the policy minimum."),
-    _case("capacity.evidence_binding_mismatch", "test-records-differ",
-          [_set(BUILD + "/commitments/test_records", 51705)],
-          "The build phase records another test-role size than the evidence."),
+    # -- coherent forgeries: a value and everything derived from it, every internal hash resealed ----------------
+    _case("capacity.resource_sample_mismatch", "sample-above-phase-peak",
+          [_set(PREP + "/resource_samples/5/process_tree_rss_bytes", 1547223041)],
+          "A retained resource sample of the preparation phase is one byte above the phase's recorded peak RSS "
+          "(the round-1 miss: resealed, it verified)."),
+    _stale("capacity.commitment_hash_mismatch", "phase-commitment-edited",
+           [_set(REPLAY + "/commitments/privacy_scan_sha256", OTHER)], ["commitments_sha256"],
+           "The deep-replay phase's privacy-scan commitment changed (privacy chain, report and receipts resealed), "
+           "but its commitments_sha256 was left as published."),
+    _case("capacity.commitment_chain_broken", "replay-restates-other-evaluator",
+          [_set(REPLAY + "/commitments/evaluator_sha256", OTHER)],
+          "The deep-replay phase restates another evaluator than the build and validation phases it replays "
+          "(resealed)."),
+    _case("capacity.conservation_mismatch", "rejected-rows-restated",
+          [_restate("rejected_source_rows", 223)],
+          "Every phase restates 223 rejected source rows (coherently), so input rows no longer equal prepared plus "
+          "rejected rows (resealed)."),
+    _case("capacity.replay_mismatch", "replay-bank-differs",
+          [_set(REPLAY + "/commitments/replay_bank_sha256", OTHER)],
+          "The deep replay rebuilt another bank than the build phase while replay_equal and its gate stay true "
+          "(resealed)."),
+    _case("capacity.evidence_binding_mismatch", "test-artifact-restated",
+          [_restate("test_artifact_sha256", OTHER)],
+          "Every phase from split on restates another sealed test artifact than the evidence's (resealed)."),
+    _case("capacity.evidence_binding_mismatch", "bank-size-physical-for-canonical",
+          [_restate("bank_canonical_json_bytes", 35863690)],
+          "The capacity phases record the bank's physical artifact size as its canonical JSON size (resealed)."),
+    _case("capacity.evidence_binding_mismatch", "source-revision-elsewhere",
+          [{"op": "json_set", "file": name, "pointer": pointer, "value": "0123456789abcdef0123456789abcdef01234567"}
+           for name, pointer in (("benchmark-evidence.json", "/source/revision"),
+                                 ("benchmark-manifest.json", "/source/revision"),
+                                 ("bank-card.json", "/source/dataset_revision"))],
+          "Manifest, evidence and bank card coherently name another source revision than the one the capacity run "
+          "read (and its pinned policy names); resealed."),
+    _case("capacity.evidence_binding_mismatch", "active-patterns-restated",
+          [_restate("active_pattern_count", 13202), _restate("active_name_count", 13202)],
+          "Every phase from build on restates one more active pattern and name than the evidence (resealed)."),
+    _case("capacity.conservation_mismatch", "replay-records-inflated",
+          [_set(REPLAY + "/records", 465476), _set(REPLAY + "/throughput_milli_records_per_second", 724505),
+           _set(REPLAY + "/checkpoint_samples/46/completed_records", 465476)],
+          "The deep replay claims one record more than train plus validation, with its rate and last checkpoint "
+          "recomputed to match (resealed)."),
+    _case("capacity.commitment_chain_broken", "privacy-block-other-sealed-state",
+          [_set("/report/privacy/sealed_access_state_sha256", OTHER)],
+          "The report's privacy block names another sealed-access state than every phase commits to (resealed)."),
+    _case("capacity.checkpoint_mismatch", "checkpoint-step-above-recorded-gap",
+          [_set(SPLIT + "/checkpoint_samples/3/completed_records", 40001)],
+          "A split checkpoint lands one record late, so one step exceeds the phase's recorded worst record gap "
+          "(resealed)."),
+    _case("capacity.execution_identity_mismatch", "core-module-hash-differs",
+          [_set("/report/execution/core_source_sha256/engine", OTHER)],
+          "The execution's core-source hash for one module is not that module's recorded source hash (execution "
+          "hash on the passing receipt resealed)."),
+    _case("capacity.gate_unsupported", "preseal-access-counted",
+          [_restate("preseal_access_count", 1)],
+          "Every phase counts one pre-seal access of the sealed test while preseal_access_count_zero stays true "
+          "(resealed)."),
+    _case("capacity.gate_unsupported", "peak-above-maximum-peak",
+          [_set(STREAM + "/peak_process_tree_rss_bytes", 7516192768),
+           _set("/report/totals/peak_process_tree_rss_bytes", 7516192768),
+           _set("/attempt_chain/6/peak_process_tree_rss_bytes", 7516192768)],
+          "A phase peaked at 7 GiB, above the 6 GiB maximum peak, with the totals and the passing receipt raised to "
+          "match, while the peak_rss gate stays true (resealed)."),
+    _case("capacity.report_arithmetic_mismatch", "maximum-peak-raised-to-cap",
+          [_set("/report/environment/maximum_peak_rss_bytes", 8589934592),
+           _set("/attempt_chain/6/maximum_peak_rss_bytes", 8589934592)],
+          "The maximum peak RSS is raised to the whole effective cap (not three quarters of it), in the report and "
+          "the passing receipt (resealed)."),
+    _case("capacity.attestation_mismatch", "reader-environment-differs",
+          [_set("/attestation/reader_environment_sha256", OTHER)],
+          "The attestation names another source-reader environment than the preparation phase used (resealed)."),
+    _case("capacity.terminal_binding_mismatch", "tombstones-differ",
+          [_set("/report/environment/preexisting_private_tombstone_count", 4)],
+          "The report counts another number of pre-existing private tombstones than its passing receipt "
+          "(resealed)."),
 ]
 
 
