@@ -14,7 +14,9 @@ Order (each step depends only on the ones before it):
 5. evidence ``manifest_sha256``;
 6. performance report: ``performance`` copied from the evidence, ``performance_manifest_sha256``, ``plan_sha256``,
    ``run_sha256``;
-7. bank card ``card_sha256``; capacity decision ``decision_sha256``;
+7. bank card ``card_sha256``; the capacity decision's whole internal chain, bottom-up (phase commitments, privacy
+   chain, report size and run hash, receipts, terminal copy, attestation, ``decision_sha256``:
+   :func:`nerb_verify.seal_capacity.seal_capacity_decision`);
 8. every JSON artifact rewritten; then publication ``artifacts[]`` (raw bytes), ``bindings`` and
    ``publication_sha256``.
 """
@@ -29,6 +31,7 @@ from nerb_verify import context as C
 from nerb_verify.canonical import nerb_pretty_bytes, python_canonical_sha256, self_hash
 from nerb_verify.checks.gates import thresholds_sha256
 from nerb_verify.loader import sha256_prefixed
+from nerb_verify.seal_capacity import seal_capacity_decision
 
 
 def _read(root: Path, rel: str) -> Any:
@@ -137,7 +140,7 @@ def seal_bundle(root: Path) -> None:
     if isinstance(card, dict):
         card["card_sha256"] = self_hash(card, "card_sha256")
     if isinstance(capacity, dict):
-        capacity["decision_sha256"] = self_hash(capacity, "decision_sha256")
+        seal_capacity_decision(capacity)
     for rel, data in ((C.MANIFEST, manifest), (C.EVIDENCE, evidence), (C.PERFORMANCE_REPORT, report),
                       (C.BANK_CARD, card), (C.CAPACITY_DECISION, capacity)):
         if data is not None:

@@ -170,10 +170,12 @@ HASH_AWARE: list[tuple[str, list[dict[str, Any]], str, list[str]]] = [
      "The machine relabelled consistently in manifest, evidence and report.", ["summary"]),
     ("bank-card-other-bank", [_set(CARD, "/bank/id", "another_bank")],
      "The bank card names another bank than the evidence.", ["card"]),
-    ("capacity-attempt-edited", [_set(CAPACITY, "/attempt_chain/0/elapsed_ns", 410079834)],
-     "A capacity attempt edited (its chain hash left as published).", ["capacity"]),
     ("publication-decision", [_set(PUBLICATION, "/decision/standalone_privacy_redaction_allowed", True)],
      "The publication's standalone-redaction decision flipped and resealed.", ["decision"]),
+    ("capacity-sample-above-peak", [_set(CAPACITY, "/report/phases/0/resource_samples/5/process_tree_rss_bytes",
+                                         1547223041)],
+     "A capacity phase's retained RSS sample raised above the phase's peak; the capacity decision's whole internal "
+     "chain resealed.", ["capacity"]),
     ("known-bank-passed-false", [_set(EVIDENCE, "/catalog_conformance/missed", 1),
                                  _set(EVIDENCE, "/catalog_conformance/correctly_mapped", 39603)],
      "One conformance case missed while recall and passed still claim 1.0 and true.", ["conformance"]),
@@ -196,6 +198,14 @@ def hash_aware_cases() -> list[dict[str, Any]]:
     for name, ops, description, families in HASH_AWARE:
         cases.append(_case("hash_aware", name, ops, description + " Every hash recomputed.", reseal=True,
                            families=families))
+    # The full reseal recomputes the capacity decision's internal chain too, so a stale receipt hash needs the
+    # internal seal with that one step kept (tools/mutations/capacity.py) and no full reseal.
+    cases.append(_case("hash_aware", "capacity-attempt-edited",
+                       [_set(CAPACITY, "/attempt_chain/0/elapsed_ns", 410079834),
+                        {"op": "json_edit", "transform": "capacity_internal_seal",
+                         "args": {"keep": ["attempt_hashes"]}}],
+                       "A capacity attempt edited, every other internal hash resealed (its receipt hash left as "
+                       "published). Publication list refreshed.", post_seal=POST_PUBLICATION, families=["capacity"]))
     for name, file, old, new, description in TEXT_EDITS:
         cases.append(_case("hash_aware", name, [], description + " Publication list refreshed.",
                            post_ops=[{"op": "replace_text", "file": file, "old": old, "new": new}],

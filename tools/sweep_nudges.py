@@ -50,6 +50,25 @@ def _check(args: tuple[str, int]) -> tuple[str, str] | None:
 
 
 SAMPLE_KEYS = ("samples_seconds", "rss_samples_bytes", "samples_ns", "rss_samples")
+# What the seal rewrites inside capacity-decision.json (nerb_verify/seal_capacity.py): a resealed edit of these is
+# undone before verification, so sweeping them proves nothing (their stale forms are fixtures of their own codes).
+CAPACITY_SEALED = ("/commitments_sha256", "/privacy_scan_chain_sha256", "/runtime_environment_sha256",
+                   "/report_bytes", "/run_sha256", "/policy_sha256", "/report_sha256", "/execution_sha256",
+                   "/attempt_sha256", "/previous_attempt_sha256", "/attempt_chain_sha256", "/terminal_attempt_sha256",
+                   "/measured_source_inventory_sha256", "/commit_source_inventory_sha256", "/decision_sha256",
+                   "/privacy_sha256")
+
+
+def _sealed(rel: str, pointer: str) -> bool:
+    """True for a leaf the seal rewrites: the report's copy of the performance section, the publication's artifact
+    list, and the capacity decision's internal hashes and terminal copy."""
+    if rel == "performance-report.json" and pointer.startswith("/performance"):
+        return True
+    if rel == "publication.json" and pointer.startswith("/artifacts"):
+        return True
+    return rel == "capacity-decision.json" and (
+        pointer.startswith("/terminal_attempt") or pointer.endswith(CAPACITY_SEALED)
+        or pointer in ("/attestation/sha256", "/verification_scope/sha256"))
 
 
 def _artifact_leaves(base: str, stride: int) -> list[tuple[str, str, object]]:
@@ -62,13 +81,11 @@ def _artifact_leaves(base: str, stride: int) -> list[tuple[str, str, object]]:
         leaves = [(pointer, value) for pointer, value in prop._leaves(json.loads(path.read_text()))
                   if not isinstance(value, str) and value is not None
                   and not any(f"/{key}/" in pointer for key in SAMPLE_KEYS)
-                  # The seal copies the evidence's performance section into the report, so a resealed edit of the
-                  # report's copy is undone before verification; the report-only forgery is a post-seal case
-                  # (tools/mutations/performance.py, perf_set_report).
-                  and not (rel == "performance-report.json" and pointer.startswith("/performance/"))
-                  # Likewise the seal rewrites publication.json's artifact list from the files
-                  # (binding.artifact_bytes-declared-size-off-by-one is the post-seal case).
-                  and not (rel == "publication.json" and pointer.startswith("/artifacts/"))]
+                  # The seal copies the evidence's performance section into the report, rewrites publication.json's
+                  # artifact list from the files and the capacity decision's internal hashes, so a resealed edit of
+                  # those is undone before verification; their forgeries are post-seal cases
+                  # (perf_set_report, binding.artifact_bytes-declared-size-off-by-one, capacity stale-hash cases).
+                  and not _sealed(rel, pointer)]
         if len(leaves) > 2000:
             leaves = leaves[::stride]
         found.extend((rel, pointer, value) for pointer, value in leaves)
@@ -92,8 +109,7 @@ def _string_leaves(base: str, stride: int) -> list[tuple[str, str, object]]:
         for pointer, value in prop._leaves(document):
             if not isinstance(value, str):
                 continue
-            if (rel == "performance-report.json" and pointer.startswith("/performance/")) or (
-                    rel == "publication.json" and pointer.startswith("/artifacts/")):
+            if _sealed(rel, pointer):
                 continue
             if value.startswith("sha256:") and len(value) == 71:
                 leaves.append((pointer, value[:-1] + ("0" if value[-1] != "0" else "1")))
@@ -117,9 +133,7 @@ def _array_edits(base: str) -> list[tuple[str, str, object]]:
             for key, child in value.items():
                 walk(rel, child, f"{pointer}/{key}")
         elif isinstance(value, list):
-            skip = any(pointer.endswith("/" + key) for key in SAMPLE_KEYS) or (
-                rel == "performance-report.json" and pointer.startswith("/performance")) or (
-                rel == "publication.json" and pointer.startswith("/artifacts"))
+            skip = any(pointer.endswith("/" + key) for key in SAMPLE_KEYS) or _sealed(rel, pointer)
             if len(value) >= 2 and not skip:
                 found.append((rel, pointer, value[:-1]))
                 found.append((rel, pointer, [value[0]] + value))

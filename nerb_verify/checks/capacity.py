@@ -9,13 +9,17 @@ Checked standalone (no git, no file modes):
   unique nonces, outcome/failure-code consistency, resource bounds of a passed receipt;
 * the terminal attempt: equal to the last receipt, the only passed receipt for this report, cross-bound to the
   report's execution, environment and totals;
-* the attestation fields derivable from the file (report, chain and terminal hashes, commit, tree, native and reader
-  lock hashes equal to the report's execution block);
+* the attestation fields derivable from the file (report, chain and terminal hashes, source inventory, commit, tree,
+  native and reader lock hashes equal to the report's execution block, reader environment of the preparation);
 * the verification scope equals the published constant; the privacy block is the constant shape and names the
   report's scanner;
-* every report gate is true;
-* the report's preparation and build commitments equal the evidence (source rows, content hash, prepared artifact,
-  bank hashes, split manifest, test records).
+* every report gate is true, and the gates that are arithmetic or a plain reading of the commitments are
+  recomputed; the RSS caps follow from the policy and the physical memory;
+* the five phases inside and across (:mod:`nerb_verify.checks.capacity_phases`): commitment hashes, the
+  phase-to-phase commitment chain, conservation of rows, records and bytes, replay equality, retained resource
+  samples and checkpoints against their phase's figures, the execution identity;
+* every fact the phases repeat from the evidence equals it (source, preparation, split roles, bank hashes, sizes and
+  pattern counts).
 
 What needs the publisher's git history (commit object, root tree, ``ls-tree`` digest) runs only with
 ``--source-repo PATH`` (:mod:`nerb_verify.checks.capacity_source`); otherwise ``checks_run`` says it was not run.
@@ -34,7 +38,7 @@ from nerb_verify.canonical import (
     python_canonical_sha256,
     self_hash,
 )
-from nerb_verify.checks import capacity_source
+from nerb_verify.checks import capacity_phases, capacity_source
 from nerb_verify.checks._access import as_dict, as_int, as_list, dig, same
 from nerb_verify.codes import register
 from nerb_verify.context import VerifyContext
@@ -91,11 +95,14 @@ TERMINAL = register(
 TERMINAL_BINDING = register(
     "capacity.terminal_binding_mismatch", "The terminal attempt disagrees with the report it certifies.",
     "The terminal receipt must carry the report's policy hash, commit, implementation, tree and runtime environment "
-    "hashes, the canonical hash of report.execution, and resource figures consistent with report totals.")
+    "hashes, the canonical hash of report.execution, the report's count of pre-existing private tombstones, and "
+    "resource figures consistent with report totals.")
 ATTESTATION = register(
     "capacity.attestation_mismatch", "The attestation does not match what it attests.",
     "attestation.sha256 seals the attestation; its report, attempt-chain and terminal hashes must be recomputed "
-    "from the file, and its commit, tree, native and reader-lock hashes must equal the report's execution block.")
+    "from the file, its measured source inventory is the canonical hash of execution.relevant_module_sha256 (and "
+    "equals the at-commit inventory), its commit, tree, native and reader-lock hashes equal the report's execution "
+    "block and its reader environment is the one the preparation phase committed to.")
 SCOPE = register(
     "capacity.verification_scope_mismatch", "The verification scope is not the published constant.",
     "verification_scope lists what a clean-clone verification covers and what it does not; it must be exactly the "
@@ -112,17 +119,24 @@ ARITHMETIC = register(
     "Each phase's throughput_milli_records_per_second is floor(records * 10^12 / elapsed_ns); the report totals are "
     "the worst case over the phases (peak RSS and owned-disk high water the maximum, free disk the minimum, "
     "observation gap and acquisition duration the maximum, retries the sum), and total elapsed time and "
-    "observation count are at least the phases' sums.")
+    "observation count are at least the phases' sums. The RSS caps follow from the policy and the machine: "
+    "effective cap = min(absolute cap, floor(physical memory x the policy's physical-memory fraction)), maximum "
+    "peak = floor(effective cap x the policy's peak fraction).")
 GATE_UNSUPPORTED = register(
     "capacity.gate_unsupported", "A capacity gate is true but the figures it bounds violate the policy.",
     "Recomputed from the policy and the report: total runtime, owned disk, runtime and preflight free disk, "
-    "observation cadence, resource acquisition duration, peak RSS against the effective cap, source conservation, "
-    "phase throughput, checkpoint wall cadence and checkpoint record gap. A gate that says passed while its bound "
-    "does not hold is unsupported.")
+    "observation cadence, resource acquisition duration, peak RSS against the maximum peak and the effective cap, "
+    "source conservation, phase throughput, checkpoint wall cadence and checkpoint record gap; and read from the "
+    "phase commitments: replay equality, no pre-seal access, sealed test unaccessed and unbound, pre-existing "
+    "private tombstones within the retention limit. A gate that says passed while its bound or fact does not hold "
+    "is unsupported.")
 EVIDENCE_BINDING = register(
     "capacity.evidence_binding_mismatch", "The capacity report disagrees with the benchmark evidence.",
-    "The report's source rows, preparation commitments (source content hash, prepared artifact, record count) and "
-    "build commitments (bank hashes, split manifest, test records) must equal the evidence's.")
+    "Every fact the capacity phases repeat from the evidence (and so from the manifest) must equal it, where a "
+    "phase first commits to it: source id, revision, input rows and content hash; prepared artifact hash, bytes "
+    "and records; split manifest and policy hashes and each role's records, artifact hash and bytes; the bank's "
+    "canonical and artifact hashes, canonical JSON size (not the physical artifact size) and active pattern, name "
+    "and entity counts; and the report's rows accounted.")
 
 MAX_REPORT_BYTES = 4 * 1024 * 1024
 # NERB's built-in capacity policy (nerb.enron_capacity_policy.v1) is a published constant; its canonical hash pins it.
@@ -240,6 +254,7 @@ def run(ctx: VerifyContext) -> None:
     _policy(ctx, report)
     _gates(ctx, report)
     _report_arithmetic(ctx, report)
+    capacity_phases.run(ctx, report)
     chain_hash = _chain(ctx, chain)
     _terminal(ctx, decision, report, chain, run_hash)
     _attestation(ctx, decision, report, run_hash, chain_hash)
@@ -322,6 +337,8 @@ def _report_arithmetic(ctx: VerifyContext, report: dict[str, Any]) -> None:
         if got is None or got[1] <= 0 or got[0] * 10**12 // got[1] != got[2]:
             col.add(ARITHMETIC, A, join(["report", "phases", index, "throughput_milli_records_per_second"]))
 
+    _environment_caps(ctx, policy, environment)
+
     def column(key: str) -> list[int] | None:
         return _ints(*(p.get(key) for p in phases)) if phases else None
 
@@ -346,6 +363,7 @@ def _report_arithmetic(ctx: VerifyContext, report: dict[str, Any]) -> None:
          policy.get("maximum_resource_observation_wall_gap_ns")),
         ("resource_acquisition_duration", totals.get("maximum_resource_acquisition_duration_ns"), "le",
          policy.get("maximum_resource_acquisition_duration_ns")),
+        ("peak_rss", totals.get("peak_process_tree_rss_bytes"), "le", environment.get("maximum_peak_rss_bytes")),
         ("peak_rss", totals.get("peak_process_tree_rss_bytes"), "le", environment.get("effective_rss_cap_bytes")),
         ("peak_rss", environment.get("effective_rss_cap_bytes"), "le", policy.get("max_absolute_rss_bytes")),
         ("source_conservation", totals.get("source_rows_accounted"), "eq", policy.get("source_rows")),
@@ -358,6 +376,8 @@ def _report_arithmetic(ctx: VerifyContext, report: dict[str, Any]) -> None:
                        policy.get("maximum_progress_checkpoint_wall_gap_ns")))
         bounds.append(("checkpoint_progress", phase.get("maximum_checkpoint_gap_records"), "le",
                        policy.get("maximum_checkpoint_record_gap")))
+    for gate, holds in capacity_phases.gate_facts(report).items():
+        bounds.append((gate, int(holds), "eq", 1))
     reported: set[str] = set()
     for gate, value, relation, bound in bounds:
         if gates.get(gate) is not True or gate in reported:
@@ -368,6 +388,29 @@ def _report_arithmetic(ctx: VerifyContext, report: dict[str, Any]) -> None:
         if not holds:
             reported.add(gate)
             col.add(GATE_UNSUPPORTED, A, join(["report", "gates", gate]))
+
+
+def _environment_caps(ctx: VerifyContext, policy: dict[str, Any], environment: dict[str, Any]) -> None:
+    """The RSS caps follow from the policy and the machine: effective cap = min(absolute cap, floor(physical memory
+    x physical_memory_fraction)); maximum peak = floor(effective cap x peak_rss_fraction_of_effective_cap)."""
+    def fraction(name: str) -> tuple[int, int] | None:
+        pair = _ints(dig(policy, name, "numerator"), dig(policy, name, "denominator"))
+        return (pair[0], pair[1]) if pair is not None and pair[1] > 0 else None
+
+    memory, absolute = as_int(environment.get("physical_memory_bytes")), as_int(policy.get("max_absolute_rss_bytes"))
+    share, peak_share = fraction("physical_memory_fraction"), fraction("peak_rss_fraction_of_effective_cap")
+    cap = (min(absolute, memory * share[0] // share[1]) if memory is not None and absolute is not None
+           and share is not None else None)
+    peak = cap * peak_share[0] // peak_share[1] if cap is not None and peak_share is not None else None
+    for key, expected in (("effective_rss_cap_bytes", cap), ("maximum_peak_rss_bytes", peak)):
+        stated = as_int(environment.get(key))
+        ok = expected is not None and stated == expected
+        ctx.collector.record(A, join(["report", "environment", key]), "capacity_" + key, stated, expected, ok,
+                             evaluated=expected is not None)
+        if not ok:
+            ctx.collector.add(ARITHMETIC, A, join(["report", "environment", key]),
+                              "environment.{field} does not follow from the policy and the physical memory.",
+                              field=Label(key))
 
 
 def _chain(ctx: VerifyContext, chain: list[Any]) -> str | None:
@@ -460,6 +503,7 @@ def _terminal(ctx: VerifyContext, decision: dict[str, Any], report: dict[str, An
         ("maximum_peak_rss_bytes", environment.get("maximum_peak_rss_bytes")),
         ("final_owned_disk_bytes", totals.get("final_owned_disk_bytes")),
         ("peak_process_tree_rss_bytes", totals.get("peak_process_tree_rss_bytes")),
+        ("preexisting_private_tombstone_count", environment.get("preexisting_private_tombstone_count")),
     ]
     try:
         equal.append(("execution_sha256", python_canonical_sha256(execution)))
@@ -502,6 +546,8 @@ def _attestation(ctx: VerifyContext, decision: dict[str, Any], report: dict[str,
         "native_build_source_sha256": execution.get("native_build_source_sha256"),
         "native_extension_build_source_sha256": execution.get("native_extension_build_source_sha256"),
         "reader_lock_sha256": execution.get("reader_lock_sha256"),
+        "reader_environment_sha256": _prep_commitment(report, "source_reader_environment_sha256"),
+        "measured_source_inventory_sha256": _source_inventory(execution),
         "sha256": self_hash(att, "sha256"),
     }
     for key, value in expected.items():
@@ -515,6 +561,20 @@ def _attestation(ctx: VerifyContext, decision: dict[str, Any], report: dict[str,
     if att.get("measured_source_inventory_sha256") != att.get("commit_source_inventory_sha256"):
         col.add(ATTESTATION, A, "/attestation/commit_source_inventory_sha256",
                 "The measured and at-commit source inventories differ.")
+
+
+def _prep_commitment(report: dict[str, Any], key: str) -> Any:
+    """A commitment of the first phase (preparation), where the source reader is described."""
+    return dig(report, "phases", 0, "commitments", key)
+
+
+def _source_inventory(execution: dict[str, Any]) -> str | None:
+    """The measured source inventory: the canonical hash of execution.relevant_module_sha256."""
+    relevant = execution.get("relevant_module_sha256")
+    try:
+        return python_canonical_sha256(relevant) if isinstance(relevant, dict) else None
+    except (TypeError, ValueError):
+        return None
 
 
 def _scope_and_privacy(ctx: VerifyContext, decision: dict[str, Any], report: dict[str, Any]) -> None:
@@ -537,40 +597,58 @@ def _scope_and_privacy(ctx: VerifyContext, decision: dict[str, Any], report: dic
         col.add(PRIVACY, A, "/privacy")
 
 
-def _phase(report: dict[str, Any], name: str) -> dict[str, Any]:
-    for phase in as_list(report.get("phases")) or []:
-        if isinstance(phase, dict) and phase.get("phase") == name:
-            return as_dict(phase.get("commitments")) or {}
-    return {}
+# Facts the capacity phases repeat from the evidence (and so from the manifest, which the binding family holds equal
+# to the evidence): commitment key -> evidence path. Checked where a phase first commits to the fact; the phases
+# after it must restate it unchanged (capacity.commitment_chain_broken).
+EVIDENCE_FACTS: tuple[tuple[str, tuple[str, ...]], ...] = (
+    ("dataset_id", ("source", "id")),
+    ("dataset_revision", ("source", "revision")),
+    ("source_input_rows", ("source", "input_records")),
+    ("source_row_multiset_sha256", ("source", "content_sha256")),
+    ("prepared_artifact_sha256", ("preparation", "prepared_artifact", "sha256")),
+    ("prepared_artifact_bytes", ("preparation", "prepared_artifact", "bytes")),
+    ("prepared_records", ("preparation", "output_records")),
+    ("full_split_manifest_sha256", ("splits", "manifest_sha256")),
+    ("split_policy_sha256", ("splits", "policy_sha256")),
+    *((f"{role}_{field}", ("splits", "roles", role) + path) for role in ("train", "validation", "test")
+      for field, path in (("records", ("records",)), ("artifact_sha256", ("artifact", "sha256")),
+                          ("artifact_bytes", ("artifact", "bytes")))),
+    ("bank_sha256", ("bank", "canonical_hash")),
+    ("bank_artifact_sha256", ("bank", "artifact_sha256")),
+    ("bank_canonical_json_bytes", ("bank", "canonical_json_bytes")),
+    ("active_pattern_count", ("bank", "active_patterns")),
+    ("active_name_count", ("bank", "active_names")),
+    ("active_entity_count", ("bank", "active_entities")),
+)
+
+
+def _recordable(value: Any) -> int | str | None:
+    """A value safe to put in the report beside its recomputation: an integer or a hash, nothing else."""
+    if as_int(value) is not None:
+        return value
+    if isinstance(value, str) and value.startswith("sha256:") and len(value) == 71 and value[7:].isalnum():
+        return value
+    return None
 
 
 def _evidence_binding(ctx: VerifyContext, report: dict[str, Any]) -> None:
+    """Every fact the capacity phases repeat from the evidence equals the evidence's value (spec 30 A.2 step 8,
+    extended to every repeated fact: source, preparation, split roles, bank sizes and pattern counts)."""
     evidence = ctx.evidence
     if not isinstance(evidence, dict):
         ctx.collector.ran("capacity.evidence_binding", "not_evaluated", reason=Label("evidence missing or invalid"))
         return
-    prep, build = _phase(report, "preparation"), _phase(report, "build")
-    pairs = [
-        ("/report/totals/source_rows_accounted", dig(report, "totals", "source_rows_accounted"),
-         dig(evidence, "source", "input_records")),
-        ("/report/phases/0/commitments/source_row_multiset_sha256", prep.get("source_row_multiset_sha256"),
-         dig(evidence, "source", "content_sha256")),
-        ("/report/phases/0/commitments/prepared_artifact_sha256", prep.get("prepared_artifact_sha256"),
-         dig(evidence, "preparation", "prepared_artifact", "sha256")),
-        ("/report/phases/0/commitments/prepared_records", prep.get("prepared_records"),
-         dig(evidence, "preparation", "output_records")),
-        ("/report/phases/2/commitments/bank_sha256", build.get("bank_sha256"), dig(evidence, "bank", "canonical_hash")),
-        ("/report/phases/2/commitments/bank_artifact_sha256", build.get("bank_artifact_sha256"),
-         dig(evidence, "bank", "artifact_sha256")),
-        ("/report/phases/2/commitments/full_split_manifest_sha256", build.get("full_split_manifest_sha256"),
-         dig(evidence, "splits", "manifest_sha256")),
-        ("/report/phases/2/commitments/test_records", build.get("test_records"),
-         dig(evidence, "splits", "roles", "test", "records")),
-    ]
+    commitments = [as_dict(dig(p, "commitments")) or {} for p in as_list(report.get("phases")) or []]
+    pairs: list[tuple[str, Any, Any]] = [("/report/totals/source_rows_accounted",
+                                          dig(report, "totals", "source_rows_accounted"),
+                                          dig(evidence, "source", "input_records"))]
+    for key, path in EVIDENCE_FACTS:
+        index = next((i for i, c in enumerate(commitments) if key in c), None)
+        pointer = join(["report", "phases", index, "commitments", key]) if index is not None else "/report/phases"
+        pairs.append((pointer, commitments[index].get(key) if index is not None else None, dig(evidence, *path)))
     for pointer, mine, theirs in pairs:
         ok = mine is not None and same(mine, theirs)
-        ctx.collector.record(A, pointer, "capacity_evidence_binding", mine, theirs if isinstance(theirs, (str, int))
-                             and not isinstance(theirs, bool) else None, ok)
+        ctx.collector.record(A, pointer, "capacity_evidence_binding", _recordable(mine), _recordable(theirs), ok)
         if not ok:
             ctx.collector.add(EVIDENCE_BINDING, A, pointer)
-    ctx.collector.ran("capacity.evidence_binding")
+    ctx.collector.ran("capacity.evidence_binding", facts=len(pairs))

@@ -7,9 +7,10 @@ evidence's ``test_access`` and ``audit_chain`` objects (spec 10 sections 5.3, 5.
 * the test was never an optimisation target, access is one-shot and timestamped consistently;
 * the frozen target binds exactly the bank, evaluator, split, test artifact, performance plan and commit of the
   evidence (the audit-plan hash is checked with its other copies; the thresholds hash by the gate family);
-* the lineage: contiguous sequence, strictly increasing timezone-aware timestamps, unique versions and test
-  artifacts, ``previous_entry_sha256`` links, every ``entry_sha256`` and the head recomputed, origin and disclosure
-  rules, the current access as the head with the frozen target it was run against;
+* the lineage: contiguous sequence, strictly increasing timezone-aware timestamps, unique versions, test
+  artifacts and audit plans (each candidate is newly preregistered), ``previous_entry_sha256`` links, every
+  ``entry_sha256`` and the head recomputed, origin and disclosure rules (a follow-up is frozen after the outcome it
+  discloses), the current access as the head with the frozen target it was run against;
 * with ``--trusted-lineage FILE``, the previously published lineage must be a prefix of this one (append-only);
 * the audit chain: ``chain_sha256`` recomputed, cross-stage hash equalities, no unresolved cases, a valid terminal
   state, and ``quality_decision_passed`` equal to the verifier's own exact quality decision;
@@ -82,6 +83,18 @@ TEST_ARTIFACT_REUSED = register(
     "lineage.test_artifact_reused", "A test artifact is reused by two lineage entries.",
     "After an access the test population is spent: a later release candidate needs a newly sealed test artifact. "
     "Two entries with the same frozen_target.test_artifact_sha256 reuse it.")
+AUDIT_PLAN_REUSED = register(
+    "lineage.audit_plan_reused", "Two lineage entries were run under one preregistered audit plan.",
+    "Each release candidate is newly preregistered: its audit plan binds its own sealed test artifact, bank, "
+    "evaluator, thresholds and freeze. A failed or aborted predecessor and the candidate that follows it cannot share "
+    "frozen_target.audit_plan_sha256; two entries naming one plan mean the plan was reused for another candidate.")
+SUCCESSOR_FROZEN_EARLY = register(
+    "lineage.successor_frozen_before_outcome", "A follow-up release candidate was frozen before its predecessor's "
+    "outcome existed.",
+    "A lineage entry after the first discloses changes informed by its predecessor's outcome, which is known only "
+    "once the predecessor's sealed test was read. Its frozen_target.frozen_at must therefore be strictly later than "
+    "the predecessor's accessed_at; a freeze at or before it claims to be informed by an outcome that did not yet "
+    "exist.")
 ENTRY_HASH = register(
     "lineage.entry_hash_mismatch", "A lineage entry hash does not match its content.",
     "entry_sha256 must be the canonical hash of the entry without that key (it includes previous_entry_sha256, so "
@@ -349,6 +362,7 @@ class _Lineage:
         """Check every lineage entry; return the recomputed hash of the last one (None if not computable)."""
         versions: set[str] = set()
         artifacts: set[str] = set()
+        plans: set[str] = set()
         previous: dict[str, Any] | None = None
         previous_at: timestamps.Instant | None = None
         recomputed: str | None = None
@@ -377,6 +391,11 @@ class _Lineage:
                     if artifact in artifacts:
                         self.add(TEST_ARTIFACT_REUSED, EV, join(base + ["frozen_target", "test_artifact_sha256"]))
                     artifacts.add(artifact)
+                plan = frozen.get("audit_plan_sha256")
+                if isinstance(plan, str):
+                    if plan in plans:
+                        self.add(AUDIT_PLAN_REUSED, EV, join(base + ["frozen_target", "audit_plan_sha256"]))
+                    plans.add(plan)
                 frozen_at = self.timestamp(frozen.get("frozen_at"), base + ["frozen_target", "frozen_at"])
             else:
                 self.malformed(base + ["frozen_target"], "frozen_target")
@@ -391,6 +410,8 @@ class _Lineage:
                 self.add(ACCESS_BEFORE_FREEZE, EV, join(base + ["accessed_at"]))
             if accessed is not None and previous_at is not None and not accessed > previous_at:
                 self.add(TIMESTAMP_ORDER, EV, join(base + ["accessed_at"]))
+            if k > 0 and frozen_at is not None and previous_at is not None and not frozen_at > previous_at:
+                self.add(SUCCESSOR_FROZEN_EARLY, EV, join(base + ["frozen_target", "frozen_at"]))
             changes = entry.get("changes_informed_by_predecessor")
             if k == 0:
                 for field in ("previous_entry_sha256", "predecessor_benchmark_version"):

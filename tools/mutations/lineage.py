@@ -51,6 +51,7 @@ def _predecessor(current: dict[str, Any], j: int) -> dict[str, Any]:
     entry["outcome"] = "failed"
     entry["frozen_target"]["frozen_at"] = f"{day}T11:00:00Z"
     entry["frozen_target"]["test_artifact_sha256"] = "sha256:" + f"{j + 160:02x}" * 32
+    entry["frozen_target"]["audit_plan_sha256"] = "sha256:" + f"{j + 192:02x}" * 32  # each candidate preregistered
     entry["aggregate_artifact"]["sha256"] = "sha256:" + f"{j + 176:02x}" * 32
     entry["predecessor_benchmark_version"] = None if j == 0 else f"enron-rc{j}"
     entry["changes_informed_by_predecessor"] = [] if j == 0 else ["threshold_review"]
@@ -79,6 +80,7 @@ def add_successor_dict(evidence: dict[str, Any]) -> None:
     entry["accessed_at"] = "2026-07-20T12:00:00Z"
     entry["frozen_target"]["frozen_at"] = "2026-07-20T11:00:00Z"
     entry["frozen_target"]["test_artifact_sha256"] = "sha256:" + "c0" * 32
+    entry["frozen_target"]["audit_plan_sha256"] = "sha256:" + "c1" * 32
     entry["predecessor_benchmark_version"] = current["benchmark_version"]
     entry["changes_informed_by_predecessor"] = ["bank_rebuild"]
     lineage.append(entry)
@@ -210,7 +212,25 @@ CASES = [
     _case("lineage.timestamp_order", "predecessor-after-current",
           [_edit("lineage_predecessors", count=1), _set("/test_access/lineage/0/accessed_at", "2026-07-15T09:30:33.248206Z"),
            _set("/test_access/lineage/0/frozen_target/frozen_at", "2026-07-15T09:00:00Z")],
-          "An earlier entry was accessed at the same instant as the current one (resealed)."),
+          "An earlier entry was accessed at the same instant as the current one (resealed); the current target, "
+          "frozen before that instant, then also precedes the outcome it discloses.",
+          codes=["lineage.timestamp_order", "lineage.successor_frozen_before_outcome"]),
+    _case("lineage.audit_plan_reused", "predecessor-plan-reused",
+          [_edit("lineage_predecessors", count=1),
+           _set("/test_access/lineage/0/frozen_target/audit_plan_sha256",
+                "sha256:761d5b34f8e9cb8665d73d33e4a9e0d591f0ebf2de1eaa76052a522c49571b30")],
+          "A failed earlier release candidate, with its own sealed test, ran under the current candidate's "
+          "preregistered audit plan (resealed)."),
+    _case("lineage.successor_frozen_before_outcome", "frozen-before-predecessor-read",
+          [_edit("lineage_predecessors", count=1),
+           _set("/test_access/lineage/0/accessed_at", "2026-07-15T09:28:00Z")],
+          "The failed predecessor's test was read two minutes after the current candidate was frozen, yet the "
+          "current entry discloses changes informed by that outcome (resealed)."),
+    _case("lineage.origin", "discloses-missing-predecessor",
+          [_set(L0 + "/predecessor_benchmark_version", "enron-rc0"),
+           _set(L0 + "/changes_informed_by_predecessor", ["bank_rebuild"])],
+          "The only entry discloses changes informed by a predecessor version that is not in the lineage "
+          "(resealed)."),
     _case("lineage.origin", "origin-discloses-changes",
           [_set(L0 + "/changes_informed_by_predecessor", ["bank_rebuild"])],
           "The first entry discloses changes informed by a predecessor it cannot have (resealed)."),
@@ -283,7 +303,9 @@ CASES = [
           codes=PROMOTED_CODES),
     _case("lineage.version_reused", "duplicated-lineage-entry",
           [{"op": "json_copy", "file": EV, "from": L0, "pointer": "/test_access/lineage/1"}],
-          "The lineage entry is duplicated (resealed): the copy repeats sequence, version, test and timestamp.",
-          codes=["lineage.access_count", "lineage.missing_disclosure", "lineage.predecessor_version", "lineage.sequence",
+          "The lineage entry is duplicated (resealed): the copy repeats sequence, version, test, audit plan, freeze "
+          "and timestamp.",
+          codes=["lineage.access_count", "lineage.audit_plan_reused", "lineage.missing_disclosure",
+                 "lineage.predecessor_version", "lineage.sequence", "lineage.successor_frozen_before_outcome",
                  "lineage.test_artifact_reused", "lineage.timestamp_order", "lineage.version_reused"]),
 ]

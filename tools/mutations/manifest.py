@@ -107,7 +107,8 @@ CASES = [
           _both("/splits/roles/validation/records", 51724)
           + [_set("bank-card.json", "/source/validation_records", 51724)],
           "Split records add up to 517,180, one more than the 517,179 prepared records (the bank card's copy of "
-          "the validation count follows)."),
+          "the validation count follows; the capacity run's split commitments do not).",
+          codes=["capacity.evidence_binding_mismatch", "manifest.split_record_total"]),
     _case("manifest.preparation_record_bounds", "source-smaller-than-prepared",
           _both("/source/input_records", 517178),
           "517,179 prepared records from 517,178 source rows (the publication scope repeats the source count).",
@@ -249,7 +250,8 @@ CASES = [
           [_set(MANIFEST, "/bank/active_aliases", 1200), _set(MANIFEST, "/bank/active_patterns", 39605),
            _set(EVIDENCE, "/bank/active_patterns", 39605)],
           "The bank declares 39,605 active patterns; the plan has 39,604 positives.",
-          codes=["card.bank_mismatch", "conformance.bank_mismatch", "conformance.passed_mismatch",
+          codes=["capacity.evidence_binding_mismatch", "card.bank_mismatch", "conformance.bank_mismatch",
+                 "conformance.passed_mismatch",
                  "decision.bundle_overstates_known_bank_contract", "manifest.conformance_plan_support",
                  "performance.unknown_reference", "publication.scope_mismatch", "summary.verdict_mismatch"]),
     _case("manifest.conformance_plan_artifact_overlap", "negatives-reuse-positive-hash",

@@ -1,0 +1,176 @@
+"""The capacity report's phases inside and across (nerb_verify/checks/capacity_phases.py), on coherent forgeries.
+
+Each edit is applied to the real capacity decision in memory and resealed with the forger's tool
+(:func:`nerb_verify.seal_capacity.seal_capacity_decision`: every internal hash recomputed), so only the semantic rule
+can catch it. Broken fixtures (tools/mutations/capacity.py) cover each code end to end through the CLI path; these
+tests pin the directions and corners the fixtures do not.
+"""
+
+from __future__ import annotations
+
+import copy
+from typing import Any, Callable
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from contract_tests.conftest import REAL_BUNDLE
+from nerb_verify import context as C
+from nerb_verify.bundle import open_bundle
+from nerb_verify.checks import capacity, capacity_phases, schema_check
+from nerb_verify.context import VerifyContext, VerifyOptions
+from nerb_verify.findings import Collector
+from nerb_verify.seal_capacity import seal_capacity_decision
+
+OTHER = "sha256:" + "6" * 64
+
+
+@pytest.fixture(scope="module")
+def opened() -> VerifyContext:
+    ctx = VerifyContext(root=REAL_BUNDLE, options=VerifyOptions(), collector=Collector())
+    open_bundle(ctx)
+    schema_check.run(ctx)
+    return ctx
+
+
+def _run(opened: VerifyContext, edit: Callable[[dict[str, Any]], None], reseal: bool = True) -> list[str]:
+    decision = copy.deepcopy(opened.artifacts[C.CAPACITY_DECISION])
+    edit(decision)
+    if reseal:
+        seal_capacity_decision(decision)
+    artifacts = dict(opened.artifacts)
+    artifacts[C.CAPACITY_DECISION] = decision
+    ctx = VerifyContext(root=opened.root, options=VerifyOptions(), collector=Collector(), files=opened.files,
+                        artifacts=artifacts, loaded=opened.loaded, inventories=opened.inventories,
+                        figures=dict(opened.figures))
+    capacity.run(ctx)
+    return sorted({f.code for f in ctx.collector.findings})
+
+
+def _phase(decision: dict[str, Any], index: int) -> dict[str, Any]:
+    return decision["report"]["phases"][index]
+
+
+def _commit(index: int, key: str, value: Any) -> Callable[[dict[str, Any]], None]:
+    return lambda d: _phase(d, index)["commitments"].__setitem__(key, value)
+
+
+def _restate(key: str, value: Any) -> Callable[[dict[str, Any]], None]:
+    def edit(decision: dict[str, Any]) -> None:
+        for phase in decision["report"]["phases"]:
+            if key in phase["commitments"]:
+                phase["commitments"][key] = value
+    return edit
+
+
+def _swap_samples(index: int) -> Callable[[dict[str, Any]], None]:
+    def edit(decision: dict[str, Any]) -> None:
+        samples = _phase(decision, index)["resource_samples"]
+        samples[3]["sequence"], samples[4]["sequence"] = samples[4]["sequence"], samples[3]["sequence"]
+    return edit
+
+
+def test_the_real_report_holds_every_rule_and_every_fact_gate(opened: VerifyContext) -> None:
+    assert _run(opened, lambda d: None, reseal=False) == []
+    report = opened.artifacts[C.CAPACITY_DECISION]["report"]
+    assert capacity_phases.gate_facts(report) == dict.fromkeys(
+        ("replay_equal", "preseal_access_count_zero", "sealed_test_unaccessed", "sealed_state_unbound",
+         "private_tombstone_bound"), True)
+
+
+@pytest.mark.parametrize(("name", "edit", "expected"), [
+    # replay_equal is false although both replayed hashes are equal: the flag is false, and so is its gate's claim.
+    ("replay-flag-false-hashes-equal", _commit(4, "replay_equal", False),
+     ["capacity.gate_unsupported", "capacity.replay_mismatch"]),
+    ("replay-validation-run-differs", _commit(4, "replay_validation_run_sha256", OTHER), ["capacity.replay_mismatch"]),
+    # An incoherent edit (one phase only) breaks the chain and the identity it takes part in.
+    ("rejected-rows-in-preparation-only", _commit(0, "rejected_source_rows", 223),
+     ["capacity.commitment_chain_broken", "capacity.conservation_mismatch"]),
+    ("split-roles-not-the-prepared-records", _restate("train_records", 413753),
+     ["capacity.conservation_mismatch", "capacity.evidence_binding_mismatch"]),
+    ("prepared-source-rows-not-records", _restate("prepared_source_rows", 517178),
+     ["capacity.conservation_mismatch"]),
+    ("validation-text-bytes-not-processed", _restate("validation_text_utf8_bytes", 12070381),
+     ["capacity.conservation_mismatch"]),
+    ("phase-scan-violation-counted", _commit(2, "privacy_scan_violation_count", 1),
+     ["capacity.commitment_chain_broken"]),
+    ("policy-dataset-restated-differently", _restate("dataset_id", "another/dataset"),
+     ["capacity.commitment_chain_broken", "capacity.evidence_binding_mismatch"]),
+    ("phases-out-of-order", lambda d: d["report"]["phases"].__setitem__(
+        slice(3, 5), [d["report"]["phases"][4], d["report"]["phases"][3]]),
+     ["capacity.commitment_chain_broken"]),
+    ("samples-out-of-sequence", _swap_samples(1), ["capacity.resource_sample_mismatch"]),
+    ("sample-free-disk-below-minimum", lambda d: _phase(d, 2)["resource_samples"][7].__setitem__(
+        "free_disk_bytes", 25086013439), ["capacity.resource_sample_mismatch"]),
+    ("sample-rss-acquisition-longer-than-whole", lambda d: _phase(d, 3)["resource_samples"][2].__setitem__(
+        "rss_acquisition_duration_ns", 10**9), ["capacity.resource_sample_mismatch"]),
+    ("more-samples-than-observations", lambda d: _phase(d, 3).__setitem__("resource_observation_count", 190),
+     ["capacity.resource_sample_mismatch"]),
+    ("checkpoint-count-inflated", lambda d: _phase(d, 0).__setitem__("checkpoint_count", 53),
+     ["capacity.checkpoint_mismatch"]),
+    ("last-checkpoint-short-of-records", lambda d: _phase(d, 3)["checkpoint_samples"][-1].__setitem__(
+        "completed_records", 51722), ["capacity.checkpoint_mismatch"]),
+    ("progress-gap-above-worst", lambda d: _phase(d, 2)["progress_signals"][5].__setitem__(
+        "progress_wall_gap_ns", 16861269501), ["capacity.checkpoint_mismatch"]),
+    ("phase-ran-another-commit", lambda d: _phase(d, 1).__setitem__("executable_git_commit", "0" * 40),
+     ["capacity.execution_identity_mismatch"]),
+    ("phase-ran-another-runner", lambda d: _phase(d, 4).__setitem__("runner_implementation_sha256", OTHER),
+     ["capacity.execution_identity_mismatch"]),
+    ("runtime-native-extension-differs", lambda d: d["report"]["environment"]["runtime"].__setitem__(
+        "native_extension_sha256", OTHER), ["capacity.execution_identity_mismatch"]),
+    ("effective-cap-not-from-memory", lambda d: d["report"]["environment"].__setitem__(
+        "effective_rss_cap_bytes", 8589934591), ["capacity.report_arithmetic_mismatch"]),
+    ("sealed-test-accessed-everywhere", lambda d: (_restate("sealed_test_accessed", True)(d),
+                                                   d["report"]["privacy"].__setitem__("sealed_test_accessed", True)),
+     ["capacity.gate_unsupported"]),
+    ("tombstones-above-retention", lambda d: (d["report"]["environment"].__setitem__(
+        "preexisting_private_tombstone_count", 1025), d["attempt_chain"][-1].__setitem__(
+        "preexisting_private_tombstone_count", 1025)), ["capacity.gate_unsupported"]),
+])
+def test_coherent_forgery_raises_exactly(opened: VerifyContext, name: str, edit: Callable[[dict[str, Any]], None],
+                                         expected: list[str]) -> None:
+    assert _run(opened, edit) == expected
+
+
+def test_a_resealed_edit_of_an_opaque_commitment_restated_everywhere_is_not_detectable(opened: VerifyContext) -> None:
+    """The limit, stated: a commitment to private data that nothing else repeats (the reader isolation hash),
+    changed coherently in every phase and resealed, verifies. docs/findings/capacity.md lists these."""
+    assert _run(opened, _restate("source_reader_isolation_sha256", OTHER)) == []
+
+
+def test_commitment_hashes_are_recorded(opened: VerifyContext) -> None:
+    decision = opened.artifacts[C.CAPACITY_DECISION]
+    ctx = VerifyContext(root=opened.root, options=VerifyOptions(), collector=Collector(), files=opened.files,
+                        artifacts=dict(opened.artifacts), loaded=opened.loaded, inventories=opened.inventories,
+                        figures=dict(opened.figures))
+    capacity_phases.run(ctx, decision["report"])
+    records = [r for r in ctx.collector.recomputed if r.figure == "capacity_commitments_sha256"]
+    assert len(records) == 5 and all(r.status == "match" for r in records)
+    assert ctx.collector.checks_run["capacity.phases"]["phases"] == 5
+
+
+_VALUES = st.one_of(st.none(), st.booleans(), st.integers(-2, 2**64), st.text(max_size=8),
+                    st.lists(st.integers(), max_size=3), st.dictionaries(st.text(max_size=4), st.integers(), max_size=3))
+_PLACES = st.sampled_from([("phases",), ("phases", 0), ("phases", 2, "commitments"), ("phases", 4, "resource_samples"),
+                           ("phases", 1, "resource_samples", 0), ("phases", 3, "checkpoint_samples"),
+                           ("phases", 0, "progress_signals", 1), ("policy", "processed_bytes_by_phase"),
+                           ("execution", "core_source_sha256"), ("environment", "runtime"), ("privacy",),
+                           ("phases", 4, "commitments", "replay_equal"), ("policy", "physical_memory_fraction")])
+
+
+@settings(max_examples=60, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(place=_PLACES, value=_VALUES)
+def test_hostile_shapes_give_findings_not_tracebacks(opened: VerifyContext, place: tuple, value: Any) -> None:
+    report = copy.deepcopy(opened.artifacts[C.CAPACITY_DECISION]["report"])
+    node: Any = report
+    for key in place[:-1]:
+        node = node[key]
+    node[place[-1]] = value
+    ctx = VerifyContext(root=opened.root, options=VerifyOptions(), collector=Collector(), files=opened.files,
+                        artifacts=dict(opened.artifacts), loaded=opened.loaded, inventories=opened.inventories,
+                        figures=dict(opened.figures))
+    capacity_phases.run(ctx, report)
+    capacity_phases.gate_facts(report)
+    for finding in ctx.collector.findings:
+        assert finding.code.startswith("capacity.")
