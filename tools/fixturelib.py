@@ -268,6 +268,12 @@ def all_cases() -> list[dict[str, Any]]:
             continue
         module = importlib.import_module(f"tools.mutations.{path.stem}")
         cases.extend(getattr(module, "CASES", []))
+    from tools.mutations._presentation import PRESENTATION_ALSO
+
+    for case in cases:
+        also = PRESENTATION_ALSO.get((case["code"], case["slug"]))
+        if also:
+            case["expect"]["codes"] = sorted(set(case["expect"]["codes"]) | set(also))
     return sorted(cases, key=lambda c: (c["code"], c["slug"]))
 
 
