@@ -238,6 +238,37 @@ def _decode_base64(token: str) -> bytes | None:
         return None
 
 
+@functools.lru_cache(maxsize=65536)
+def _base64_text(token: str) -> str | None:
+    """The printable text a base64 / base64url token carries at the first of its four alignments that decodes to
+    text; None when none does. Cached per token: the pieces of a joined view and the view hold the same tokens."""
+    if token.isdigit():
+        return None
+    for offset in range(4):
+        if len(token) - offset < 12:
+            break
+        text = _as_text(_decode_base64(token[offset:]))
+        if text is not None:
+            return text
+    return None
+
+
+@functools.lru_cache(maxsize=65536)
+def _base32_text(token: str) -> str | None:
+    """The printable text a base32 token carries, or None (cached per token)."""
+    return _as_text(_decode_base32(token))
+
+
+@functools.lru_cache(maxsize=65536)
+def _hex_text(match: str) -> str | None:
+    """The printable text a hex run (plain or byte-separated) carries, or None; all-decimal runs are numbers
+    (cached per run)."""
+    digits = regex.sub(r"[ :-]", "", match)
+    if digits.isdigit():
+        return None
+    return _as_text(bytes.fromhex(digits))
+
+
 def encoded_payloads(clean: str) -> list[str]:
     """Printable texts hidden in ``clean`` as base64 / base64url tokens (at any of the four alignments, so a prefix
     glued to the token does not hide it) or hex runs (plain or byte-separated); all-decimal runs are numbers, not
@@ -249,25 +280,16 @@ def encoded_payloads(clean: str) -> list[str]:
     if "\n" in clean:
         tokens += [regex.sub(r"\s+", "", match.group(0)) for match in _WRAPPED_BASE64.finditer(clean)]
     for token in tokens:
-        if token.isdigit():
-            continue
-        for offset in range(4):
-            if len(token) - offset < 12:
-                break
-            text = _as_text(_decode_base64(token[offset:]))
-            if text is not None:
-                found.append(text)
-                break
+        text = _base64_text(token)
+        if text is not None:
+            found.append(text)
     for match in _BASE32_TOKEN.finditer(clean):
-        text = _as_text(_decode_base32(match.group(0)))
+        text = _base32_text(match.group(0))
         if text is not None:
             found.append(text)
     for pattern in (_HEX_TOKEN, _SEPARATED_HEX):
         for match in pattern.finditer(clean):
-            digits = regex.sub(r"[ :-]", "", match.group(0))
-            if digits.isdigit():
-                continue
-            text = _as_text(bytes.fromhex(digits))
+            text = _hex_text(match.group(0))
             if text is not None:
                 found.append(text)
     return found

@@ -63,6 +63,7 @@ _IGNORABLE = regex.compile(
 # if they were deleted as default-ignorable, so they become their ASCII twins first (U+E0001 and U+E007F, the
 # language tag and cancel tag, stay ignorable).
 _TAGS: dict[int, int] = {code: code - 0xE0000 for code in range(0xE0020, 0xE007F)}
+_TAG_CHAR = regex.compile("[\U000e0020-\U000e007e]")
 _CONTROL = regex.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f]")
 _NON_ASCII_DIGIT = regex.compile(r"(?![0-9])\p{Nd}")
 
@@ -165,7 +166,8 @@ def one_round(text: str, quoted_printable: bool = True) -> str:
     when ``quoted_printable`` is true."""
     if not text.isascii():
         text = unicodedata.normalize("NFKC", text)
-        text = text.translate(_TAGS)
+        if _TAG_CHAR.search(text):  # translate() is costly on long text; most text holds no tag character
+            text = text.translate(_TAGS)
         text = _IGNORABLE.sub("", text)
         text = text.translate(_LOOKALIKES)
         text = _NON_ASCII_DIGIT.sub(_digit, text)
