@@ -28,6 +28,7 @@ from __future__ import annotations
 import base64
 import binascii
 import functools
+import re
 import unicodedata
 import zlib
 from dataclasses import dataclass
@@ -66,12 +67,15 @@ _DRIVE_AUTHORITY = regex.compile(r"(?:[^@\s]*@)?[A-Za-z]:.*", regex.S)
 _PAYLOAD_SPLIT = regex.compile(r"[&;]")
 # Binary-to-text encodings whose payload is rescanned: base64 (standard or URL-safe alphabet, padding optional) and
 # hex. Hex runs are also base64 tokens; both decodings are tried.
-_BASE64_TOKEN = regex.compile(r"(?<![A-Za-z0-9+/_-])[A-Za-z0-9+/_-]{12,}={0,2}(?![A-Za-z0-9+/_=-])")
-_HEX_TOKEN = regex.compile(r"(?<![0-9A-Fa-f])(?:[0-9A-Fa-f]{2}){6,}(?![0-9A-Fa-f])")
+# These four token patterns use only ASCII classes, fixed-width lookarounds and plain quantifiers, where the standard
+# library's ``re`` finds exactly the same matches as ``regex``, several times faster (``test_privacy_joined.py``
+# checks the two agree).
+_BASE64_TOKEN = re.compile(r"(?<![A-Za-z0-9+/_-])[A-Za-z0-9+/_-]{12,}={0,2}(?![A-Za-z0-9+/_=-])")
+_HEX_TOKEN = re.compile(r"(?<![0-9A-Fa-f])(?:[0-9A-Fa-f]{2}){6,}(?![0-9A-Fa-f])")
 # Hex bytes written with a separator ("6a 61 6e", "6a:61:6e", "6a-61-6e").
-_SEPARATED_HEX = regex.compile(r"(?<![0-9A-Fa-f])[0-9A-Fa-f]{2}(?:[ :-][0-9A-Fa-f]{2}){5,}(?![0-9A-Fa-f])")
+_SEPARATED_HEX = re.compile(r"(?<![0-9A-Fa-f])[0-9A-Fa-f]{2}(?:[ :-][0-9A-Fa-f]{2}){5,}(?![0-9A-Fa-f])")
 # Base32 (RFC 4648, either case, padding optional): 16 characters carry 10 bytes.
-_BASE32_TOKEN = regex.compile(r"(?<![A-Za-z0-9=])(?:[A-Z2-7]{16,}|[a-z2-7]{16,})=*(?![A-Za-z0-9=])")
+_BASE32_TOKEN = re.compile(r"(?<![A-Za-z0-9=])(?:[A-Z2-7]{16,}|[a-z2-7]{16,})=*(?![A-Za-z0-9=])")
 # MIME-style wrapping: base64 lines of 16+ characters joined by line breaks (each line alone may be too short to
 # decode at the right alignment, or split the hidden text between two tokens).
 # Each line is matched from the start of its run and possessively, so a long run costs linear time.
