@@ -81,6 +81,9 @@ _BASE32_TOKEN = re.compile(r"(?<![A-Za-z0-9=])(?:[A-Z2-7]{16,}|[a-z2-7]{16,})=*(
 # Each line is matched from the start of its run and possessively, so a long run costs linear time.
 _WRAPPED_BASE64 = regex.compile(
     r"(?<![A-Za-z0-9+/_-])[A-Za-z0-9+/_-]{16,}+(?:[ \t]*+\r?\n[ \t]*+[A-Za-z0-9+/_-]{4,}+)++={0,2}")
+# What every wrapped run contains (a line's last base64 character, the line break, the next line's first one): a fast
+# necessary condition, so long text with line breaks but no wrapped base64 skips the costlier pattern.
+_WRAP_HINT = re.compile(r"[A-Za-z0-9+/_-][ \t]*\r?\n[ \t]*[A-Za-z0-9+/_-]")
 # A compressed payload is inflated to at most this many bytes (a decompression bomb stops there and is not text).
 MAX_INFLATED_BYTES = 65536
 MIN_DECODED_CHARS = 6
@@ -281,7 +284,7 @@ def encoded_payloads(clean: str) -> list[str]:
     if len(clean) < 12:
         return found
     tokens = [match.group(0) for match in _BASE64_TOKEN.finditer(clean)]
-    if "\n" in clean:
+    if "\n" in clean and _WRAP_HINT.search(clean):
         tokens += [regex.sub(r"\s+", "", match.group(0)) for match in _WRAPPED_BASE64.finditer(clean)]
     for token in tokens:
         text = _base64_text(token)
