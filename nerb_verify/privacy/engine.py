@@ -28,6 +28,7 @@ from __future__ import annotations
 import base64
 import binascii
 import functools
+import re
 import unicodedata
 import zlib
 from dataclasses import dataclass
@@ -66,17 +67,23 @@ _DRIVE_AUTHORITY = regex.compile(r"(?:[^@\s]*@)?[A-Za-z]:.*", regex.S)
 _PAYLOAD_SPLIT = regex.compile(r"[&;]")
 # Binary-to-text encodings whose payload is rescanned: base64 (standard or URL-safe alphabet, padding optional) and
 # hex. Hex runs are also base64 tokens; both decodings are tried.
-_BASE64_TOKEN = regex.compile(r"(?<![A-Za-z0-9+/_-])[A-Za-z0-9+/_-]{12,}={0,2}(?![A-Za-z0-9+/_=-])")
-_HEX_TOKEN = regex.compile(r"(?<![0-9A-Fa-f])(?:[0-9A-Fa-f]{2}){6,}(?![0-9A-Fa-f])")
+# These four token patterns use only ASCII classes, fixed-width lookarounds and plain quantifiers, where the standard
+# library's ``re`` finds exactly the same matches as ``regex``, several times faster (``test_privacy_joined.py``
+# checks the two agree).
+_BASE64_TOKEN = re.compile(r"(?<![A-Za-z0-9+/_-])[A-Za-z0-9+/_-]{12,}={0,2}(?![A-Za-z0-9+/_=-])")
+_HEX_TOKEN = re.compile(r"(?<![0-9A-Fa-f])(?:[0-9A-Fa-f]{2}){6,}(?![0-9A-Fa-f])")
 # Hex bytes written with a separator ("6a 61 6e", "6a:61:6e", "6a-61-6e").
-_SEPARATED_HEX = regex.compile(r"(?<![0-9A-Fa-f])[0-9A-Fa-f]{2}(?:[ :-][0-9A-Fa-f]{2}){5,}(?![0-9A-Fa-f])")
+_SEPARATED_HEX = re.compile(r"(?<![0-9A-Fa-f])[0-9A-Fa-f]{2}(?:[ :-][0-9A-Fa-f]{2}){5,}(?![0-9A-Fa-f])")
 # Base32 (RFC 4648, either case, padding optional): 16 characters carry 10 bytes.
-_BASE32_TOKEN = regex.compile(r"(?<![A-Za-z0-9=])(?:[A-Z2-7]{16,}|[a-z2-7]{16,})=*(?![A-Za-z0-9=])")
+_BASE32_TOKEN = re.compile(r"(?<![A-Za-z0-9=])(?:[A-Z2-7]{16,}|[a-z2-7]{16,})=*(?![A-Za-z0-9=])")
 # MIME-style wrapping: base64 lines of 16+ characters joined by line breaks (each line alone may be too short to
 # decode at the right alignment, or split the hidden text between two tokens).
 # Each line is matched from the start of its run and possessively, so a long run costs linear time.
 _WRAPPED_BASE64 = regex.compile(
     r"(?<![A-Za-z0-9+/_-])[A-Za-z0-9+/_-]{16,}+(?:[ \t]*+\r?\n[ \t]*+[A-Za-z0-9+/_-]{4,}+)++={0,2}")
+# What every wrapped run contains (a line's last base64 character, the line break, the next line's first one): a fast
+# necessary condition, so long text with line breaks but no wrapped base64 skips the costlier pattern.
+_WRAP_HINT = re.compile(r"[A-Za-z0-9+/_-][ \t]*\r?\n[ \t]*[A-Za-z0-9+/_-]")
 # A compressed payload is inflated to at most this many bytes (a decompression bomb stops there and is not text).
 MAX_INFLATED_BYTES = 65536
 MIN_DECODED_CHARS = 6
@@ -238,6 +245,37 @@ def _decode_base64(token: str) -> bytes | None:
         return None
 
 
+@functools.lru_cache(maxsize=65536)
+def _base64_text(token: str) -> str | None:
+    """The printable text a base64 / base64url token carries at the first of its four alignments that decodes to
+    text; None when none does. Cached per token: the pieces of a joined view and the view hold the same tokens."""
+    if token.isdigit():
+        return None
+    for offset in range(4):
+        if len(token) - offset < 12:
+            break
+        text = _as_text(_decode_base64(token[offset:]))
+        if text is not None:
+            return text
+    return None
+
+
+@functools.lru_cache(maxsize=65536)
+def _base32_text(token: str) -> str | None:
+    """The printable text a base32 token carries, or None (cached per token)."""
+    return _as_text(_decode_base32(token))
+
+
+@functools.lru_cache(maxsize=65536)
+def _hex_text(match: str) -> str | None:
+    """The printable text a hex run (plain or byte-separated) carries, or None; all-decimal runs are numbers
+    (cached per run)."""
+    digits = regex.sub(r"[ :-]", "", match)
+    if digits.isdigit():
+        return None
+    return _as_text(bytes.fromhex(digits))
+
+
 def encoded_payloads(clean: str) -> list[str]:
     """Printable texts hidden in ``clean`` as base64 / base64url tokens (at any of the four alignments, so a prefix
     glued to the token does not hide it) or hex runs (plain or byte-separated); all-decimal runs are numbers, not
@@ -246,28 +284,19 @@ def encoded_payloads(clean: str) -> list[str]:
     if len(clean) < 12:
         return found
     tokens = [match.group(0) for match in _BASE64_TOKEN.finditer(clean)]
-    if "\n" in clean:
+    if "\n" in clean and _WRAP_HINT.search(clean):
         tokens += [regex.sub(r"\s+", "", match.group(0)) for match in _WRAPPED_BASE64.finditer(clean)]
     for token in tokens:
-        if token.isdigit():
-            continue
-        for offset in range(4):
-            if len(token) - offset < 12:
-                break
-            text = _as_text(_decode_base64(token[offset:]))
-            if text is not None:
-                found.append(text)
-                break
+        text = _base64_text(token)
+        if text is not None:
+            found.append(text)
     for match in _BASE32_TOKEN.finditer(clean):
-        text = _as_text(_decode_base32(match.group(0)))
+        text = _base32_text(match.group(0))
         if text is not None:
             found.append(text)
     for pattern in (_HEX_TOKEN, _SEPARATED_HEX):
         for match in pattern.finditer(clean):
-            digits = regex.sub(r"[ :-]", "", match.group(0))
-            if digits.isdigit():
-                continue
-            text = _as_text(bytes.fromhex(digits))
+            text = _hex_text(match.group(0))
             if text is not None:
                 found.append(text)
     return found

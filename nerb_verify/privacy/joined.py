@@ -166,6 +166,19 @@ def joined_findings(containers: Sequence[tuple[Hashable, Sequence[str]]],
             if len(pieces) >= 2 and codes_of.get(tuple(pieces))]
 
 
+def reference_joined_findings(containers: Sequence[tuple[Hashable, Sequence[str]]],
+                              profile: Profile) -> list[tuple[Hashable, set[str]]]:
+    """The full join, unscreened: :func:`joined_codes` of every container. The reference :func:`joined_findings`
+    must agree with exactly (used only by the equivalence tests, never by the scanner)."""
+    out: list[tuple[Hashable, set[str]]] = []
+    for key, pieces in containers:
+        if len(pieces) >= 2:
+            codes = joined_codes(tuple(pieces), profile)
+            if codes:
+                out.append((key, codes))
+    return out
+
+
 # SVG text: each <text> element (its <tspan> children included) is one piece of rendered text.
 _SVG_TEXT = regex.compile(r"<text\b[^>]*>(.*?)</text\s*>", regex.S | regex.I)
 _TAG = regex.compile(r"<[^>]*>")

@@ -173,7 +173,8 @@ def scan_json(document: Any, profile: Profile, collector: Collector, artifact: s
                       if isinstance(item, str) or (flag_numbers and type(item) is int and _identifier_length(item))]
             for index in simple:
                 scalar(value[index], path + ((index, index),))
-            joined([item for item in value if isinstance(item, str)], path)
+            # every string element is in ``simple``, in order (cheaper than a pass over a long array of numbers)
+            joined([value[index] for index in simple if isinstance(value[index], str)], path)
             for index in range(len(value) - 1, -1, -1):
                 if isinstance(value[index], (dict, list)):
                     stack.append((value[index], path + ((index, index),)))

@@ -63,6 +63,11 @@ _IGNORABLE = regex.compile(
 # if they were deleted as default-ignorable, so they become their ASCII twins first (U+E0001 and U+E007F, the
 # language tag and cancel tag, stay ignorable).
 _TAGS: dict[int, int] = {code: code - 0xE0000 for code in range(0xE0020, 0xE007F)}
+# The joined-view screen separates views with U+2603 SNOWMAN: ASCII text plus that character is already a fixed point
+# of NFKC, tag, ignorable, look-alike and digit mapping (it has no decomposition and is none of those), so that step
+# is skipped for such text (the screen is then as fast as ASCII text).
+INERT_SEPARATOR = "\u2603"
+_TAG_CHAR = regex.compile("[\U000e0020-\U000e007e]")
 _CONTROL = regex.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f]")
 _NON_ASCII_DIGIT = regex.compile(r"(?![0-9])\p{Nd}")
 
@@ -163,9 +168,10 @@ def _digit(match: regex.Match[str]) -> str:
 def one_round(text: str, quoted_printable: bool = True) -> str:
     """Undo one layer of every supported encoding (see the module docstring for the order); quoted-printable only
     when ``quoted_printable`` is true."""
-    if not text.isascii():
+    if not text.isascii() and not text.replace(INERT_SEPARATOR, "").isascii():
         text = unicodedata.normalize("NFKC", text)
-        text = text.translate(_TAGS)
+        if _TAG_CHAR.search(text):  # translate() is costly on long text; most text holds no tag character
+            text = text.translate(_TAGS)
         text = _IGNORABLE.sub("", text)
         text = text.translate(_LOOKALIKES)
         text = _NON_ASCII_DIGIT.sub(_digit, text)
