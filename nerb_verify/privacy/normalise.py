@@ -38,7 +38,8 @@ from typing import Literal
 
 import regex
 
-from nerb_verify.privacy.confusables_data import PAIRS as CONFUSABLE_PAIRS
+from nerb_verify.privacy.confusables_data import SOURCES as CONFUSABLE_SOURCES
+from nerb_verify.privacy.confusables_data import TARGETS as CONFUSABLE_TARGETS
 
 MAX_ROUNDS = 8
 MAX_CHARS = 16384
@@ -90,7 +91,7 @@ _LETTER_LOOKALIKES: tuple[tuple[str, str], ...] = tuple(
 # Unicode confusables (UTS #39, generated from the data confusable-homoglyphs ships, see tools/gen_confusables.py):
 # a character that looks like one ASCII character reads as that character. The hand-kept entries below come after
 # and win where both name one (the skeleton maps Cyrillic capital I to a small L; we keep the capital I).
-_LOOKALIKES: dict[int, str] = {source: chr(target) for source, target in CONFUSABLE_PAIRS}
+_LOOKALIKES: dict[int, str] = {ord(source): target for source, target in zip(CONFUSABLE_SOURCES, CONFUSABLE_TARGETS)}
 for _chars, _target in (
     ("\u2215\u2044\u29f8\u2571\u27cb\u2cc6\u3033\u1735", "/"),
     ("\u2216\u29f5\u29f9\u2572\u27cd", "\\"),
