@@ -105,13 +105,12 @@ def _shift(letters: dict[str, int], digits: dict[str, int]) -> Callable[[str], s
 def _confusable_letters() -> Callable[[str], str]:
     """Each ASCII letter and digit replaced by a look-alike from the UTS #39 data that the old hand-kept
     Cyrillic/Greek map did not have (Cherokee, Lisu, Latin extensions, ...)."""
-    from nerb_verify.privacy.confusables_data import PAIRS
+    from nerb_verify.privacy.confusables_data import SOURCES, TARGETS
     hand = "\u0430\u03b1\u0441\u0435\u043e\u0440\u0455\u0445\u0443\u0456\u0458"
     table: dict[str, str] = {}
-    for source, target in PAIRS:
-        char = chr(target)
-        if char.isalnum() and char not in table and chr(source) not in hand and not chr(source).isascii():
-            table[char] = chr(source)
+    for source, char in zip(SOURCES, TARGETS):
+        if char.isalnum() and char not in table and source not in hand:
+            table[char] = source
     return lambda text: "".join(table.get(char, char) for char in text)
 
 
@@ -299,6 +298,31 @@ HAND_REJECT: list[Row] = [
     ("path-userprofile", "%USER«»PROFILE%\\notes", {LOCAL}, set()),
     ("path-relative-home", "ho«»me/jroe/x", {PERSONAL}, set()),
     ("path-pointer-outside-gate", "/quality/slices/0/«»metrics", {LOCAL}, set()),
+    # Spelled-out addresses beyond English (issue 17 class 3): the words for the at-sign and the dot in other
+    # languages, quoted "at", "at sign", and a real dot after the spelled at.
+    ("email-spelled-es", "juan.perez arroba«» correo punto es", {EMAIL}, set()),
+    ("email-spelled-es-upper", "JUAN ARROBA«» CORREO PUNTO COM", {EMAIL}, set()),
+    ("email-spelled-fr", "marie arobase«» exemple-mail point fr", {EMAIL}, set()),
+    ("email-spelled-de", "hans at«» firma punkt de", {EMAIL}, set()),
+    ("email-spelled-de-affe", "hans klammeraffe«» firma punkt de", {EMAIL}, set()),
+    ("email-spelled-it", "mario chiocciola«» posta punto it", {EMAIL}, set()),
+    ("email-spelled-nl", "piet apenstaartje«» bedrijf punt nl", {EMAIL}, set()),
+    ("email-spelled-pl", "jan ma\u0142pa«» poczta kropka pl", {EMAIL}, set()),
+    ("email-spelled-ru", "ivan \u0441\u043e\u0431\u0430\u043a\u0430«» pochta "
+     "\u0442\u043e\u0447\u043a\u0430 \u0440\u0443", {EMAIL}, set()),
+    ("email-spelled-ru-script-tld", "ivan \u0441\u043e\u0431\u0430\u043a\u0430 «»\u043f\u043e\u0447\u0442\u0430 "
+     "\u0442\u043e\u0447\u043a\u0430 \u0440\u0444", {EMAIL}, set()),
+    ("email-spelled-zh-glued", "wang\u827e\u7279«»corp\u70b9com", {EMAIL}, set()),
+    ("email-spelled-ja", "tanaka \u30a2\u30c3\u30c8\u30de\u30fc\u30af«» corp \u30c9\u30c3\u30c8 jp", {EMAIL}, set()),
+    ("email-spelled-ko", "kim \uace8\ubc45\uc774«» corp \uc810 kr", {EMAIL}, set()),
+    ("email-spelled-quoted-at", "jane \"at«»\" corp-mail dot com", {EMAIL}, set()),
+    ("email-spelled-single-quoted-at", "jane 'at«»' corp-mail.org", {EMAIL}, set()),
+    ("email-spelled-at-sign", "jane at«» sign corp-mail dot com", {EMAIL}, set()),
+    ("email-spelled-at-sign-hyphen", "jane at«»-sign corp-mail.org", {EMAIL}, set()),
+    ("email-spelled-real-dot", "jane.roe at«» corp-mail.co.uk", {EMAIL}, set()),
+    ("email-spelled-bracketed-es", "jane (arroba«») corp (punto) es", {EMAIL}, {EMAIL}),
+    ("email-spelled-bracketed-ru", "jane [\u0441\u043e\u0431\u0430\u043a\u0430«»] corp "
+     "[\u0442\u043e\u0447\u043a\u0430] ru", {EMAIL}, {EMAIL}),
     # Numerals and enclosed letters (issue 17 class 2) mixed in one string, and financial CJK numerals.
     ("ssn-cjk-financial", "\u8d30\u58f9\u7396-«»\u96f6\u7396-\u7396\u7396\u7396\u7396", {SSN}, {SSN}),
     ("phone-mixed-numerals", "(\u2166\u2460\u248a) «»\u4e94\u2784\U0001D7DD-\u2781\u248a\u2475\u2787",
@@ -344,6 +368,14 @@ ACCEPT_BOTH: list[str] = [
     "\U0001F3F4\U000E0067\U000E0062\U000E0073\U000E0063\U000E0074\U000E007F flag",
     "compare at scale dot product", "runs at 5 dot 2", "meet at noon", "seed 404142434445",
     "run 202611291200 and 404142434445464748", "read_at_home_dot_comfort",
+    # Ordinary text in other languages with the words for at and dot (issue 17 class 3).
+    "la arroba es un s\u00edmbolo muy com\u00fan", "el punto de partida es claro", "c'est un point important",
+    "Der Punkt ist klar, wir treffen uns um 10 Uhr", "il punto di vista \u00e8 chiaro",
+    "\u043c\u043e\u044f \u0441\u043e\u0431\u0430\u043a\u0430 \u043b\u044e\u0431\u0438\u0442 "
+    "\u0433\u0443\u043b\u044f\u0442\u044c, \u0442\u043e\u0447\u043a\u0430",
+    "\u6211\u4eec\u8ba8\u8bba\u4e86\u8fd9\u4e00\u70b9", "look at setup.py and README.md",
+    "see the chart at section 3.2", "measured at 10.5 ms", "results at scale.product level",
+    "an at sign is not allowed", "jan ma\u0142pa kropka", "sent at noon, point taken",
     # Ordinary text with numerals, enclosed characters and other scripts (issue 17 class 2).
     "\u2460 install \u2461 run \u2462 verify", "Chapter \u216b, section \u2476, step \u2489",
     "\u7b2c\u4e00\u7ae0\uff1a\u4e8c\u3007\u4e8c\u56db\u5e74\u5341\u4e8c\u6708\u4e09\u5341\u4e00\u65e5",
