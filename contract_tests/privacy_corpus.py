@@ -81,6 +81,42 @@ _LOOKALIKE = str.maketrans({"/": "\u2215", "-": "\u2011", ".": "\u2024", " ": "\
 _ARABIC_DIGITS = str.maketrans({str(d): chr(0x0660 + d) for d in range(10)})
 _DEVANAGARI_DIGITS = str.maketrans({str(d): chr(0x0966 + d) for d in range(10)})
 
+
+
+def _shift(letters: dict[str, int], digits: dict[str, int]) -> Callable[[str], str]:
+    """Map a-z / A-Z / 0-9 to consecutive code points starting at the given bases (a key missing: unchanged)."""
+    def encode(text: str) -> str:
+        out = []
+        for char in text:
+            if "a" <= char <= "z" and "a" in letters:
+                out.append(chr(letters["a"] + ord(char) - ord("a")))
+            elif "A" <= char <= "Z" and "A" in letters:
+                out.append(chr(letters["A"] + ord(char) - ord("A")))
+            elif "1" <= char <= "9" and "1" in digits:
+                out.append(chr(digits["1"] + ord(char) - ord("1")))
+            elif char == "0" and "0" in digits:
+                out.append(chr(digits["0"]))
+            else:
+                out.append(char)
+        return "".join(out)
+    return encode
+
+
+def _confusable_letters() -> Callable[[str], str]:
+    """Each ASCII letter and digit replaced by a look-alike from the UTS #39 data that the old hand-kept
+    Cyrillic/Greek map did not have (Cherokee, Lisu, Latin extensions, ...)."""
+    from nerb_verify.privacy.confusables_data import SOURCES, TARGETS
+    hand = "\u0430\u03b1\u0441\u0435\u043e\u0440\u0455\u0445\u0443\u0456\u0458"
+    table: dict[str, str] = {}
+    for source, char in zip(SOURCES, TARGETS):
+        if char.isalnum() and char not in table and source not in hand:
+            table[char] = source
+    return lambda text: "".join(table.get(char, char) for char in text)
+
+
+_CJK_DIGITS = str.maketrans({str(d): "\u3007\u4e00\u4e8c\u4e09\u56db\u4e94\u516d\u4e03\u516b\u4e5d"[d]
+                             for d in range(10)})
+
 ENCODERS: dict[str, Callable[[str], str]] = {
     "plain": lambda t: t,
     "fullwidth": _fullwidth,
@@ -99,6 +135,18 @@ ENCODERS: dict[str, Callable[[str], str]] = {
     "soft_hyphen_joiner": lambda t: "".join(c + ("\u00ad" if i % 2 else "\u2060") for i, c in enumerate(t)),
     "combining_marks": lambda t: "".join(c + "\u0332" for c in t),
     "lookalikes": lambda t: t.translate(_LOOKALIKE),
+    # Issue 17 class 2: enclosed and parenthesised letters and digits, numerals, mathematical alphanumerics, UTS #39
+    # confusables.
+    "circled": _shift({"a": 0x24D0, "A": 0x24B6}, {"1": 0x2460, "0": 0x24EA}),
+    "parenthesised": _shift({"a": 0x249C}, {"1": 0x2474}),
+    "digit_full_stop": _shift({}, {"1": 0x2488, "0": 0x1F100}),
+    "negative_circled": _shift({"a": 0x1F150, "A": 0x1F150}, {"1": 0x2776, "0": 0x24FF}),
+    "negative_squared_letters": _shift({"a": 0x1F170, "A": 0x1F170}, {}),
+    "math_bold": _shift({"a": 0x1D41A, "A": 0x1D400}, {"1": 0x1D7CF, "0": 0x1D7CE}),
+    "math_double_struck": _shift({"a": 0x1D552}, {"1": 0x1D7D9, "0": 0x1D7D8}),
+    "roman_numerals": _shift({}, {"1": 0x2160}),
+    "cjk_numerals": lambda t: t.translate(_CJK_DIGITS),
+    "confusables_uts39": _confusable_letters(),
     "arabic_digits": lambda t: t.translate(_ARABIC_DIGITS),
     "devanagari_digits": lambda t: t.translate(_DEVANAGARI_DIGITS),
     "url_query": lambda t: "https://redirect.example.org/go?next=" + urllib.parse.quote(t, safe="") + "&x=1",
@@ -130,11 +178,20 @@ ENCODERS: dict[str, Callable[[str], str]] = {
 Row = tuple[str, str, set[str], set[str]]
 
 
+# Encodings that change what a base means: negative circled and squared letters exist only as capitals, and a POSIX
+# home folder written in capitals (/HOME/...) is some other absolute path.
+_OVERRIDES: dict[tuple[str, str], tuple[set[str], set[str]]] = {
+    ("home", "negative_circled"): ({LOCAL}, set()),
+    ("home", "negative_squared_letters"): ({LOCAL}, set()),
+}
+
+
 def _encoded_rows() -> list[Row]:
     rows: list[Row] = []
     for base_name, (value, contract, repository) in BASE.items():
         for encoder_name, encoder in ENCODERS.items():
-            rows.append((f"{base_name}~{encoder_name}", encoder(value), contract, repository))
+            expected = _OVERRIDES.get((base_name, encoder_name), (contract, repository))
+            rows.append((f"{base_name}~{encoder_name}", encoder(value), *expected))
     return rows
 
 
@@ -241,6 +298,38 @@ HAND_REJECT: list[Row] = [
     ("path-userprofile", "%USER«»PROFILE%\\notes", {LOCAL}, set()),
     ("path-relative-home", "ho«»me/jroe/x", {PERSONAL}, set()),
     ("path-pointer-outside-gate", "/quality/slices/0/«»metrics", {LOCAL}, set()),
+    # Spelled-out addresses beyond English (issue 17 class 3): the words for the at-sign and the dot in other
+    # languages, quoted "at", "at sign", and a real dot after the spelled at.
+    ("email-spelled-es", "juan.perez arroba«» correo punto es", {EMAIL}, set()),
+    ("email-spelled-es-upper", "JUAN ARROBA«» CORREO PUNTO COM", {EMAIL}, set()),
+    ("email-spelled-fr", "marie arobase«» exemple-mail point fr", {EMAIL}, set()),
+    ("email-spelled-de", "hans at«» firma punkt de", {EMAIL}, set()),
+    ("email-spelled-de-affe", "hans klammeraffe«» firma punkt de", {EMAIL}, set()),
+    ("email-spelled-it", "mario chiocciola«» posta punto it", {EMAIL}, set()),
+    ("email-spelled-nl", "piet apenstaartje«» bedrijf punt nl", {EMAIL}, set()),
+    ("email-spelled-pl", "jan ma\u0142pa«» poczta kropka pl", {EMAIL}, set()),
+    ("email-spelled-ru", "ivan \u0441\u043e\u0431\u0430\u043a\u0430«» pochta "
+     "\u0442\u043e\u0447\u043a\u0430 \u0440\u0443", {EMAIL}, set()),
+    ("email-spelled-ru-script-tld", "ivan \u0441\u043e\u0431\u0430\u043a\u0430 «»\u043f\u043e\u0447\u0442\u0430 "
+     "\u0442\u043e\u0447\u043a\u0430 \u0440\u0444", {EMAIL}, set()),
+    ("email-spelled-zh-glued", "wang\u827e\u7279«»corp\u70b9com", {EMAIL}, set()),
+    ("email-spelled-ja", "tanaka \u30a2\u30c3\u30c8\u30de\u30fc\u30af«» corp \u30c9\u30c3\u30c8 jp", {EMAIL}, set()),
+    ("email-spelled-ko", "kim \uace8\ubc45\uc774«» corp \uc810 kr", {EMAIL}, set()),
+    ("email-spelled-quoted-at", "jane \"at«»\" corp-mail dot com", {EMAIL}, set()),
+    ("email-spelled-single-quoted-at", "jane 'at«»' corp-mail.org", {EMAIL}, set()),
+    ("email-spelled-at-sign", "jane at«» sign corp-mail dot com", {EMAIL}, set()),
+    ("email-spelled-at-sign-hyphen", "jane at«»-sign corp-mail.org", {EMAIL}, set()),
+    ("email-spelled-real-dot", "jane.roe at«» corp-mail.co.uk", {EMAIL}, set()),
+    ("email-spelled-bracketed-es", "jane (arroba«») corp (punto) es", {EMAIL}, {EMAIL}),
+    ("email-spelled-bracketed-ru", "jane [\u0441\u043e\u0431\u0430\u043a\u0430«»] corp "
+     "[\u0442\u043e\u0447\u043a\u0430] ru", {EMAIL}, {EMAIL}),
+    # Numerals and enclosed letters (issue 17 class 2) mixed in one string, and financial CJK numerals.
+    ("ssn-cjk-financial", "\u8d30\u58f9\u7396-«»\u96f6\u7396-\u7396\u7396\u7396\u7396", {SSN}, {SSN}),
+    ("phone-mixed-numerals", "(\u2166\u2460\u248a) «»\u4e94\u2784\U0001D7DD-\u2781\u248a\u2475\u2787",
+     {PHONE}, {PHONE}),
+    ("email-mixed-enclosed", "\u24d9\U0001F130\u24a9\u24ba\u00ad@«»\U0001D41C\u24de\u24ad\u24df.org",
+     {EMAIL}, {EMAIL}),
+    ("email-math-script-at-small", "\U0001D4BF\U0001D4B6ne\ufe6b«»c\U0001D4C8rp.org", {EMAIL}, {EMAIL}),
     # Fail closed.
     ("not-converged-percent", "A%«»" + "25" * 9 + "41", {NOT_CONVERGED}, {NOT_CONVERGED}),
     ("not-converged-html", "A&«»" + "amp;" * 9 + "amp;x", {NOT_CONVERGED}, {NOT_CONVERGED}),
@@ -279,6 +368,23 @@ ACCEPT_BOTH: list[str] = [
     "\U0001F3F4\U000E0067\U000E0062\U000E0073\U000E0063\U000E0074\U000E007F flag",
     "compare at scale dot product", "runs at 5 dot 2", "meet at noon", "seed 404142434445",
     "run 202611291200 and 404142434445464748", "read_at_home_dot_comfort",
+    # Ordinary text in other languages with the words for at and dot (issue 17 class 3).
+    "la arroba es un s\u00edmbolo muy com\u00fan", "el punto de partida es claro", "c'est un point important",
+    "Der Punkt ist klar, wir treffen uns um 10 Uhr", "il punto di vista \u00e8 chiaro",
+    "\u043c\u043e\u044f \u0441\u043e\u0431\u0430\u043a\u0430 \u043b\u044e\u0431\u0438\u0442 "
+    "\u0433\u0443\u043b\u044f\u0442\u044c, \u0442\u043e\u0447\u043a\u0430",
+    "\u6211\u4eec\u8ba8\u8bba\u4e86\u8fd9\u4e00\u70b9", "look at setup.py and README.md",
+    "see the chart at section 3.2", "measured at 10.5 ms", "results at scale.product level",
+    "an at sign is not allowed", "jan ma\u0142pa kropka", "sent at noon, point taken",
+    # Ordinary text with numerals, enclosed characters and other scripts (issue 17 class 2).
+    "\u2460 install \u2461 run \u2462 verify", "Chapter \u216b, section \u2476, step \u2489",
+    "\u7b2c\u4e00\u7ae0\uff1a\u4e8c\u3007\u4e8c\u56db\u5e74\u5341\u4e8c\u6708\u4e09\u5341\u4e00\u65e5",
+    "\u4e09\u6642\u306b\u4f1a\u3044\u307e\u3057\u3087\u3046 (\u5348\u5f8c)",
+    "\u0417\u0434\u0440\u0430\u0432\u0441\u0442\u0432\u0443\u0439\u0442\u0435, \u0431\u043e\u0431 "
+    "\u0437\u0430\u0432\u0442\u0440\u0430 \u0432 9:30",
+    "\u05e9\u05dc\u05d5\u05dd \u05e2\u05d5\u05dc\u05dd 2024", "\u0645\u0631\u062d\u0628\u0627 \u0661\u0662\u0663",
+    "\U0001D465 + \U0001D466 = \U0001D467, \u00bd + \u00bc", "\U0001F1FA\U0001F1F8 \U0001F1EC\U0001F1E7 team",
+    "\u2474 \u2475 \u2476 options", "\u00a9 2026 \u00ae \u2122 \u00b0C 3\u00d74",
 ]
 
 ACCEPT_REPOSITORY_ONLY: list[tuple[str, set[str]]] = [

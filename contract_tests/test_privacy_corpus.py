@@ -9,6 +9,9 @@ from nerb_verify.privacy.engine import scan_string
 from nerb_verify.privacy.profiles import CONTRACT, REPOSITORY
 
 ROWS = privacy_corpus.rows()
+# Encoders that change only digits (or only letters), so they leave a base without any unchanged.
+_DIGITS_ONLY = ("arabic_digits", "devanagari_digits", "digit_full_stop", "roman_numerals", "cjk_numerals",
+                "negative_squared_letters")
 
 
 def test_corpus_is_large_and_covers_both_verdicts() -> None:
@@ -24,9 +27,9 @@ def test_no_row_is_secretly_identical_to_its_base() -> None:
     # An encoder that returned its input unchanged would make the encoding rows test nothing new.
     for name, (value, _c, _r) in privacy_corpus.BASE.items():
         for encoder_name, encoder in privacy_corpus.ENCODERS.items():
-            if encoder_name not in ("plain", "lookalikes", "arabic_digits", "devanagari_digits"):
+            if encoder_name not in _DIGITS_ONLY + ("plain", "lookalikes"):
                 assert encoder(value) != value, (name, encoder_name)
-    for encoder_name in ("lookalikes", "arabic_digits", "devanagari_digits"):
+    for encoder_name in _DIGITS_ONLY + ("lookalikes",):
         changed = [name for name, (value, _c, _r) in privacy_corpus.BASE.items()
                    if privacy_corpus.ENCODERS[encoder_name](value) != value]
         assert len(changed) >= 3, encoder_name

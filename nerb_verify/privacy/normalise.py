@@ -5,11 +5,15 @@ characters, HTML entities, percent escapes (``%40``, ``%u0040``), quoted-printab
 text (``\\u0040``, ``\\x40``, ``\\N{COMMERCIAL AT}``, ``\\/``), look-alike punctuation (division slash, hyphen bullet,
 middle dot, no-break spaces) and the decimal digits of other scripts. One *round* undoes one layer of each:
 
-1. Unicode NFKC;
+1. numerals and enclosed letters to the digit or letter they stand for (circled, parenthesised, full-stop and dingbat
+   digits, Roman and CJK numerals with a value of 0-9, parenthesised, negative circled and squared letters), from
+   Python's ``unicodedata``; then Unicode NFKC (mathematical alphanumerics, circled letters, fullwidth forms);
 2. tag characters (U+E0020-E007E) to their ASCII twins, then removal of default-ignorable code points and combining
    marks (so a mark between two digits does not hide a
    number); C0/C1 control characters other than tab and newline become a space;
-3. look-alike mapping (slash, backslash, hyphen, dot, colon, tilde, space) and any-script decimal digits to ASCII;
+3. look-alike mapping: the UTS #39 confusables that look like one ASCII character (``confusables_data.py``, generated
+   by ``tools/gen_confusables.py``; also applied before NFKC, which turns some confusables into other letters) and
+   hand-kept slash, backslash, hyphen, dot, colon, tilde and space look-alikes; any-script decimal digits to ASCII;
 4. HTML character references;
 5. percent escapes (UTF-8 byte runs and ``%uXXXX``);
 6. quoted-printable escapes (``=`` plus two upper-case hex digits, UTF-8 byte runs of two or more, or one escape
@@ -26,12 +30,16 @@ is only ever used for matching: it is never printed.
 
 from __future__ import annotations
 
+import functools
 import html
 import unicodedata
 from dataclasses import dataclass
 from typing import Literal
 
 import regex
+
+from nerb_verify.privacy.confusables_data import SOURCES as CONFUSABLE_SOURCES
+from nerb_verify.privacy.confusables_data import TARGETS as CONFUSABLE_TARGETS
 
 MAX_ROUNDS = 8
 MAX_CHARS = 16384
@@ -85,7 +93,10 @@ _LETTER_LOOKALIKES: tuple[tuple[str, str], ...] = tuple(
     )
 )
 
-_LOOKALIKES: dict[int, str] = {}
+# Unicode confusables (UTS #39, generated from the data confusable-homoglyphs ships, see tools/gen_confusables.py):
+# a character that looks like one ASCII character reads as that character. The hand-kept entries below come after
+# and win where both name one (the skeleton maps Cyrillic capital I to a small L; we keep the capital I).
+_LOOKALIKES: dict[int, str] = {ord(source): target for source, target in zip(CONFUSABLE_SOURCES, CONFUSABLE_TARGETS)}
 for _chars, _target in (
     ("\u2215\u2044\u29f8\u2571\u27cb\u2cc6\u3033\u1735", "/"),
     ("\u2216\u29f5\u29f9\u2572\u27cd", "\\"),
@@ -103,6 +114,17 @@ for _chars, _target in (
 ):
     for _char in _chars:
         _LOOKALIKES[ord(_char)] = _target
+
+# Characters that stand for a digit or a Latin letter without being one: numerals with a numeric value (circled,
+# parenthesised, full-stop and comma digits, dingbat digits, Roman numerals, CJK and other ideographic numerals) and
+# the enclosed letters of the Enclosed Alphanumerics blocks (parenthesised, circled, negative circled and squared
+# letters, regional indicators). NFKC alone would turn a parenthesised digit into "(7)", a full-stop digit into "7."
+# and leave a dingbat digit or a negative circled letter unchanged, so these are mapped first (the cheap character
+# class below is the prefilter; what a character means comes from Python's unicodedata).
+_NUMERAL_OR_ENCLOSED = regex.compile(
+    r"(?![0-9])(?:\p{Numeric_Type=Digit}|\p{Numeric_Type=Numeric}"
+    r"|[\u2460-\u24ff\u2776-\u2793\u3200-\u32ff\U0001f100-\U0001f1ff])")
+_ENCLOSED_LETTER = regex.compile(r"(?:[A-Z]+ )*?(?:LATIN (CAPITAL|SMALL) LETTER|REGIONAL INDICATOR SYMBOL LETTER) ([A-Z])")
 
 _HEX2 = "[0-9A-Fa-f]{2}"
 _PERCENT_RUN = regex.compile(rf"(?:%{_HEX2})+")
@@ -161,6 +183,23 @@ def _backslash(match: regex.Match[str]) -> str:
     return literal
 
 
+@functools.lru_cache(maxsize=4096)
+def _numeral_or_letter(char: str) -> str:
+    """The digit (numeric value 0-9) or Latin letter ``char`` stands for; ``char`` itself otherwise (NFKC then
+    handles multi-digit numerals such as a circled ten)."""
+    value = unicodedata.numeric(char, None)
+    if value is not None:
+        return str(int(value)) if value == int(value) and 0 <= value <= 9 else char
+    named = _ENCLOSED_LETTER.fullmatch(unicodedata.name(char, ""))
+    if named is None:
+        return char
+    return named.group(2) if named.group(1) != "SMALL" else named.group(2).lower()
+
+
+def _numeral(match: regex.Match[str]) -> str:
+    return _numeral_or_letter(match.group(0))
+
+
 def _digit(match: regex.Match[str]) -> str:
     return str(unicodedata.decimal(match.group(0), 0))
 
@@ -169,6 +208,8 @@ def one_round(text: str, quoted_printable: bool = True) -> str:
     """Undo one layer of every supported encoding (see the module docstring for the order); quoted-printable only
     when ``quoted_printable`` is true."""
     if not text.isascii() and not text.replace(INERT_SEPARATOR, "").isascii():
+        text = _NUMERAL_OR_ENCLOSED.sub(_numeral, text)
+        text = text.translate(_LOOKALIKES)  # before NFKC too: NFKC turns some confusables into other letters
         text = unicodedata.normalize("NFKC", text)
         if _TAG_CHAR.search(text):  # translate() is costly on long text; most text holds no tag character
             text = text.translate(_TAGS)

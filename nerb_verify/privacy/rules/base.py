@@ -3,7 +3,7 @@ part of a string it applies to."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Literal
 
@@ -22,18 +22,23 @@ class Rule:
 
     name: str
     code: str
-    pattern: regex.Pattern[str]
+    pattern: regex.Pattern[str] | LazyPattern
     scopes: tuple[Scope, ...]
     validate: Callable[[regex.Match[str]], bool] | None = None
     # A cheap substring test: the rule cannot match text that contains none of these characters.
     trigger: str | None = None
     # A cheap pattern that must match before the rule is tried (e.g. "at least eight digits close together").
     gate: regex.Pattern[str] | None = None
+    # A cheap test function that must accept the text before the rule is tried (for gates a pattern cannot make
+    # cheap, such as a case-insensitive list of words: the function lower-cases once and runs a plain pattern).
+    prefilter: Callable[[str], bool] | None = None
 
     def hits(self, text: str, gates: dict[int, bool] | None = None) -> bool:
         """True when the pattern matches somewhere in ``text`` and the validator (if any) accepts that match.
         ``gates`` caches gate results for one text across rules (several rules share a gate)."""
         if self.trigger is not None and not any(char in text for char in self.trigger):
+            return False
+        if self.prefilter is not None and not self.prefilter(text):
             return False
         if self.gate is not None:
             key = id(self.gate)
@@ -55,6 +60,26 @@ class Rule:
 def compile_rule(pattern: str) -> regex.Pattern[str]:
     """Compile a rule pattern with the flags every rule uses (``regex`` version-0 semantics, Unicode)."""
     return regex.compile(pattern, regex.VERSION0)
+
+
+class LazyPattern:
+    """A rule pattern compiled on first use: for large patterns behind a prefilter that most texts never pass, so
+    the process does not pay for compiling them at import."""
+
+    def __init__(self, pattern: str) -> None:
+        self._source = pattern
+        self._compiled: regex.Pattern[str] | None = None
+
+    def _get(self) -> regex.Pattern[str]:
+        if self._compiled is None:
+            self._compiled = compile_rule(self._source)
+        return self._compiled
+
+    def search(self, text: str) -> regex.Match[str] | None:
+        return self._get().search(text)
+
+    def finditer(self, text: str, overlapped: bool = False) -> Iterator[regex.Match[str]]:
+        return self._get().finditer(text, overlapped=overlapped)
 
 
 def digit_count(text: str) -> int:

@@ -5,7 +5,8 @@ at-signs are plain ``@`` by then. The e-mail grammar is deliberately loose on th
 dot, plus, percent, hyphen) and needs a dotted domain ending in a letters-only label, so ``@pytest.fixture`` and
 ``@types/x`` (no local part) and ``user@host`` (no dotted domain) are not e-mail addresses. The spelled-out form with
 bracketed ``(at)`` / ``[dot]`` / ``[.]`` is an e-mail address too, and in the contract profile so is the plain
-``name at host dot org`` spelling (also with ``_`` or ``-`` for the spaces and ``period`` for ``dot``). The repository profile does not flag addresses at domains
+``name at host dot org`` spelling (also with ``_`` or ``-`` for the spaces, ``period`` for ``dot``, the words
+for the at-sign and the dot in other languages, quoted ``"at"``, ``at sign`` and a real dot after the spelled at). The repository profile does not flag addresses at domains
 reserved for documentation and tests (``example.com``, ``*.example``, ``*.test``, ``*.invalid``, ``*.localhost``),
 nor the ``user@host`` of an SSH clone URL in scp form (``git@github.com:owner/repo.git``: a dotted host followed by a
 colon and a repository path); the contract profile flags every address (and every at-sign).
@@ -13,10 +14,13 @@ colon and a repository path); the contract profile flags every address (and ever
 
 from __future__ import annotations
 
+import re
+
 import regex
 
 from nerb_verify.codes import register
-from nerb_verify.privacy.rules.base import Rule, compile_rule
+from nerb_verify.privacy.normalise import normalise
+from nerb_verify.privacy.rules.base import LazyPattern, Rule, compile_rule
 
 EMAIL = register(
     "privacy.email", "Text has the shape of an e-mail address.",
@@ -41,9 +45,59 @@ _CLOSE = r"[\)\]\}>]"
 
 # Spelled-out separators ("jane at corp", "jane_at_corp", "jane-at-corp") and words for the dot.
 _SEP = r"(?:\s+|\s*[-_]\s*)"
-_DOT = r"(?:dot|period)"
 # The last label of a spelled-out address: a country code or a common generic TLD ("... dot product" is prose).
 _SPELLED_TLD = r"(?:[a-z]{2}|com|org|net|edu|gov|mil|int|info|biz|name|mobi|email|mail|online|site|aero|coop)"
+# ... or a 2-4 letter label with a letter outside ASCII (a TLD spelled in its own script: .рф, .中国, .ком).
+_SCRIPT_TLD = r"(?=[^\W\d_]{2,4}(?![\w-]))[^\W\d_]*[^\W\d_a-zA-Z][^\W\d_]*"
+# Country codes that are also common file extensions: "look at setup.py" is not an address.
+_NOT_TLD_AFTER_REAL_DOT = r"(?!(?:py|md|sh|pl|ps|so|rs|cc|mk|ml|mm|ai|am|in|lo|js|ts|cs|rb|go|gz|xz|7z)(?![\w-]))"
+
+# Words people say for the at-sign and the dot (issue 17 class 3): English, Spanish, Portuguese, French, German,
+# Italian, Dutch, Swedish, Polish, Czech, Turkish, Russian, Greek, Chinese, Japanese, Korean. Words of scripts
+# written without spaces (CJK, kana, hangul) may touch their neighbours; the others need a separator.
+_AT_WORDS = ("at", "at sign", "at-sign", "at symbol", "\"at\"", "'at'", "\u201cat\u201d", "arroba", "arobase",
+             "arrobe", "a commercial", "klammeraffe", "affenschwanz", "chiocciola", "chiocciolina", "apenstaartje",
+             "snabel-a", "snabela", "ma\u0142pa", "zavin\u00e1\u010d", "kuyruklu a", "\u0441\u043e\u0431\u0430\u043a\u0430",
+             "\u0441\u043e\u0431\u0430\u0447\u043a\u0430", "\u03c0\u03b1\u03c0\u03ac\u03ba\u03b9")
+_AT_WORDS_GLUED = ("\u827e\u7279", "\u5708a", "\u5c0f\u8001\u9f20", "\u30a2\u30c3\u30c8\u30de\u30fc\u30af",
+                   "\u30a2\u30c3\u30c8", "\uace8\ubc45\uc774", "\uc553")
+_DOT_WORDS = ("dot", "period", "punto", "point", "punkt", "ponto", "punt", "kropka", "te\u010dka", "nokta", "pont",
+              "\u0442\u043e\u0447\u043a\u0430", "\u03c4\u03b5\u03bb\u03b5\u03af\u03b1")
+_DOT_WORDS_GLUED = ("\u70b9", "\u9ede", "\u53e5\u70b9", "\u30c9\u30c3\u30c8", "\uc810")
+
+
+def _words(words: tuple[str, ...]) -> str:
+    """An alternation of ``words`` as the normaliser leaves them (rules see normalised text), in any case."""
+    forms: dict[str, str] = {}
+    for word in words:
+        for variant in (word, word.upper(), word.capitalize()):
+            form = normalise(variant).text
+            forms.setdefault(form.lower(), form)
+    return "|".join(regex.escape(form) for form in sorted(forms.values(), key=len, reverse=True))
+
+
+_AT = rf"(?:{_SEP}(?:{_words(_AT_WORDS)}){_SEP}|\s*(?:{_words(_AT_WORDS_GLUED)})\s*)"
+_DOT = rf"(?:{_SEP}(?:{_words(_DOT_WORDS)}){_SEP}|\s*(?:{_words(_DOT_WORDS_GLUED)})\s*)"
+_BRACKET_AT = rf"(?:at|{_words(_AT_WORDS[7:] + _AT_WORDS_GLUED)})"
+_BRACKET_DOT = rf"(?:dot|\.|{_words(_DOT_WORDS[2:] + _DOT_WORDS_GLUED)})"
+
+
+def _lower_words(words: tuple[str, ...]) -> str:
+    forms = {normalise(variant).text.lower() for word in words for variant in (word, word.upper(), word.capitalize())}
+    return "|".join(re.escape(form) for form in sorted(forms, key=len, reverse=True))
+
+
+# Cheap prefilter of the plain spelling: a word for the at-sign (a Latin one between separators or at an end) in the
+# lower-cased text, with the standard library's engine (about four times faster here than a case-insensitive
+# ``regex`` alternation, which matters: joined views of a whole bundle go through it).
+_AT_GATE = re.compile(rf"(?:^|[\s_-])(?:{_lower_words(_AT_WORDS)})(?:$|[\s_-])|{_lower_words(_AT_WORDS_GLUED)}")
+
+
+def _has_at_word(text: str) -> bool:
+    """True when ``text`` holds a word for the at-sign (the plain spelled-out rule cannot match otherwise)."""
+    return _AT_GATE.search(text.lower()) is not None
+
+_SPELLED_LOCAL = r"(?<![\w.+-])[\w.+-]{0,63}\w"
 
 _ADDRESS = compile_rule(rf"(?<![\w.+%'-]){_LOCAL}@(?P<domain>(?:{_LABEL}\.)+[^\W\d_]{{2,63}})(?![\w-])")
 # Domains reserved for documentation and testing (RFC 2606, RFC 6761): no person can have an address there.
@@ -67,15 +121,16 @@ RULES = (
     Rule("email.address", EMAIL, _ADDRESS, ("full",), trigger="@"),
     Rule("email.address_public", EMAIL, _ADDRESS, ("full",), trigger="@", validate=_public_address),
     Rule("email.spelled", EMAIL, compile_rule(
-        rf"(?i)(?<![\w.+-])[\w.+-]{{1,64}}\s*{_OPEN}\s*at\s*{_CLOSE}\s*{_LABEL}"
-        rf"(?:\s*(?:{_OPEN}\s*(?:dot|\.)\s*{_CLOSE}|\.)\s*{_LABEL})+"),
-        ("full",), gate=regex.compile(rf"(?i){_OPEN}\s*at\s*{_CLOSE}")),
-    # Contract profile only: the unbracketed spelling ("name at host dot org"), which ordinary prose in a
-    # repository can contain but public evidence has no use for.
-    Rule("email.spelled_plain", EMAIL, compile_rule(
-        rf"(?i)(?<![\w.+-])[\w.+-]{{0,63}}\w{_SEP}at{_SEP}{_LABEL}(?:{_SEP}{_DOT}{_SEP}{_LABEL})*{_SEP}{_DOT}{_SEP}"
-        rf"{_SPELLED_TLD}(?![\w-])"),
-        ("full",), gate=regex.compile(rf"(?i)(?:\s|[-_])(?:dot|period)(?:\s|[-_])")),
+        rf"(?i)(?<![\w.+-])[\w.+-]{{1,64}}\s*{_OPEN}\s*{_BRACKET_AT}\s*{_CLOSE}\s*{_LABEL}"
+        rf"(?:\s*(?:{_OPEN}\s*{_BRACKET_DOT}\s*{_CLOSE}|\.)\s*{_LABEL})+"),
+        ("full",), gate=regex.compile(rf"(?i){_OPEN}\s*{_BRACKET_AT}\s*{_CLOSE}")),
+    # Contract profile only: the unbracketed spelling in many languages ("name at host dot org", "name arroba host
+    # punto es", "name at host.org" with a real dot), which ordinary prose in a repository can contain but public
+    # evidence has no use for.
+    Rule("email.spelled_plain", EMAIL, LazyPattern(
+        rf"(?i){_SPELLED_LOCAL}{_AT}{_LABEL}(?:{_DOT}{_LABEL})*{_DOT}(?:{_SPELLED_TLD}|{_SCRIPT_TLD})(?![\w-])"
+        rf"|{_SPELLED_LOCAL}{_AT}(?:{_LABEL}\.)+{_NOT_TLD_AFTER_REAL_DOT}(?:{_SPELLED_TLD}|{_SCRIPT_TLD})(?![\w.-])"),
+        ("full",), prefilter=_has_at_word),
     Rule("email.at_sign", AT_SIGN, compile_rule(r"@"), ("full",), trigger="@"),
     Rule("email.document_id", DOCUMENT_ID, compile_rule(r"(?i)(?<![^\W_])doc_[0-9a-f]{64}(?![^\W_])"), ("full",)),
 )
