@@ -107,6 +107,14 @@ def test_the_real_report_holds_every_rule_and_every_fact_gate(opened: VerifyCont
         "rss_acquisition_duration_ns", 10**9), ["capacity.resource_sample_mismatch"]),
     ("more-samples-than-observations", lambda d: _phase(d, 3).__setitem__("resource_observation_count", 190),
      ["capacity.resource_sample_mismatch"]),
+    # Sample 1 and 2 of the preparation phase are consecutive: the second's gap is exactly the wall time between.
+    ("consecutive-sample-gap-off-by-one", lambda d: _phase(d, 0)["resource_samples"][1].__setitem__(
+        "resource_observation_wall_gap_ns", 8432001), ["capacity.resource_sample_mismatch"]),
+    ("sample-wall-time-moved", lambda d: _phase(d, 0)["resource_samples"][1].__setitem__(
+        "wall_elapsed_ns", 13298626), ["capacity.resource_sample_mismatch"]),
+    ("signal-gap-longer-than-time-since-previous", lambda d: _phase(d, 3)["progress_signals"][1].__setitem__(
+        "progress_wall_gap_ns", _phase(d, 3)["progress_signals"][1]["wall_elapsed_ns"]
+        - _phase(d, 3)["progress_signals"][0]["wall_elapsed_ns"] + 1), ["capacity.checkpoint_mismatch"]),
     ("checkpoint-count-inflated", lambda d: _phase(d, 0).__setitem__("checkpoint_count", 53),
      ["capacity.checkpoint_mismatch"]),
     ("last-checkpoint-short-of-records", lambda d: _phase(d, 3)["checkpoint_samples"][-1].__setitem__(
@@ -119,6 +127,12 @@ def test_the_real_report_holds_every_rule_and_every_fact_gate(opened: VerifyCont
      ["capacity.execution_identity_mismatch"]),
     ("runtime-native-extension-differs", lambda d: d["report"]["environment"]["runtime"].__setitem__(
         "native_extension_sha256", OTHER), ["capacity.execution_identity_mismatch"]),
+    ("production-monitor-interval-slower", lambda d: d["report"]["execution"].__setitem__(
+        "monitor_interval_ns", 200000000), ["capacity.production_policy_mismatch"]),
+    ("production-bootstrap-processes-pth", lambda d: d["report"]["environment"]["runtime"]["capacity_bootstrap"]
+     .__setitem__("pth_processing", True), ["capacity.production_policy_mismatch"]),
+    ("production-containment-for-another-os", lambda d: d["report"]["execution"]["process_containment"].__setitem__(
+        "mode", "linux_seccomp_deny_process_creation"), ["capacity.production_policy_mismatch"]),
     ("effective-cap-not-from-memory", lambda d: d["report"]["environment"].__setitem__(
         "effective_rss_cap_bytes", 8589934591), ["capacity.report_arithmetic_mismatch"]),
     ("sealed-test-accessed-everywhere", lambda d: (_restate("sealed_test_accessed", True)(d),
@@ -131,6 +145,14 @@ def test_the_real_report_holds_every_rule_and_every_fact_gate(opened: VerifyCont
 def test_coherent_forgery_raises_exactly(opened: VerifyContext, name: str, edit: Callable[[dict[str, Any]], None],
                                          expected: list[str]) -> None:
     assert _run(opened, edit) == expected
+
+
+def test_production_requirements_apply_only_to_a_production_claim(opened: VerifyContext) -> None:
+    def edit(decision: dict[str, Any]) -> None:
+        decision["report"]["execution"]["git_tree_clean"] = False
+        decision["report"]["execution"]["production_evidence"] = False
+        decision["attempt_chain"][-1]["production_evidence"] = False
+    assert _run(opened, edit) == []
 
 
 def test_a_resealed_edit_of_an_opaque_commitment_restated_everywhere_is_not_detectable(opened: VerifyContext) -> None:

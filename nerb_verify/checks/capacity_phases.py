@@ -15,9 +15,12 @@ and not the other is caught:
   policy's ``processed_bytes_by_phase``); the report's rows accounted are the source input rows;
 * **replay**: the deep replay's bank and validation-run hashes equal the build's, exactly when ``replay_equal``;
 * **retained samples**: every retained resource sample lies within its phase's recorded extremes (peak RSS, owned
-  disk high water, minimum free disk, worst observation gap and acquisition time, retries), in sequence and time;
+  disk high water, minimum free disk, worst observation gap and acquisition time, retries), in sequence and time,
+  and its gap is the time since the retained sample before it when they are consecutive (at most that otherwise);
   the checkpoint samples are every checkpoint, in order, ending at the phase's records, with the recorded worst
   record gap; retained progress signals stay within the phase's counts and worst wall gap;
+* **production claim**: with ``production_evidence`` true, the execution meets the policy's production
+  requirements (monitor interval, process containment, clean tree, fresh worker, isolated bootstrap);
 * **execution identity**: the runtime-environment hash is the hash of ``environment.runtime``; module hashes agree
   between ``core_source_sha256``, ``relevant_module_sha256`` and the capacity implementation; the native and reader
   identities of the runtime equal the execution's and the policy's; every phase ran the measured commit and its
@@ -72,15 +75,17 @@ RESOURCE_SAMPLE = register(
     "observations. Every retained sample must be within what the phase records: process-tree RSS at most the "
     "phase's peak, owned disk at most its high water, free disk at least its minimum, observation gap and acquisition "
     "time at most its worst, retries at most its total; sequence numbers increase and stay within the observation "
-    "count, times increase and stay within the phase's elapsed time, and the RSS and filesystem acquisition times "
-    "are within the sample's acquisition time.")
+    "count, times increase and stay within the phase's elapsed time, each observation gap is the wall time since the "
+    "retained sample before it when the two are consecutive (and at most that time otherwise), and the RSS and "
+    "filesystem acquisition times are within the sample's acquisition time.")
 CHECKPOINT = register(
     "capacity.checkpoint_mismatch", "A capacity phase's checkpoints or progress signals disagree with its figures.",
     "checkpoint_samples are every checkpoint of the phase (checkpoint_count of them, at most the policy's maximum), "
     "numbered 1, 2, 3 ..., with completed records strictly increasing to the phase's records and the largest record "
     "step equal to maximum_checkpoint_gap_records; their times increase within the phase's elapsed time. Retained "
     "progress signals number at most progress_signal_count and the policy's retention limit, in sequence within "
-    "that count, with completed records within the phase's records and wall gaps at most the phase's worst "
+    "that count, with completed records within the phase's records, each wall gap the time since the retained "
+    "signal before it when the two are consecutive (at most that time otherwise) and at most the phase's worst "
     "progress gap.")
 EXECUTION_IDENTITY = register(
     "capacity.execution_identity_mismatch", "The capacity report's execution identity contradicts itself.",
@@ -89,6 +94,15 @@ EXECUTION_IDENTITY = register(
     "native extension hashes, bootstrap launcher and import guard, reader policy and reader versions equal the "
     "execution's, the relevant modules' and the policy's; every phase ran the measured commit with the runner the "
     "execution records for it.")
+
+PRODUCTION = register(
+    "capacity.production_policy_mismatch", "The report claims production evidence its execution does not satisfy.",
+    "With execution.production_evidence true the run must have followed the policy's production requirements: the "
+    "production monitor interval; the policy's process containment for the runtime's operating system, on the "
+    "runtime's architecture, installed before the workload and attested at run time; a clean git tree and a fresh "
+    "worker; the isolated, site-disabled bootstrap without .pth processing, with one layout per dependency root; and "
+    "one critical reader distribution per pinned reader version. A production claim with any of these false is "
+    "itself false.")
 
 PHASE_ORDER = ("preparation", "split", "build", "streaming_validation", "deep_replay")
 OWN_COMMITMENTS = frozenset({"privacy_scan_sha256"})  # the one commitment each phase does not restate
@@ -302,6 +316,11 @@ class _Phases:
                         self.add(RESOURCE_SAMPLE, A, self.pointer(index, "resource_samples", position, part),
                                  "A retained sample's {field} exceeds its whole acquisition time.", field=Label(part))
                 retries += as_int(sample.get("resource_acquisition_retry_count")) or 0
+                if not _gap_fits(sample, "resource_observation_wall_gap_ns", previous) and "gap" not in flagged:
+                    flagged.add("gap")
+                    self.add(RESOURCE_SAMPLE, A, self.pointer(index, "resource_samples", position,
+                                                              "resource_observation_wall_gap_ns"),
+                             "A retained sample's observation gap does not fit the time since the sample before it.")
                 for field, strict in (("sequence", True), ("elapsed_ns", False), ("wall_elapsed_ns", False)):
                     value = as_int(sample.get(field))
                     before = previous.get(field)
@@ -360,12 +379,16 @@ class _Phases:
         if count is None or cap is None or len(signals) > min(count, cap):
             return "progress_signals", "More progress signals are retained than were counted or the policy allows."
         sequence = 0
+        previous: dict[str, int] = {}
         for signal in signals:
             current, completed = as_int(signal.get("sequence")), as_int(signal.get("completed_records"))
             gap = as_int(signal.get("progress_wall_gap_ns"))
             if current is None or current <= sequence or current > count:
                 return "progress_signals", "Retained progress signals are not in sequence within the signal count."
+            if not _gap_fits(signal, "progress_wall_gap_ns", previous):
+                return "progress_signals", "A progress signal's wall gap does not fit the time since the one before it."
             sequence = current
+            previous = {"sequence": current, "wall_elapsed_ns": as_int(signal.get("wall_elapsed_ns")) or 0}
             if completed is None or records is None or completed > records:
                 return "progress_signals", "A progress signal counts more records than the phase processed."
             if gap is None or worst is None or gap > worst:
@@ -416,6 +439,59 @@ class _Phases:
                 self.add(EXECUTION_IDENTITY, A, pointer)
 
 
+def _production(ctx: VerifyContext, report: dict[str, Any]) -> None:
+    """The production requirements of the policy, when the report claims production evidence (see PRODUCTION)."""
+    execution = as_dict(report.get("execution")) or {}
+    if execution.get("production_evidence") is not True:
+        return
+    policy = as_dict(report.get("policy")) or {}
+    runtime = as_dict(dig(report, "environment", "runtime")) or {}
+    containment = as_dict(execution.get("process_containment")) or {}
+    bootstrap = as_dict(runtime.get("capacity_bootstrap")) or {}
+    reader = as_dict(runtime.get("reader_environment")) or {}
+    system = runtime.get("kernel_system")
+    layouts = as_list(bootstrap.get("dependency_root_layouts"))
+    versions = as_dict(policy.get("critical_reader_versions"))
+    expected: list[tuple[list[str], Any, Any]] = [
+        (["execution", "monitor_interval_ns"], execution.get("monitor_interval_ns"),
+         policy.get("production_monitor_interval_ns")),
+        (["execution", "process_containment", "mode"], containment.get("mode"),
+         dig(policy, "production_process_containment", system.lower()) if isinstance(system, str) else None),
+        (["execution", "process_containment", "architecture"], containment.get("architecture"),
+         runtime.get("architecture")),
+        (["execution", "process_containment", "runtime_attested"], containment.get("runtime_attested"),
+         policy.get("production_process_containment_runtime_attested")),
+        (["execution", "process_containment", "installed_before_workload"],
+         containment.get("installed_before_workload"), True),
+        (["execution", "git_tree_clean"], execution.get("git_tree_clean"), True),
+        (["execution", "fresh_worker"], execution.get("fresh_worker"), True),
+        (["environment", "runtime", "capacity_bootstrap", "mode"], bootstrap.get("mode"), "isolated_site_disabled"),
+        (["environment", "runtime", "capacity_bootstrap", "isolated"], bootstrap.get("isolated"), True),
+        (["environment", "runtime", "capacity_bootstrap", "site_disabled"], bootstrap.get("site_disabled"), True),
+        (["environment", "runtime", "capacity_bootstrap", "pth_processing"], bootstrap.get("pth_processing"), False),
+        (["environment", "runtime", "capacity_bootstrap", "dependency_root_count"],
+         bootstrap.get("dependency_root_count"), len(layouts) if layouts is not None else None),
+        (["environment", "runtime", "reader_environment", "critical_reader_distribution_count"],
+         reader.get("critical_reader_distribution_count"), len(versions) if versions is not None else None),
+    ]
+    for parts, stated, wanted in expected:
+        if wanted is None or not same(stated, wanted):
+            ctx.collector.add(PRODUCTION, A, join(["report", *parts]),
+                              "The production claim needs {field} as the policy requires.", field=Label(parts[-1]))
+
+
+def _gap_fits(item: dict[str, Any], gap_key: str, previous: dict[str, int]) -> bool:
+    """A retained observation's gap is the wall time since the observation just before it (the phase start for
+    the first). The one retained before it is at least that far back, so gap <= wall - previous retained wall,
+    with equality when the two are consecutive in sequence."""
+    gap, wall, sequence = (as_int(item.get(k)) for k in (gap_key, "wall_elapsed_ns", "sequence"))
+    if gap is None or wall is None or sequence is None:
+        return False
+    before_wall, before_sequence = previous.get("wall_elapsed_ns", 0), previous.get("sequence", 0)
+    since = wall - before_wall
+    return gap == since if sequence == before_sequence + 1 else gap <= since
+
+
 def _field(key: str) -> Label:
     """A commitment name for a message: the key itself when it is schema vocabulary, else a fixed word."""
     return Label(key if key in known_keys() else "a commitment")
@@ -431,6 +507,7 @@ def run(ctx: VerifyContext, report: dict[str, Any]) -> None:
     phases.resource_samples()
     phases.checkpoints()
     phases.execution_identity()
+    _production(ctx, report)
     ctx.collector.ran("capacity.phases", phases=len(phases.phases))
 
 

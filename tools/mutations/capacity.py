@@ -194,6 +194,10 @@ CASES = [
     _case("capacity.attestation_mismatch", "reader-environment-differs",
           [_set("/attestation/reader_environment_sha256", OTHER)],
           "The attestation names another source-reader environment than the preparation phase used (resealed)."),
+    _case("capacity.production_policy_mismatch", "production-run-from-dirty-tree",
+          [_set("/report/execution/git_tree_clean", False)],
+          "The report still claims production evidence while its execution says the git tree was dirty "
+          "(execution hash on the passing receipt resealed)."),
     _case("capacity.terminal_binding_mismatch", "tombstones-differ",
           [_set("/report/environment/preexisting_private_tombstone_count", 4)],
           "The report counts another number of pre-existing private tombstones than its passing receipt "
