@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from collections import defaultdict
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from nerb_verify import __version__, decision_scope, established
 from nerb_verify.canonical import jcs_sha256
@@ -18,11 +18,16 @@ from nerb_verify.display import safe_relpath
 from nerb_verify.findings import Recomputed
 from nerb_verify.verify import VerifyResult
 
+if TYPE_CHECKING:
+    from nerb_verify.derivation import Coverage
+
 REPORT_SCHEMA_VERSION = "nerb_verify.report.v1"
 
 
-def build_report(result: VerifyResult) -> dict[str, Any]:
-    """The JSON report as a Python object (validates against ``schemas/nerb_verify.report.v1.json``)."""
+def build_report(result: VerifyResult, coverage: Coverage | None = None) -> dict[str, Any]:
+    """The JSON report as a Python object (validates against ``schemas/nerb_verify.report.v1.json``).
+
+    ``coverage`` (``verify --coverage`` only) adds the derivation counts under ``derivation``."""
     ctx = result.ctx
     files = []
     for rel in sorted(ctx.files):
@@ -40,6 +45,8 @@ def build_report(result: VerifyResult) -> dict[str, Any]:
         "decisions": established.shown_decisions(collector.decisions, result.verdict),
         "checks_run": {k: collector.checks_run[k] for k in sorted(collector.checks_run)},
     }
+    if coverage is not None:
+        report["derivation"] = coverage.to_json()
     report["report_sha256"] = jcs_sha256(report)
     return report
 

@@ -33,6 +33,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--figures", action="store_true",
                         help="text format: also list every recomputed figure (pointer, exact value, decimal, "
                              "published number, status)")
+    parser.add_argument("--coverage", action="store_true",
+                        help="also classify every leaf of the bundle as derived, primitive or unclassified "
+                             "(docs/derivation.md) and print the counts; the JSON report then carries them under "
+                             "'derivation'")
     add_output_arguments(parser)
 
 
@@ -72,6 +76,11 @@ def run(args: argparse.Namespace) -> int:
             return EXIT_COULD_NOT_VERIFY
     result = verify_bundle(Path(args.bundle), options, display_root=args.bundle)
     findings = result.collector.sorted_findings()
+    coverage = None
+    if args.coverage:
+        from nerb_verify import derivation  # only walked when asked: a normal verify never pays for it
+
+        coverage = derivation.classify(result.ctx)
     exit_code = apply_exit_policy(result.exit_code, severities_of(findings), fail_on=args.fail_on,
                                   exit_zero=args.exit_zero)
 
@@ -80,7 +89,7 @@ def run(args: argparse.Namespace) -> int:
                                exit_code=result.exit_code, verdict=result.verdict, doc_base=args.doc_base)
 
     def report_json() -> str:
-        return json.dumps(build_report(result), indent=2, sort_keys=True, ensure_ascii=False) + "\n"
+        return json.dumps(build_report(result, coverage), indent=2, sort_keys=True, ensure_ascii=False) + "\n"
 
     side_outputs = [("--sarif-output", args.sarif_output, lambda: machine("sarif")),
                     ("--report-output", args.report_output, report_json)]
@@ -97,7 +106,12 @@ def run(args: argparse.Namespace) -> int:
     elif args.format in ("sarif", "github"):
         sys.stdout.write(machine(args.format))
     else:
-        sys.stdout.write(render_text(result, figures=args.figures))
+        text = render_text(result, figures=args.figures)
+        if coverage is not None:
+            from nerb_verify.derivation import text_lines
+
+            text += "\n" + "\n".join(text_lines(coverage)) + "\n"
+        sys.stdout.write(text)
     if exit_code != result.exit_code:
         sys.stderr.write(f"nerb-verify: exit {exit_code} (verifier exit {result.exit_code}; "
                          f"--fail-on {args.fail_on}{', --exit-zero' if args.exit_zero else ''}).\n")
