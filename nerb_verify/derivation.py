@@ -28,8 +28,8 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from nerb_verify import pointers, resources
 from nerb_verify import context as C
+from nerb_verify import pointers, resources
 
 TABLE_SCHEMA_VERSION = "nerb_verify.derivation.v1"
 TABLE_FILE = "derivation.json"

@@ -78,7 +78,8 @@ def run(args: argparse.Namespace) -> int:
     findings = result.collector.sorted_findings()
     coverage = None
     if args.coverage:
-        from nerb_verify import derivation  # only walked when asked: a normal verify never pays for it
+        # Imported and walked only when asked: a normal verify never pays for it.
+        from nerb_verify import derivation
 
         coverage = derivation.classify(result.ctx)
     exit_code = apply_exit_policy(result.exit_code, severities_of(findings), fail_on=args.fail_on,
