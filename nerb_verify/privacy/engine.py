@@ -6,7 +6,8 @@ For each string:
    layer and normalise again, up to 3 layers, scanning every such *view* (``=XX`` also occurs in ordinary
    ``key=value`` text, so the undecoded view is always scanned too); if normalisation fails the string raises only
    the fail-closed code (we cannot know what it says, so no other verdict is meaningful);
-2. run the profile's identifier rules (scope ``full``) on the whole normalised text, URLs included;
+2. run the profile's identifier rules (scope ``full``) on the whole normalised text, URLs included, and, around a
+   hint only, on a letter-O-for-zero view (SSN and phone rules) and a ROT13 view (e-mail rules);
 3. blank every http(s) URL and run the path rules (scope ``remainder``) on what is left;
 4. partition every URL into authority, path, query and fragment: a drive-letter or malformed authority is checked as
    a local path, the path gets the ``url_path`` rules (file URIs, shares, drive paths hidden in a remote path), and
@@ -40,6 +41,8 @@ from nerb_verify.privacy.normalise import decode_quoted_printable, has_quoted_pr
 from nerb_verify.privacy.profiles import PROFILES, Profile
 from nerb_verify.privacy.rules.email import AT_SIGN, EMAIL
 from nerb_verify.privacy.rules.paths import LOCAL_PATH, PERSONAL_PATH
+from nerb_verify.privacy.rules.phone import PHONE
+from nerb_verify.privacy.rules.ssn import SSN
 
 NOT_CONVERGED = register(
     "privacy.encoding_not_converged", "Text did not decode to a fixed point within the normalisation budget.",
@@ -134,6 +137,59 @@ def _run(rules: tuple, scope: str, text: str, found: set[str]) -> None:
             found.add(rule.code)
 
 
+# The letter O written for a zero inside a run of digits ("555-O123"): a cheap necessary condition, then the run's
+# letters O become zeros in a view that only the SSN and phone rules see.
+# (Each pattern starts with a literal letter class, which ``re`` scans for fast; the context comes after.)
+_LETTER_O_HINT = re.compile(r"[Oo](?:(?<=\d[Oo])(?![A-Za-z])|(?<![A-Za-z][Oo])[Oo]*\d)")
+_DIGIT_RUN_WITH_O = re.compile(r"[0-9Oo]*[0-9][0-9Oo]*")
+# ROT13 of a spelled-out address keeps its shape but turns "at" into "ng" and "dot" into "qbg"; text holding a
+# ROT13 "at" word gets a ROT13 view that only the e-mail rules see.
+_ROT13_AT_HINT = re.compile(r"[Nn][Gg](?<![A-Za-z][Nn][Gg])(?![A-Za-z])")
+_ROT13 = str.maketrans("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz",
+                       "NOPQRSTUVWXYZABCDEFGHIJKLMnopqrstuvwxyzabcdefghijklm")
+
+
+# How far around a hint a rewritten view reaches (a whole formatted phone number or a spelled-out address), extended to
+# the nearest white space so no digit run or word is cut in two (at most _MAX_EXTEND characters further).
+_REACH = 64
+_MAX_EXTEND = 256
+
+
+def _windows(text: str, hints: list[re.Match[str]]) -> list[str]:
+    """The parts of ``text`` within ``_REACH`` characters of a hint, widened to white space, overlapping ones merged."""
+    spans: list[list[int]] = []
+    for hint in hints:
+        low, high = max(0, hint.start() - _REACH), min(len(text), hint.end() + _REACH)
+        floor, ceiling = max(0, low - _MAX_EXTEND), min(len(text), high + _MAX_EXTEND)
+        while low > floor and not text[low - 1].isspace():
+            low -= 1
+        while high < ceiling and not text[high].isspace():
+            high += 1
+        if spans and low <= spans[-1][1]:
+            spans[-1][1] = max(spans[-1][1], high)
+        else:
+            spans.append([low, high])
+    return [text[low:high] for low, high in spans]
+
+
+def _scan_rewritten(clean: str, rules: tuple, found: set[str]) -> None:
+    """Run the number rules on the letter-O view and the e-mail rules on the ROT13 view of the text around their
+    hints (only where a hint matches, so ordinary text pays one fast search each)."""
+    if SSN not in found or PHONE not in found:
+        hints = list(_LETTER_O_HINT.finditer(clean))
+        if hints:
+            number_rules = tuple(rule for rule in rules if rule.code in (SSN, PHONE))
+            for window in _windows(clean, hints):
+                view = _DIGIT_RUN_WITH_O.sub(lambda match: match.group(0).replace("O", "0").replace("o", "0"), window)
+                _run(number_rules, "full", view, found)
+    if EMAIL not in found:
+        hints = list(_ROT13_AT_HINT.finditer(clean))
+        if hints:
+            email_rules = tuple(rule for rule in rules if rule.code == EMAIL)
+            for window in _windows(clean, hints):
+                _run(email_rules, "full", window.translate(_ROT13), found)
+
+
 def _scan(text: str, profile: Profile, depth: int, budget: _Budget, skip_paths: bool, found: set[str]) -> None:
     views: list[str] = []
     current = text
@@ -155,6 +211,7 @@ def _scan(text: str, profile: Profile, depth: int, budget: _Budget, skip_paths: 
 def _scan_view(clean: str, profile: Profile, depth: int, budget: _Budget, skip_paths: bool, found: set[str]) -> None:
     rules = profile.rules
     _run(rules, "full", clean, found)
+    _scan_rewritten(clean, rules, found)
     urls = list(_URL.finditer(clean)) if "://" in clean else []
     if not skip_paths:
         remainder = _URL.sub(" ", clean) if urls else clean
@@ -167,12 +224,16 @@ def _scan_view(clean: str, profile: Profile, depth: int, budget: _Budget, skip_p
             elif not _VALID_AUTHORITY.fullmatch(authority):
                 _run(rules, "remainder", authority, found)
             _run(rules, "url_path", path, found)
+        _run(rules, "url_payload", path, found)
         nested = [inner.group(0) for inner in _URL.finditer(path)] if "://" in path else []
         for payload in nested + _payloads(query, fragment):
             budget.payloads += 1
             if budget.payloads > profile.max_url_payloads or (depth >= profile.max_url_depth and "://" in payload):
                 found.add(URL_BUDGET)
                 return
+            decoded = normalise(payload, profile.max_rounds, profile.max_chars)
+            if decoded.ok:
+                _run(rules, "url_payload", decoded.text, found)
             _scan(payload, profile, depth + 1, budget, skip_paths, found)
     _scan_encoded(clean, profile, depth, budget, skip_paths, found)
 

@@ -54,8 +54,9 @@ def _rules(names: tuple[str, ...]) -> tuple[Rule, ...]:
 # The strict identifier rules: any at-sign, every address, every SSN and phone shape.
 _STRICT_IDENTIFIERS = (
     "email.address", "email.spelled_plain", "email.at_sign", "email.document_id",
-    "ssn.shape",
-    "phone.international", "phone.context", "phone.north_american", "phone.compact",
+    "ssn.shape", "ssn.spaced_digits",
+    "phone.international", "phone.context", "phone.north_american", "phone.compact", "phone.grouped",
+    "phone.spaced_digits", "phone.e164_bare",
 )
 
 CONTRACT = Profile(
@@ -72,7 +73,9 @@ CONTRACT = Profile(
 REPOSITORY = Profile(
     name="repository",
     rule_names=_BOTH + ("email.address_public", "ssn.issuable_shape", "phone.international_public",
-                        "phone.context_public", "phone.north_american_plausible", "path.file_uri"),
+                        "phone.context_public", "phone.north_american_plausible", "path.file_uri",
+                        "ssn.spaced_digits_issuable", "phone.grouped_public", "phone.spaced_digits_public",
+                        "phone.compact_in_url"),
     flag_numbers=False,
     permit_gate_targets=False,
 )

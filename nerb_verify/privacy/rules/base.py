@@ -7,13 +7,17 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Literal
 
+import re
+
 import regex
 
 # Where a rule looks:
 #   "full"      the whole normalised string, URLs included (identifiers hide in URLs too);
 #   "remainder" the normalised string with every http(s) URL blanked out (remote hosts and paths are permitted);
-#   "url_path"  the path of an http(s) URL (only rules that a remote path must still not carry, e.g. file URIs).
-Scope = Literal["full", "remainder", "url_path"]
+#   "url_path"  the path of an http(s) URL (only rules that a remote path must still not carry, e.g. file URIs);
+#   "url_payload" an http(s) URL's path and each of its query keys, values and fragment, normalised (identifier shapes
+#               that count only there, e.g. compact phone numbers in the repository profile).
+Scope = Literal["full", "remainder", "url_path", "url_payload"]
 
 
 @dataclass(frozen=True)
@@ -22,13 +26,13 @@ class Rule:
 
     name: str
     code: str
-    pattern: regex.Pattern[str] | LazyPattern
+    pattern: regex.Pattern[str] | LazyPattern | FastPattern
     scopes: tuple[Scope, ...]
     validate: Callable[[regex.Match[str]], bool] | None = None
     # A cheap substring test: the rule cannot match text that contains none of these characters.
     trigger: str | None = None
     # A cheap pattern that must match before the rule is tried (e.g. "at least eight digits close together").
-    gate: regex.Pattern[str] | None = None
+    gate: regex.Pattern[str] | re.Pattern[str] | None = None
     # A cheap test function that must accept the text before the rule is tried (for gates a pattern cannot make
     # cheap, such as a case-insensitive list of words: the function lower-cases once and runs a plain pattern).
     prefilter: Callable[[str], bool] | None = None
@@ -80,6 +84,28 @@ class LazyPattern:
 
     def finditer(self, text: str, overlapped: bool = False) -> Iterator[regex.Match[str]]:
         return self._get().finditer(text, overlapped=overlapped)
+
+
+class FastPattern:
+    """A rule pattern compiled with the standard library's ``re`` (for patterns made only of constructs where ``re``
+    and ``regex`` agree: ASCII-or-Unicode classes on normalised text, fixed-width lookarounds, named groups without
+    duplicates, back-references), which searches several times faster. ``finditer(overlapped=True)`` restarts one
+    character after each match's start, as ``regex`` does."""
+
+    def __init__(self, pattern: str) -> None:
+        self._compiled = re.compile(pattern)
+
+    def search(self, text: str) -> re.Match[str] | None:
+        return self._compiled.search(text)
+
+    def finditer(self, text: str, overlapped: bool = False) -> Iterator[re.Match[str]]:
+        if not overlapped:
+            yield from self._compiled.finditer(text)
+            return
+        position = 0
+        while (match := self._compiled.search(text, position)) is not None:
+            yield match
+            position = match.start() + 1
 
 
 def digit_count(text: str) -> int:

@@ -11,6 +11,10 @@ Shapes (after normalisation, so look-alike hyphens, dots, spaces and other scrip
 * a number of 10-15 digits right after a word that says phone (``tel``, ``phone``, ``mobile``, ``fax``, ``call``),
   letters glued on after the word included;
 * (contract profile) compact North American numbers, 10 or 11 digits, outside longer runs of digits and decimals.
+* grouped national numbers (three digits, then three groups of two or three, one separator throughout) and numbers
+  written one digit at a time; separators include ``~ : +``, brackets, ``--`` and line breaks;
+* (contract profile) a bare 11-13 digit run that libphonenumber calls valid once a ``+`` is put in front;
+* (repository profile) compact plausible North American numbers inside a URL's path or query (``url_payload``).
 
 The repository profile uses the same shapes but, for formatted North American numbers, requires a plausible area
 code and exchange (first digit 2-9) and skips the 555-0100 to 555-0199 range reserved for fiction, so port lists,
@@ -19,10 +23,12 @@ counters and documentation examples are not flagged. The contract profile flags 
 
 from __future__ import annotations
 
+import re
+
 import regex
 
 from nerb_verify.codes import register
-from nerb_verify.privacy.rules.base import EIGHT_DIGITS, Rule, compile_rule, digit_count
+from nerb_verify.privacy.rules.base import EIGHT_DIGITS, FastPattern, Rule, compile_rule, digit_count
 
 PHONE = register(
     "privacy.phone", "Text has the shape of a telephone number.",
@@ -30,9 +36,12 @@ PHONE = register(
     "identifiers. Look-alike separators, other scripts' digits, combining marks and zero-width characters are "
     "normalised first. The value is never printed.")
 
-_SEP = r"(?:[ \t]{0,8}[-./_][ \t]{0,8}|[ \t]{1,8})"
-_GROUPED = r"[\d() \t./_-]*\d"
-
+# A separator between digit groups: one to three of hyphen, dot, slash, underscore, tilde, colon, plus, brackets (so
+# ``--``, ``) (`` and ``]-`` count), with spaces or tabs around, or a line break, or spaces alone.
+_SEP = r"(?:[ \t]{0,8}(?:[-./_~:+()\[\]]{1,3}|\r?\n)[ \t]{0,8}|[ \t]{1,8})"
+_GROUPED = r"[\d() \t./_~:\[\]-]*\d"
+# One digit at a time, each followed by the same one-character separator ("7 1 3 5 5 5 ...").
+_SPACED_DIGITS = r"(?<![\w.+])\d(?P<s>[ \t.\-_/~:])\d(?:(?P=s)\d){8,13}(?![\w]|[ \t.\-_/~:]\d)"
 
 def _international(match: regex.Match[str]) -> bool:
     text = match.group(0)
@@ -76,28 +85,106 @@ def _context_public(match: regex.Match[str]) -> bool:
 
 
 _NORTH_AMERICAN = (
-    rf"(?<![\w.+])(?:\+?1{_SEP}?)?(?:\((?P<area>\d{{3}})\)[ \t]*|(?P<area>\d{{3}}){_SEP})"
-    rf"(?P<exchange>\d{{3}}){_SEP}(?P<line>\d{{4}})(?![\w]|[.]\d)"
+    rf"(?<![\w.+])(?:\+?1{_SEP}?)?[(\[]?(?:(?P<area>\d{{3}})[)\]][ \t]*(?P<exchange>\d{{3}})(?:{_SEP})?"
+    rf"|(?P<area>\d{{3}}){_SEP}(?P<exchange>\d{{3}}){_SEP})(?P<line>\d{{4}})(?![\w]|[.]\d)"
 )
 
 _CONTEXT = (r"(?i)(?<![a-z])(?:tel|phone|mobile|cell|fax|call)[^\w\n]{0,3}"
             r"(?P<number>\+?\d[\d() \t./_-]{8,}\d)(?!\d)")
-_INTERNATIONAL = compile_rule(rf"(?<![\w+])\+[1-9]{_GROUPED}(?!\w)")
-_DOUBLE_ZERO = compile_rule(rf"(?<![\w.+])00[ \t]?[1-9]{_GROUPED}(?!\w)")
-_TRUNK = compile_rule(rf"(?<![\w.+])0\d{{2,4}}{_SEP}\d{{3,4}}{_SEP}\d{{3,4}}(?![\w]|[.]\d)")
-_PAIRS = compile_rule(rf"(?<![\w.+])0[1-9](?:{_SEP}\d{{2}}){{4}}(?![\w]|[.]\d)")
+_INTERNATIONAL = compile_rule(rf"(?<![\w+])\+(?:[(\[][ \t]?)?[1-9]{_GROUPED}(?!\w)")
+_DOUBLE_ZERO = compile_rule(rf"(?<![\w.+])(?:00|011)[ \t]?[(\[]?[1-9]{_GROUPED}(?!\w)")
+_TRUNK = compile_rule(
+    rf"(?<![\w.+])(?:\(0\)[ \t]{{0,2}}\d{{2,4}}|[(\[]?0\d{{2,4}}){_SEP}\d{{3,4}}{_SEP}\d{{3,4}}(?![\w]|[.]\d)")
+# Pairs and groupings use one separator throughout (a date and a time, "07-15 09:26:30", mix them).
+_PAIRS = compile_rule(rf"(?<![\w.+])0[1-9](?P<sep>{_SEP})\d{{2}}(?:(?P=sep)\d{{2}}){{3}}(?![\w]|[.]\d)")
+# Three digits (the first group may be bracketed), then three groups of two or three (3-3-2-2, 3-2-2-3, 3-3-3-2,
+# ...) with one separator throughout: 10 or 11 digits in all.
+_GROUPED_NATIONAL = FastPattern(
+    rf"(?<![\w.+])(?:[(\[]\d{{3}}[)\]][ \t]{{0,8}}\d{{2,3}}(?P<sep>{_SEP})\d{{2,3}}(?P=sep)\d{{2,3}}"
+    rf"|\d{{3}}(?P<sep2>{_SEP})\d{{2,3}}(?P=sep2)\d{{2,3}}(?P=sep2)\d{{2,3}})(?![\w]|[.]\d|{_SEP}\d)")
 _COMPACT = compile_rule(r"(?<![\w.+])1?[2-9]\d{2}[2-9]\d{6}(?!\w|[.]\d)")
+# A bare run of 11 to 13 digits: E.164 written without its plus (contract profile, validated by libphonenumber).
+_E164_BARE = FastPattern(r"(?<![\w.+])[1-9]\d{10,12}(?!\w|[.]\d)")
+_BARE_RUN = re.compile(r"\d{11}")
+# Five digits one at a time with one separator: what every spaced-digit phone and SSN holds (shared gate).
+SPACED_GATE = re.compile(r"\d([ \t.\-_/~:])\d\1\d\1\d\1\d")
 _FULL = ("full",)
+# Where a compact number also counts in the repository profile: inside a URL's path or query (the charter: URL
+# payloads cannot smuggle an identifier).
+_URL_PARTS = ("url_payload",)
+
+
+def _grouped(match: regex.Match[str]) -> bool:
+    text = match.group(0)
+    if regex.fullmatch(r"(?:0|[1-9]\d{0,2})(?:\.(?:0|[1-9]\d{0,2})){3}", text) and all(
+            int(part) <= 255 for part in text.split(".")):
+        return False  # a dotted IPv4 address (written without leading zeros)
+    return 10 <= digit_count(text) <= 11
+
+
+def _grouped_public(match: regex.Match[str]) -> bool:
+    return _grouped(match) and not _fictional(match.group(0))
+
+
+def _spaced(match: regex.Match[str]) -> bool:
+    digits = "".join(char for char in match.group(0) if "0" <= char <= "9")
+    return 10 <= len(digits) <= 15 and not _counting(digits)
+
+
+def _counting(digits: str) -> bool:
+    """One digit repeated, or digits counting up or down by one (0 1 2 ... 9 0): a list, not a number."""
+    steps = {(int(b) - int(a)) % 10 for a, b in zip(digits, digits[1:])}
+    return len(steps) == 1 and steps <= {0, 1, 9}
+
+
+def _spaced_public(match: regex.Match[str]) -> bool:
+    digits = "".join(char for char in match.group(0) if "0" <= char <= "9")
+    if len(digits) == 11 and digits[0] == "1":
+        digits = digits[1:]
+    return len(digits) == 10 and _plausible_nanp(digits) and not _counting(digits)
+
+
+def _plausible_nanp(digits: str) -> bool:
+    """Ten digits whose area code and exchange could be dialled (first digit 2-9), outside the fictional range."""
+    return digits[0] in "23456789" and digits[3] in "23456789" and not (digits[3:6] == "555" and digits[6:8] == "01")
+
+
+def _compact_public(match: regex.Match[str]) -> bool:
+    digits = match.group(0)
+    return _plausible_nanp(digits[1:] if len(digits) == 11 else digits)
+
+
+def _e164_bare(match: regex.Match[str]) -> bool:
+    """A bare digit run that libphonenumber accepts as a valid number once a plus is put in front (so timestamps,
+    counters and other runs that start with no country code, or have the wrong length for it, pass)."""
+    import phonenumbers  # imported on first candidate only: most texts never get here
+
+    try:
+        number = phonenumbers.parse("+" + match.group(0), None)
+    except phonenumbers.NumberParseException:
+        return False
+    return phonenumbers.is_valid_number(number)
+
+
+_NANP_RULE = compile_rule(_NORTH_AMERICAN)
+_CONTEXT_RULE = compile_rule(_CONTEXT)
+_SPACED_RULE = FastPattern(_SPACED_DIGITS)
 
 RULES = (
     Rule("phone.international", PHONE, _INTERNATIONAL, _FULL, _international, "+", EIGHT_DIGITS),
     Rule("phone.international_public", PHONE, _INTERNATIONAL, _FULL, _international_public, "+", EIGHT_DIGITS),
     Rule("phone.double_zero", PHONE, _DOUBLE_ZERO, _FULL, _double_zero, None, EIGHT_DIGITS),
-    Rule("phone.north_american", PHONE, compile_rule(_NORTH_AMERICAN), _FULL, None, None, EIGHT_DIGITS),
-    Rule("phone.north_american_plausible", PHONE, compile_rule(_NORTH_AMERICAN), _FULL, _nanp, None, EIGHT_DIGITS),
+    Rule("phone.north_american", PHONE, _NANP_RULE, _FULL, None, None, EIGHT_DIGITS),
+    Rule("phone.north_american_plausible", PHONE, _NANP_RULE, _FULL, _nanp, None, EIGHT_DIGITS),
     Rule("phone.trunk", PHONE, _TRUNK, _FULL, _trunk, None, EIGHT_DIGITS),
     Rule("phone.pairs", PHONE, _PAIRS, _FULL, None, None, EIGHT_DIGITS),
-    Rule("phone.context", PHONE, compile_rule(_CONTEXT), _FULL, _context, None, EIGHT_DIGITS),
-    Rule("phone.context_public", PHONE, compile_rule(_CONTEXT), _FULL, _context_public, None, EIGHT_DIGITS),
+    Rule("phone.grouped", PHONE, _GROUPED_NATIONAL, _FULL, _grouped, None, EIGHT_DIGITS),
+    Rule("phone.grouped_public", PHONE, _GROUPED_NATIONAL, _FULL, _grouped_public, None, EIGHT_DIGITS),
+    Rule("phone.spaced_digits", PHONE, _SPACED_RULE, _FULL, _spaced, None, SPACED_GATE),
+    Rule("phone.spaced_digits_public", PHONE, _SPACED_RULE, _FULL, _spaced_public, None, SPACED_GATE),
+    Rule("phone.context", PHONE, _CONTEXT_RULE, _FULL, _context, None, EIGHT_DIGITS),
+    Rule("phone.context_public", PHONE, _CONTEXT_RULE, _FULL, _context_public, None, EIGHT_DIGITS),
     Rule("phone.compact", PHONE, _COMPACT, _FULL, None, None, EIGHT_DIGITS),
+    Rule("phone.compact_in_url", PHONE, _COMPACT, _URL_PARTS, _compact_public, None, EIGHT_DIGITS),
+    Rule("phone.e164_bare", PHONE, _E164_BARE, _FULL, _e164_bare, None, _BARE_RUN),
 )

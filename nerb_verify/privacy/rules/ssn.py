@@ -12,7 +12,8 @@ from __future__ import annotations
 import regex
 
 from nerb_verify.codes import register
-from nerb_verify.privacy.rules.base import EIGHT_DIGITS, Rule, compile_rule
+from nerb_verify.privacy.rules.base import EIGHT_DIGITS, FastPattern, Rule, compile_rule
+from nerb_verify.privacy.rules.phone import SPACED_GATE
 
 SSN = register(
     "privacy.ssn", "Text has the shape of a US Social Security number.",
@@ -20,18 +21,36 @@ SSN = register(
     "a structured identifier. Look-alike hyphens and dots, other scripts' digits and zero-width characters are "
     "normalised first. The value is never printed.")
 
-_SEP = r"(?:[ \t\r\n]{0,8}[-./_][ \t\r\n]{0,8}|[ \t\r\n]+)"
-_SHAPE = rf"(?<!\d[-./_]?)(?<!\d)(\d{{3}}){_SEP}(\d{{2}}){_SEP}(\d{{4}})(?![-./_]?\d)"
+_SEP = r"(?:[ \t\r\n]{0,8}[-./_~:+()\[\]]{1,3}[ \t\r\n]{0,8}|[ \t\r\n]+)"
+_SHAPE = rf"(?<!\d[-./_~:+]?)(?<!\d)[(\[]?(\d{{3}}){_SEP}(\d{{2}}){_SEP}(\d{{4}})(?![-./_~:+]?\d|[ \t]{{1,8}}\d)"
+# Nine digits one at a time, each followed by the same one-character separator ("2 1 9 0 9 ...").
+_SPACED = r"(?<![\w.+])(?<!\d[ \t.\-_/~:])\d(?P<s>[ \t.\-_/~:])\d(?:(?P=s)\d){7}(?![\w]|[ \t.\-_/~:]\d)"
 
 
 def _issuable(match: regex.Match[str]) -> bool:
     area, group, serial = match.group(1), match.group(2), match.group(3)
+    return _issuable_digits(area + group + serial)
+
+
+def _issuable_digits(digits: str) -> bool:
+    area, group, serial = digits[:3], digits[3:5], digits[5:]
     return area not in ("000", "666") and area[0] != "9" and group != "00" and serial != "0000"
+
+
+def _spaced(match: regex.Match[str]) -> bool:
+    return len(set(char for char in match.group(0) if "0" <= char <= "9")) > 1
+
+
+def _spaced_issuable(match: regex.Match[str]) -> bool:
+    return _issuable_digits("".join(char for char in match.group(0) if "0" <= char <= "9"))
 
 
 RULES = (
     Rule("ssn.shape", SSN, compile_rule(_SHAPE), ("full",), gate=EIGHT_DIGITS),
     Rule("ssn.issuable_shape", SSN, compile_rule(_SHAPE), ("full",), gate=EIGHT_DIGITS, validate=_issuable),
+    Rule("ssn.spaced_digits", SSN, FastPattern(_SPACED), ("full",), gate=SPACED_GATE, validate=_spaced),
+    Rule("ssn.spaced_digits_issuable", SSN, FastPattern(_SPACED), ("full",), gate=SPACED_GATE,
+         validate=_spaced_issuable),
     Rule("ssn.context", SSN, compile_rule(
         r"(?i)(?<![^\W_])(?:ssn|ss\#|social[ \t_-]*security(?:[ \t_-]*(?:no|num|number|\#))?)[^\w\n]{0,5}\d{9}(?!\d)"),
         ("full",), gate=EIGHT_DIGITS),
