@@ -34,6 +34,9 @@ def test_bank_has_the_builder_shape() -> None:
     assert len({d.value.casefold() for d in names}) == 100  # distinct people
     assert all(d.value.endswith(RESERVED) for d in contacts)
     assert make_bank(200, seed=3) == (bank, people)  # seeded
+    assert all(d.value.isascii() for d in names)  # ASCII names unless asked (Enron headers)
+    accented, _ = make_bank(200, seed=3, non_ascii_names=0.5)
+    assert any(not d.value.isascii() for d in active_detectors(accented) if d.entity_id == "person")
 
 
 def test_workloads_are_varied_mail_with_the_stated_hit_rates() -> None:

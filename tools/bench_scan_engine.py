@@ -132,12 +132,13 @@ def run_worker(python: str, engine: str, bank: Path, docs: Path, warm_passes: in
 
 # --- orchestration -----------------------------------------------------------------------------------------------
 
-def generate(work: Path, size: int, workloads: list[str], seed: int, smoke: bool) -> tuple[Path, dict[str, Any]]:
+def generate(work: Path, size: int, workloads: list[str], seed: int, smoke: bool,
+             non_ascii_names: float = 0.0) -> tuple[Path, dict[str, Any]]:
     """Write the active-only bank of ``size`` patterns and each workload's documents; return paths and shapes."""
     from nerb_verify.producers.bank_format import active_only, validate_bank
     from tools.bench_scan_corpus import make_bank, make_workload
 
-    bank, people = make_bank(size, seed)
+    bank, people = make_bank(size, seed, non_ascii_names)
     validate_bank(bank)
     bank_path = work / f"bank_{size}.json"
     bank_path.write_text(json.dumps(active_only(bank), ensure_ascii=False), encoding="utf-8")
@@ -194,12 +195,12 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
     pythons = {"ours": args.python, "nerb": args.nerb_python}
     work = Path(args.workdir or tempfile.mkdtemp(prefix="bench-scan-engine-"))
     work.mkdir(parents=True, exist_ok=True)
-    report: dict[str, Any] = {"seed": args.seed, "rounds": args.rounds, "warm_passes": args.warm_passes,
+    report: dict[str, Any] = {"seed": args.seed, "non_ascii_names": args.non_ascii_names, "rounds": args.rounds, "warm_passes": args.warm_passes,
                               "pythons": pythons, "cpus": os.cpu_count(), "order": abba_schedule(args.rounds,
                                                                                                  engines),
                               "cells": []}
     for size in sizes:
-        bank_path, shapes = generate(work, size, workloads, args.seed, args.smoke)
+        bank_path, shapes = generate(work, size, workloads, args.seed, args.smoke, args.non_ascii_names)
         for kind in workloads:
             runs = []
             for engine in abba_schedule(args.rounds, engines):
@@ -260,6 +261,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--rounds", type=int, default=2, help="ABBA rounds per cell (2 runs per engine each)")
     parser.add_argument("--warm-passes", type=int, default=3)
     parser.add_argument("--seed", type=int, default=18)
+    parser.add_argument("--non-ascii-names", type=float, default=0.0,
+                        help="share of banked names with an accented letter (default 0: Enron headers are ASCII)")
     parser.add_argument("--out", help="write the JSON report (every raw sample) here")
     parser.add_argument("--workdir", help="generated banks and documents go here (default: a new temp dir)")
     parser.add_argument("--smoke", action="store_true", help="tiny bank and workloads, to check the plumbing")
