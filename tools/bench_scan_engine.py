@@ -1,28 +1,26 @@
 #!/usr/bin/env python3
-"""Benchmark the RE2 scan engine beside NERB's own engine on the same controlled banks and inputs.
+"""Benchmark the RE2 scan engine against NERB 0.0.12's engine: fresh processes, ABBA order, cold and warm apart.
 
 Not a test: a measurement whose numbers go into docs/performance.md ("Scan engine"). Usage:
 
-    python tools/bench_scan_engine.py --sizes 1000,10000 --python /tmp/venv-gre2/bin/python --out results.json
+    python3 -m venv /tmp/nerb-venv && /tmp/nerb-venv/bin/pip install nerb==0.0.12 google-re2
+    python3 tools/bench_scan_engine.py --sizes 1000,10000 --nerb-python /tmp/nerb-venv/bin/python --out result.json
 
-``--python`` is an interpreter that has google-re2 (and, for the comparison, ``nerb``, which is never a dependency
-of this project: install it in a throwaway venv). Each (engine, bank) pair runs in a fresh worker process, so compile
-time and peak RSS (``VmHWM`` of that process: interpreter, bank load + compile + all scans) are per engine and bank.
+Inputs (``tools/bench_scan_corpus.py``, seeded by ``--seed``, written under a temporary directory, never committed):
+banks in the bank builder's shape (half whitespace-normalised full-name literals with variants, half exact-address
+literals, plus the e-mail fallback regex, builder-sized metadata) at each ``--sizes`` active-pattern count; both
+engines are given the bank's active-only projection (the native source the pipeline compiles). Workloads: ``normal``
+(2,000 varied e-mails of ~2.2 KB, 3-4 hits), ``dense`` (500 of ~2.8 KB, ~31 hits), ``addrlist`` (500 distribution
+lists, 50 addresses each, spread over the whole contact list), ``long`` (threads of 20 KB, 200 KB, 2 MB).
 
-Controlled banks (after spec 50 §8.4): N active literal patterns (plus round(N/13,201) regex rows) spread over
-entities, contacts and aliases in the evaluated bank's composition (12,001 : 1,200), at most 50,000 per entity;
-2 / 2 / 4 / 16 entities for 1k / 10k / 25k / 100k. Controlled inputs: 100 documents each, sizes small/medium/large/huge
-= 512 / 10,240 / 65,536 / 300,000 bytes, densities negative (0), sparse (1 record in doc 0), normal (1 per doc),
-dense (3 per doc): the hit tokens first, then ``nerb synthetic benchmark padding `` to the exact size.
-
-Cells: every bank on negative-medium and normal-medium; the 1k bank on all 16 density x size inputs. Per cell: one
-unrecorded warm-up pass, then ``--passes`` timed passes; every document timed alone with ``perf_counter_ns``.
-docs/s and MiB/s come from the median pass total; document p99 is nearest-rank over all per-document samples.
-Records must be identical across engines: each cell's records (entity, canonical, surface, string, start, end) are
-digested per document and compared.
-
-``--primitive`` runs the pyre2-vs-google-re2 comparison of the RE2 primitive both bindings share (a lexicographically
-sorted alternation per entity, compile + unanchored search over the same documents) with the interpreter given.
+Every (bank, workload) cell runs ``--rounds`` ABBA rounds (ours, NERB, NERB, ours), each run in a fresh process that
+(1) reads the bank bytes and the documents, (2) imports its engine (timed: ``import``), (3) compiles the bank from
+bytes (timed: ``compile``), (4) scans every document once (``cold``: the first pass of a fresh process, lazy DFA
+empty), (5) scans them ``--warm-passes`` more times (``warm``: median pass), then reports its peak RSS (``VmHWM`` of
+the whole process). The table gives medians over the runs of each engine and the ratios of those medians
+(``>1`` = ours faster / smaller). Records are compared on every document of every run: NERB's record fields
+(entity, canonical_name, surface_name, string, start, end, offset_unit), in order. The JSON has every raw sample and
+the load average around each run (the machine may be shared: read the ratios, which are taken in the same run).
 """
 
 from __future__ import annotations
@@ -31,9 +29,9 @@ import argparse
 import gc
 import hashlib
 import json
-import math
 import os
 import resource
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -42,83 +40,27 @@ from pathlib import Path
 from typing import Any
 
 REPO = Path(__file__).resolve().parent.parent
-SIZES = {"small": 512, "medium": 10_240, "large": 65_536, "huge": 300_000}
-DENSITIES = {"negative": 0, "sparse": None, "normal": 1, "dense": 3}
-ENTITIES = {1_000: 2, 10_000: 2, 25_000: 4, 100_000: 16}
-PADDING = "nerb synthetic benchmark padding "
-DOCS = 100
+ENGINES = ("ours", "nerb")
+RECORD_FIELDS = ("entity", "canonical_name", "surface_name", "string", "start", "end", "offset_unit")
+SMOKE_SIZES = [200]
+SMOKE_COUNTS = {"normal": 20, "dense": 5, "addrlist": 5, "long": 1}
 
 
-# --- generation --------------------------------------------------------------------------------------------------
+# --- schedule ----------------------------------------------------------------------------------------------------
 
-def make_bank(n: int) -> tuple[dict[str, Any], list[str]]:
-    """A controlled ``nerb.bank.v1`` bank with ``n`` active patterns, and its literal hit tokens in a spread order."""
-    entity_count = ENTITIES.get(n, max(2, 2 * math.ceil(n / 50_000)))
-    per_class = entity_count // 2
-    regex_rows = round(n / 13_201)
-    contacts = round(n * 12_001 / 13_201)
-    aliases = n - contacts
-    entities: dict[str, Any] = {}
-    tokens: list[list[str]] = []
-    for taxon, total, letter in ((0, contacts, "C"), (1, aliases, "A")):
-        for shard in range(per_class):
-            count = total // per_class + (1 if shard < total % per_class else 0)
-            names: dict[str, Any] = {}
-            entity_tokens: list[str] = []
-            for i in range(count):
-                index = shard * 100_000 + i
-                token = f"NERB{letter}{index:06d}"
-                is_regex = taxon == 0 and shard == 0 and i < regex_rows
-                if is_regex:
-                    pattern = {"kind": "regex", "value": "\\b" + token[:-1] + f"[{token[-1]}X]\\b",
-                               "description": "", "status": "active", "priority": i, "regex_flags": ["IGNORECASE"],
-                               "metadata": {}}
-                else:
-                    pattern = {"kind": "literal", "value": token, "description": "", "status": "active",
-                               "priority": i, "case_sensitive": False, "normalize_whitespace": False,
-                               "left_boundary": "word", "right_boundary": "word", "metadata": {}}
-                    entity_tokens.append(token)
-                names[f"n{index}"] = {"canonical": f"NERB_PERF_T{taxon}_{letter}{index}", "description": "",
-                                      "status": "active", "patterns": {"p": pattern}, "metadata": {}}
-            entities[f"nerb_perf_t{taxon}_s{shard}"] = {"description": "", "status": "active", "regex_flags": [],
-                                                        "names": names, "metadata": {}}
-            tokens.append(entity_tokens)
-    spread: list[str] = []
-    longest = max(len(t) for t in tokens)
-    for i in range(longest):  # round-robin over entities, then a stride inside each
-        for entity_tokens in tokens:
-            if i < len(entity_tokens):
-                spread.append(entity_tokens[(i * 7919) % len(entity_tokens)])
-    bank = {"schema_version": "nerb.bank.v1", "id": f"perf_{n}", "name": "perf", "description": "",
-            "version": "1", "status": "active", "created_at": "2026-01-01T00:00:00Z",
-            "updated_at": "2026-01-01T00:00:00Z", "unicode_normalization": "none", "default_regex_flags": [],
-            "entities": entities, "metadata": {}}
-    return bank, spread
+def abba_schedule(rounds: int, engines: tuple[str, ...] = ENGINES) -> list[str]:
+    """The run order of one cell: ``rounds`` rounds of A B B A (a single engine just repeats twice per round)."""
+    a, b = engines[0], engines[-1]
+    if a == b:
+        return [a, a] * rounds
+    return [a, b, b, a] * rounds
 
 
-def make_input(tokens: list[str], density: str, size: str) -> list[str]:
-    """100 documents of exactly ``SIZES[size]`` bytes with the density's hit tokens first."""
-    docs = []
-    cursor = 0
-    for d in range(DOCS):
-        k = DENSITIES[density]
-        if k is None:
-            k = 1 if d == 0 else 0
-        hits = []
-        for _ in range(k):
-            hits.append(tokens[cursor % len(tokens)])
-            cursor += 1
-        head = "".join(h + " " for h in hits)
-        pad = (PADDING * (SIZES[size] // len(PADDING) + 2))
-        docs.append((head + pad)[:SIZES[size]])
-    return docs
-
-
-# --- worker ------------------------------------------------------------------------------------------------------
+# --- worker (one fresh process per run) --------------------------------------------------------------------------
 
 def peak_rss_bytes() -> int:
-    """This process's own peak RSS: Linux ``VmHWM`` (per address space, so it does not inherit the launcher's
-    high-water mark the way ``ru_maxrss`` does across fork/exec); ``ru_maxrss`` elsewhere."""
+    """This process's own peak RSS: Linux ``VmHWM`` (per address space, not inherited from the launcher the way
+    ``ru_maxrss`` is across fork/exec); ``ru_maxrss`` elsewhere."""
     try:
         for line in Path("/proc/self/status").read_text().splitlines():
             if line.startswith("VmHWM:"):
@@ -129,291 +71,214 @@ def peak_rss_bytes() -> int:
     return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * scale
 
 
-def _records_digest(records: list[dict[str, Any]]) -> str:
-    rows = sorted((r["entity"], r["canonical_name"], r["surface_name"], r["string"], r["start"], r["end"])
-                  for r in records)
-    return hashlib.sha256(json.dumps(rows, ensure_ascii=False).encode()).hexdigest()
+def records_digest(records: list[dict[str, Any]]) -> str:
+    """A digest of one document's records on the fields both engines emit, in the engines' own order."""
+    rows = [[r[f] for f in RECORD_FIELDS] for r in records]
+    return hashlib.sha256(json.dumps(rows, ensure_ascii=False).encode("utf-8")).hexdigest()[:32]
 
 
-def worker(engine: str, bank_path: Path, cells: list[dict[str, Any]], passes: int) -> dict[str, Any]:
-    """Compile once, then scan every cell's documents; returns raw per-document nanoseconds and digests."""
+def worker(engine: str, bank_path: Path, docs_path: Path, warm_passes: int) -> dict[str, Any]:
+    """One run: import, compile from bytes, a cold pass and ``warm_passes`` warm passes; raw nanoseconds back."""
     raw = bank_path.read_bytes()
+    docs = [d.encode("utf-8") for d in json.loads(docs_path.read_text(encoding="utf-8"))]
+    load_before = os.getloadavg()[0]
     t0 = time.perf_counter_ns()
     if engine == "ours":
         sys.path.insert(0, str(REPO))
         from nerb_verify.producers.bank_format import parse_bank_bytes
         from nerb_verify.producers.engine import compile_bank
-
-        compiled = compile_bank(parse_bank_bytes(raw))
-        scan = compiled.scan_bytes
     else:
+        import nerb._engine  # noqa: F401  (the compiled wheel; imported here so that compile excludes it)
         from nerb.engine import Bank
-
-        nerb_bank = Bank.from_source_bytes(raw, use_cache=False)
-        scan = nerb_bank.scan_bytes
-    compile_ns = time.perf_counter_ns() - t0
-    results = []
-    for cell in cells:
-        docs = [d.encode("utf-8") for d in json.loads(Path(cell["input"]).read_text())]
-        digests = []
-        records = 0
-        for data in docs:  # warm-up pass, also the correctness pass
-            recs = scan(data)
-            records += len(recs)
-            digests.append(_records_digest(recs))
-        samples: list[int] = []
-        cpu_samples: list[int] = []
-        pass_totals: list[int] = []
-        cpu_totals: list[int] = []
-        for _ in range(passes):
-            gc.collect()
-            total = cpu_total = 0
-            for data in docs:
-                c = time.process_time_ns()
-                t = time.perf_counter_ns()
-                scan(data)
-                dt = time.perf_counter_ns() - t
-                dc = time.process_time_ns() - c
-                samples.append(dt)
-                cpu_samples.append(dc)
-                total += dt
-                cpu_total += dc
-            pass_totals.append(total)
-            cpu_totals.append(cpu_total)
-        results.append({"cell": cell["name"], "bytes": sum(len(d) for d in docs), "records": records,
-                        "digest": hashlib.sha256("".join(digests).encode()).hexdigest(),
-                        "samples_ns": samples, "pass_totals_ns": pass_totals,
-                        "cpu_samples_ns": cpu_samples, "cpu_pass_totals_ns": cpu_totals})
-    peak = peak_rss_bytes()
-    return {"engine": engine, "compile_ns": compile_ns, "peak_rss_bytes": peak, "cells": results}
+    t1 = time.perf_counter_ns()
+    if engine == "ours":
+        scan = compile_bank(parse_bank_bytes(raw)).scan_bytes
+    else:
+        scan = Bank.from_source_bytes(raw, use_cache=False).scan_bytes
+    t2 = time.perf_counter_ns()
+    gc.collect()
+    cold_ns: list[int] = []
+    digests: list[str] = []
+    records = 0
+    for data in docs:
+        t = time.perf_counter_ns()
+        recs = scan(data)
+        cold_ns.append(time.perf_counter_ns() - t)
+        records += len(recs)
+        digests.append(records_digest(recs))
+    warm_ns: list[int] = []
+    for _ in range(warm_passes):
+        gc.collect()
+        t = time.perf_counter_ns()
+        for data in docs:
+            scan(data)
+        warm_ns.append(time.perf_counter_ns() - t)
+    return {"engine": engine, "import_ns": t1 - t0, "compile_ns": t2 - t1, "cold_doc_ns": cold_ns,
+            "cold_ns": sum(cold_ns), "warm_pass_ns": warm_ns, "docs": len(docs), "bytes": sum(map(len, docs)),
+            "records": records, "digests": digests, "peak_rss_bytes": peak_rss_bytes(),
+            "load_before": load_before, "load_after": os.getloadavg()[0]}
 
 
-def primitive(bank_path: Path, inputs: list[Path]) -> dict[str, Any]:
-    """pyre2 or google-re2 (whichever ``re2`` is importable): compile one sorted alternation per entity, search."""
-    import re2
-
-    flavour = "google-re2" if hasattr(re2, "Options") else "pyre2"
-    bank = json.loads(bank_path.read_text())
-    alternations = []
-    for entity in bank["entities"].values():
-        values = sorted(p["value"] for n in entity["names"].values() for p in n["patterns"].values()
-                        if p["kind"] == "literal")
-        alternations.append("(?i)(?:" + "|".join(values) + ")")
-    t0 = time.perf_counter_ns()
-    compiled = []
-    for alt in alternations:
-        if flavour == "google-re2":
-            options = re2.Options()
-            options.max_mem = 1 << 31
-            compiled.append(re2.compile(alt.encode(), options))
-        else:
-            try:
-                compiled.append(re2.compile(alt.encode(), max_mem=(1 << 31) - 1))
-            except TypeError:
-                compiled.append(re2.compile(alt.encode()))
-    compile_ns = time.perf_counter_ns() - t0
-    out = {"flavour": flavour, "compile_ns": compile_ns, "inputs": []}
-    for path in inputs:
-        docs = [d.encode() for d in json.loads(path.read_text())]
-        hits = sum(1 for d in docs for c in compiled for _ in c.finditer(d))  # warm-up + count
-        best = None
-        for _ in range(3):
-            t = time.perf_counter_ns()
-            for d in docs:
-                for c in compiled:
-                    for _ in c.finditer(d):
-                        pass
-            dt = time.perf_counter_ns() - t
-            best = dt if best is None or dt < best else best
-        out["inputs"].append({"input": path.name, "bytes": sum(len(d) for d in docs), "hits": hits,
-                              "best_pass_ns": best})
-    out["peak_rss_bytes"] = peak_rss_bytes()
-    return out
+def run_worker(python: str, engine: str, bank: Path, docs: Path, warm_passes: int) -> dict[str, Any]:
+    """Run :func:`worker` in a fresh interpreter; on failure return ``{"error": last stderr line}``."""
+    env = dict(os.environ, PYTHONPATH=str(REPO) if engine == "ours" else "")
+    proc = subprocess.run([python, str(Path(__file__).resolve()), "--worker", engine, str(bank), str(docs),
+                           str(warm_passes)], capture_output=True, text=True, env=env, cwd=str(REPO))
+    if proc.returncode != 0:
+        lines = proc.stderr.strip().splitlines()
+        return {"engine": engine, "error": lines[-1] if lines else f"exit {proc.returncode}"}
+    return json.loads(proc.stdout)
 
 
 # --- orchestration -----------------------------------------------------------------------------------------------
 
-def _median(values: list[int]) -> float:
-    s = sorted(values)
-    n = len(s)
-    return s[n // 2] if n % 2 else (s[n // 2 - 1] + s[n // 2]) / 2
+def generate(work: Path, size: int, workloads: list[str], seed: int, smoke: bool,
+             non_ascii_names: float = 0.0) -> tuple[Path, dict[str, Any]]:
+    """Write the active-only bank of ``size`` patterns and each workload's documents; return paths and shapes."""
+    from nerb_verify.producers.bank_format import active_only, validate_bank
+    from tools.bench_scan_corpus import make_bank, make_workload
+
+    bank, people = make_bank(size, seed, non_ascii_names)
+    validate_bank(bank)
+    bank_path = work / f"bank_{size}.json"
+    bank_path.write_text(json.dumps(active_only(bank), ensure_ascii=False), encoding="utf-8")
+    shapes: dict[str, Any] = {"bank_bytes": bank_path.stat().st_size}
+    for kind in workloads:
+        docs, planted = make_workload(kind, people, size, seed, SMOKE_COUNTS[kind] if smoke else None)
+        path = work / f"docs_{size}_{kind}.json"
+        path.write_text(json.dumps(docs, ensure_ascii=False), encoding="utf-8")
+        shapes[kind] = {"path": str(path), "docs": len(docs), "planted_hits": planted,
+                        "mean_bytes": sum(len(d.encode("utf-8")) for d in docs) / len(docs)}
+    return bank_path, shapes
 
 
-def _p99(values: list[int]) -> int:
-    s = sorted(values)
-    return s[max(0, math.ceil(0.99 * len(s)) - 1)]
+def _median(values: list[float]) -> float:
+    return float(statistics.median(values)) if values else float("nan")
 
 
-def summarize(result: dict[str, Any]) -> dict[str, Any]:
-    cells = {}
-    for cell in result["cells"]:
-        median_ns = _median(cell["pass_totals_ns"])
-        cpu_ns = _median(cell["cpu_pass_totals_ns"])
-        cells[cell["cell"]] = {
-            "docs_per_s": DOCS / (median_ns / 1e9), "mib_per_s": cell["bytes"] / 1_048_576 / (median_ns / 1e9),
-            "p99_ms": _p99(cell["samples_ns"]) / 1e6, "median_doc_ms": _median(cell["samples_ns"]) / 1e6,
-            "cpu_docs_per_s": DOCS / (max(cpu_ns, 1) / 1e9), "cpu_p99_ms": _p99(cell["cpu_samples_ns"]) / 1e6,
-            "records": cell["records"], "digest": cell["digest"]}
-    return {"compile_s": result["compile_ns"] / 1e9, "peak_rss_mib": result["peak_rss_bytes"] / 1_048_576,
-            "cells": cells}
-
-
-def run_worker_process(python: str, args: list[str]) -> dict[str, Any]:
-    env = dict(os.environ, PYTHONPATH=str(REPO))
-    proc = subprocess.run([python, str(Path(__file__).resolve()), *args], capture_output=True, text=True, env=env)
-    if proc.returncode != 0:
-        return {"error": proc.stderr.strip().splitlines()[-1] if proc.stderr.strip() else f"exit {proc.returncode}"}
-    return json.loads(proc.stdout)
-
-
-def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--sizes", default="1000,10000", help="bank sizes (active patterns), comma-separated")
-    parser.add_argument("--python", default=sys.executable, help="interpreter with google-re2 (and nerb)")
-    parser.add_argument("--engines", default="ours,nerb")
-    parser.add_argument("--passes", type=int, default=3)
-    parser.add_argument("--out", help="write the full JSON result here")
-    parser.add_argument("--workdir", help="keep generated banks and inputs here")
-    parser.add_argument("--primitive", action="store_true", help="run only the RE2 primitive with --python")
-    parser.add_argument("--markdown", metavar="RESULT", help="print the docs tables of a saved result and exit")
-    parser.add_argument("--chart", metavar="SVG", help="with --markdown: also write the SVG chart here")
-    parser.add_argument("--worker", nargs=3, metavar=("ENGINE", "BANK", "CELLS"), help=argparse.SUPPRESS)
-    parser.add_argument("--primitive-worker", nargs=2, metavar=("BANK", "INPUTS"), help=argparse.SUPPRESS)
-    args = parser.parse_args(argv)
-    if args.markdown:
-        report = json.loads(Path(args.markdown).read_text())
-        print(markdown(report))
-        if args.chart:
-            Path(args.chart).write_text(svg_chart(report))
-        return 0
-    if args.worker:
-        engine, bank, cells = args.worker
-        print(json.dumps(worker(engine, Path(bank), json.loads(Path(cells).read_text()), args.passes)))
-        return 0
-    if args.primitive_worker:
-        bank, inputs = args.primitive_worker
-        print(json.dumps(primitive(Path(bank), [Path(p) for p in inputs.split(",")])))
-        return 0
-
-    work = Path(args.workdir or tempfile.mkdtemp(prefix="bench-scan-"))
-    work.mkdir(parents=True, exist_ok=True)
-    sizes = [int(s) for s in args.sizes.split(",")]
-    report: dict[str, Any] = {"passes": args.passes, "python": args.python, "banks": {}}
-    for n in sizes:
-        bank, tokens = make_bank(n)
-        bank_path = work / f"bank_{n}.json"
-        bank_path.write_text(json.dumps(bank))
-        cells = []
-        wanted = [("negative", "medium"), ("normal", "medium")]
-        if n == min(sizes):
-            wanted = [(d, s) for s in SIZES for d in DENSITIES]
-        for density, size in wanted:
-            path = work / f"input_{n}_{density}_{size}.json"
-            path.write_text(json.dumps(make_input(tokens, density, size)))
-            cells.append({"name": f"{density}-{size}", "input": str(path)})
-        cells_path = work / f"cells_{n}.json"
-        cells_path.write_text(json.dumps(cells))
-        entry: dict[str, Any] = {"entities": len(bank["entities"])}
-        if args.primitive:
-            inputs = ",".join(c["input"] for c in cells if c["name"] in ("negative-medium", "normal-medium"))
-            entry["primitive"] = run_worker_process(args.python, ["--primitive-worker", str(bank_path), inputs])
-            print(json.dumps({"bank": n, **entry}), flush=True)
-            report["banks"][n] = entry
+def summarize_cell(runs: list[dict[str, Any]]) -> dict[str, Any]:
+    """Medians per engine, ratios (ours vs NERB) and the per-document record comparison of a cell's runs."""
+    out: dict[str, Any] = {}
+    good = [r for r in runs if "error" not in r]
+    for engine in ENGINES:
+        mine = [r for r in good if r["engine"] == engine]
+        if not mine:
             continue
-        for engine in args.engines.split(","):
-            raw = run_worker_process(args.python, ["--passes", str(args.passes), "--worker", engine,
-                                                   str(bank_path), str(cells_path)])
-            entry[engine] = raw if "error" in raw else summarize(raw)
-            print(json.dumps({"bank": n, "engine": engine,
-                              **({"error": raw["error"]} if "error" in raw else {
-                                  "compile_s": entry[engine]["compile_s"],
-                                  "peak_rss_mib": entry[engine]["peak_rss_mib"]})}), flush=True)
-        if "ours" in entry and "nerb" in entry and "cells" in entry["ours"] and "cells" in entry["nerb"]:
-            entry["identical_records"] = {c: entry["ours"]["cells"][c]["digest"] == entry["nerb"]["cells"][c]["digest"]
-                                          for c in entry["ours"]["cells"]}
-        report["banks"][n] = entry
-    if args.out:
-        Path(args.out).write_text(json.dumps(report, indent=2, sort_keys=True) + "\n")
-    print_table(report)
-    return 0
+        warm_docs_s = [r["docs"] / (_median(r["warm_pass_ns"]) / 1e9) for r in mine if r["warm_pass_ns"]]
+        warm_mb_s = [r["bytes"] / 1e6 / (_median(r["warm_pass_ns"]) / 1e9) for r in mine if r["warm_pass_ns"]]
+        out[engine] = {"runs": len(mine), "warm_docs_s": _median(warm_docs_s), "warm_mb_s": _median(warm_mb_s),
+                       "cold_s": _median([r["cold_ns"] / 1e9 for r in mine]),
+                       "compile_s": _median([r["compile_ns"] / 1e9 for r in mine]),
+                       "import_s": _median([r["import_ns"] / 1e9 for r in mine]),
+                       "peak_rss_mib": _median([r["peak_rss_bytes"] / 1_048_576 for r in mine]),
+                       "records_per_doc": mine[0]["records"] / mine[0]["docs"]}
+    if "ours" in out and "nerb" in out:
+        o, n = out["ours"], out["nerb"]
+        out["ratio"] = {"warm": o["warm_docs_s"] / n["warm_docs_s"], "cold": n["cold_s"] / o["cold_s"],
+                        "compile": n["compile_s"] / o["compile_s"], "rss": n["peak_rss_mib"] / o["peak_rss_mib"]}
+    reference = good[0]["digests"] if good else []
+    differing = sorted({i for r in good for i, (a, b) in enumerate(zip(r["digests"], reference)) if a != b})
+    out["records_equal"] = bool(good) and not differing and all(len(r["digests"]) == len(reference) for r in good)
+    out["differing_documents"] = differing[:20]
+    out["errors"] = [r["error"] for r in runs if "error" in r]
+    loads = [x for r in good for x in (r["load_before"], r["load_after"])]
+    out["load_1min"] = [min(loads), max(loads)] if loads else None
+    return out
+
+
+def run(args: argparse.Namespace) -> dict[str, Any]:
+    """Generate, run every cell in ABBA order, summarize; the full report (raw samples included)."""
+    sys.path.insert(0, str(REPO))
+    sizes = SMOKE_SIZES if args.smoke else [int(s) for s in args.sizes.split(",")]
+    workloads = args.workloads.split(",")
+    engines = tuple(e for e in ENGINES if e in args.engines.split(","))
+    pythons = {"ours": args.python, "nerb": args.nerb_python}
+    work = Path(args.workdir or tempfile.mkdtemp(prefix="bench-scan-engine-"))
+    work.mkdir(parents=True, exist_ok=True)
+    report: dict[str, Any] = {"seed": args.seed, "non_ascii_names": args.non_ascii_names, "rounds": args.rounds, "warm_passes": args.warm_passes,
+                              "pythons": pythons, "cpus": os.cpu_count(), "order": abba_schedule(args.rounds,
+                                                                                                 engines),
+                              "cells": []}
+    for size in sizes:
+        bank_path, shapes = generate(work, size, workloads, args.seed, args.smoke, args.non_ascii_names)
+        for kind in workloads:
+            runs = []
+            for engine in abba_schedule(args.rounds, engines):
+                result = run_worker(pythons[engine], engine, bank_path, Path(shapes[kind]["path"]),
+                                    args.warm_passes)
+                runs.append(result)
+                brief = result.get("error") or (f"compile {result['compile_ns'] / 1e9:.2f}s cold "
+                                                f"{result['cold_ns'] / 1e9:.3f}s rss "
+                                                f"{result['peak_rss_bytes'] / 1_048_576:.0f}MiB")
+                print(f"[{size} {kind}] {engine}: {brief}", file=sys.stderr, flush=True)
+            cell = {"bank": size, "workload": kind, "bank_bytes": shapes["bank_bytes"], **shapes[kind],
+                    "summary": summarize_cell(runs), "runs": runs}
+            report["cells"].append(cell)
+            if args.out:
+                Path(args.out).write_text(json.dumps(report) + "\n")
+    return report
 
 
 def markdown(report: dict[str, Any]) -> str:
-    """The docs/performance.md tables for a result file (``--markdown RESULT.json``)."""
-    lines = ["| bank | entities | engine | compile s | peak RSS MiB |", "|---:|---:|---|---:|---:|"]
-    for n, entry in report["banks"].items():
-        for e in ("ours", "nerb"):
-            if e in entry and "compile_s" in entry[e]:
-                lines.append(f"| {int(n):,} | {entry['entities']} | {e} | {entry[e]['compile_s']:.2f} | "
-                             f"{entry[e]['peak_rss_mib']:.0f} |")
-    lines += ["", "| bank | cell | ours docs/s (wall) | NERB docs/s (wall) | ours docs/s (CPU) | NERB docs/s (CPU) | "
-              "ours MiB/s | NERB MiB/s | ours p99 ms | NERB p99 ms | ours median ms | NERB median ms | same records |",
-              "|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|"]
-    for n, entry in report["banks"].items():
-        if "ours" not in entry or "nerb" not in entry or "cells" not in entry["ours"]:
+    """The Markdown table of a report (also ``--markdown RESULT.json``)."""
+    head = ("| bank | workload | docs x KB | records/doc | warm docs/s ours | NERB | ratio | cold s ours | NERB | "
+            "ratio | compile s ours | NERB | import s ours | NERB | peak RSS MiB ours | NERB | equal | load |")
+    lines = [head, "|" + "---:|" * 4 + "---:|" * 12 + "---|---|"]
+    for cell in report["cells"]:
+        s = cell["summary"]
+        o, n, r = s.get("ours"), s.get("nerb"), s.get("ratio")
+        if not o or not n or not r:
+            lines.append(f"| {cell['bank']:,} | {cell['workload']} | errors: {s['errors']} |")
             continue
-        order = [f"{d}-{z}" for z in SIZES for d in DENSITIES]
-        for cell in sorted(entry["ours"]["cells"], key=lambda c: order.index(c) if c in order else len(order)):
-            o, r = entry["ours"]["cells"][cell], entry["nerb"]["cells"][cell]
-            lines.append(f"| {int(n):,} | {cell} | {o['docs_per_s']:,.0f} | {r['docs_per_s']:,.0f} | "
-                         f"{o['cpu_docs_per_s']:,.0f} | {r['cpu_docs_per_s']:,.0f} | {o['mib_per_s']:,.1f} | "
-                         f"{r['mib_per_s']:,.1f} | {o['p99_ms']:.3f} | {r['p99_ms']:.3f} | {o['median_doc_ms']:.3f} | "
-                         f"{r['median_doc_ms']:.3f} | {entry['identical_records'][cell]} |")
+        load = s["load_1min"]
+        lines.append(
+            f"| {cell['bank']:,} | {cell['workload']} | {cell['docs']:,} x {cell['mean_bytes'] / 1000:,.1f} | "
+            f"{o['records_per_doc']:,.1f} | {o['warm_docs_s']:,.0f} | {n['warm_docs_s']:,.0f} | "
+            f"{r['warm']:.2f}x | {o['cold_s']:.3f} | {n['cold_s']:.3f} | {r['cold']:.2f}x | "
+            f"{o['compile_s']:.2f} | {n['compile_s']:.2f} | {o['import_s']:.2f} | {n['import_s']:.2f} | "
+            f"{o['peak_rss_mib']:,.0f} | {n['peak_rss_mib']:,.0f} | {'yes' if s['records_equal'] else 'NO'} | "
+            f"{load[0]:.1f}-{load[1]:.1f} |")
+    long_cells = [c for c in report["cells"] if c["workload"] == "long" and "ours" in c["summary"]
+                  and "nerb" in c["summary"]]
+    if long_cells:
+        lines += ["", "| bank | long threads (20 KB + 200 KB + 2 MB) | warm MB/s ours | NERB | ratio |",
+                  "|---:|---|---:|---:|---:|"]
+        for c in long_cells:
+            o, n = c["summary"]["ours"], c["summary"]["nerb"]
+            lines.append(f"| {c['bank']:,} | {c['docs']} docs, {c['mean_bytes'] * c['docs'] / 1e6:.2f} MB | "
+                         f"{o['warm_mb_s']:.1f} | {n['warm_mb_s']:.1f} | {o['warm_mb_s'] / n['warm_mb_s']:.2f}x |")
     return "\n".join(lines)
 
 
-def svg_chart(report: dict[str, Any]) -> str:
-    """A dependency-free SVG bar chart: documents/s (CPU time) per cell, ours beside NERB's, log scale."""
-    rows = []
-    order = [f"{d}-{z}" for z in SIZES for d in DENSITIES]
-    for n, entry in report["banks"].items():
-        if "ours" not in entry or "nerb" not in entry or "cells" not in entry["ours"]:
-            continue
-        for cell in sorted(entry["ours"]["cells"], key=lambda c: order.index(c) if c in order else len(order)):
-            rows.append((f"{int(n) // 1000}k {cell}", entry["ours"]["cells"][cell]["cpu_docs_per_s"],
-                         entry["nerb"]["cells"][cell]["cpu_docs_per_s"]))
-    bar, gap, left, width = 9, 8, 150, 520
-    height = len(rows) * (2 * bar + gap) + 60
-    top = max(max(o, r) for _, o, r in rows)
-    decades = math.ceil(math.log10(top))
-
-    def x(v: float) -> float:
-        return left + width * max(0.0, math.log10(max(v, 1))) / decades
-
-    out = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{left + width + 20}" height="{height}" '
-           'font-family="sans-serif" font-size="10">',
-           f'<text x="{left}" y="14" font-size="12">Documents/s (CPU time, log scale): '
-           'ours (blue) vs NERB engine (orange)</text>']
-    for d in range(decades + 1):
-        gx = left + width * d / decades
-        out.append(f'<line x1="{gx:.1f}" y1="22" x2="{gx:.1f}" y2="{height - 20}" stroke="#ddd"/>')
-        out.append(f'<text x="{gx:.1f}" y="{height - 6}" text-anchor="middle">1e{d}</text>')
-    y = 28
-    for label, ours, nerb in rows:
-        out.append(f'<text x="{left - 6}" y="{y + bar + 3}" text-anchor="end">{label}</text>')
-        out.append(f'<rect x="{left}" y="{y}" width="{x(ours) - left:.1f}" height="{bar}" fill="#1f77b4"/>')
-        out.append(f'<rect x="{left}" y="{y + bar}" width="{x(nerb) - left:.1f}" height="{bar}" fill="#ff7f0e"/>')
-        y += 2 * bar + gap
-    out.append("</svg>")
-    return "\n".join(out) + "\n"
-
-
-def print_table(report: dict[str, Any]) -> None:
-    for n, entry in report["banks"].items():
-        if "primitive" in entry:
-            continue
-        print(f"\n== bank {n} active patterns, {entry['entities']} entities ==")
-        engines = [e for e in ("ours", "nerb") if e in entry and "cells" in entry[e]]
-        for e in engines:
-            print(f"  {e}: compile {entry[e]['compile_s']:.3f} s, peak RSS {entry[e]['peak_rss_mib']:.0f} MiB")
-        print(f"  {'cell':16} " + " ".join(f"{e + ' docs/s':>12} {e + ' MiB/s':>10} {e + ' p99':>9} {e + ' med':>9}"
-                                           f" {e + ' cpu d/s':>13}" for e in engines) + "  same")
-        for cell in entry[engines[0]]["cells"] if engines else []:
-            row = " ".join(f"{entry[e]['cells'][cell]['docs_per_s']:12.0f} {entry[e]['cells'][cell]['mib_per_s']:10.1f}"
-                           f" {entry[e]['cells'][cell]['p99_ms']:9.3f} {entry[e]['cells'][cell]['median_doc_ms']:9.3f}"
-                           f" {entry[e]['cells'][cell]['cpu_docs_per_s']:13.0f}" for e in engines)
-            same = entry.get("identical_records", {}).get(cell, "n/a")
-            print(f"  {cell:16} {row}  {same}")
+def main(argv: list[str] | None = None) -> int:
+    """Command line: run the benchmark (or a worker, or print a saved report's table)."""
+    parser = argparse.ArgumentParser(description=(__doc__ or "").split("\n\n")[0])
+    parser.add_argument("--sizes", default="1000,10000", help="bank sizes in active patterns (1k/10k/25k/100k)")
+    parser.add_argument("--workloads", default="normal,dense,addrlist,long")
+    parser.add_argument("--engines", default="ours,nerb")
+    parser.add_argument("--python", default=sys.executable, help="interpreter for our engine (google-re2)")
+    parser.add_argument("--nerb-python", default="/tmp/nerb-venv/bin/python", help="interpreter with nerb 0.0.12")
+    parser.add_argument("--rounds", type=int, default=2, help="ABBA rounds per cell (2 runs per engine each)")
+    parser.add_argument("--warm-passes", type=int, default=3)
+    parser.add_argument("--seed", type=int, default=18)
+    parser.add_argument("--non-ascii-names", type=float, default=0.0,
+                        help="share of banked names with an accented letter (default 0: Enron headers are ASCII)")
+    parser.add_argument("--out", help="write the JSON report (every raw sample) here")
+    parser.add_argument("--workdir", help="generated banks and documents go here (default: a new temp dir)")
+    parser.add_argument("--smoke", action="store_true", help="tiny bank and workloads, to check the plumbing")
+    parser.add_argument("--markdown", metavar="RESULT", help="print the table of a saved report and exit")
+    parser.add_argument("--worker", nargs=4, metavar=("ENGINE", "BANK", "DOCS", "WARM"), help=argparse.SUPPRESS)
+    args = parser.parse_args(argv)
+    if args.worker:
+        engine, bank, docs, warm = args.worker
+        print(json.dumps(worker(engine, Path(bank), Path(docs), int(warm))))
+        return 0
+    if args.markdown:
+        print(markdown(json.loads(Path(args.markdown).read_text())))
+        return 0
+    report = run(args)
+    print(markdown(report))
+    return 0 if all(c["summary"]["records_equal"] and not c["summary"]["errors"] for c in report["cells"]) else 1
 
 
 if __name__ == "__main__":
