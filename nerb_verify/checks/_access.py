@@ -6,6 +6,7 @@ raising when a key is missing or a value has the wrong type, so a check can turn
 
 from __future__ import annotations
 
+from fractions import Fraction
 from typing import Any
 
 _MISSING = object()
@@ -70,3 +71,19 @@ def check_self_hash(ctx: Any, artifact: str, doc: dict[str, Any], field: str, co
     if not ok:
         ctx.collector.add(code, artifact, "/" + field)
     return ok
+
+
+def exact_fraction(value: Any) -> Fraction | None:
+    """The exact value of a recomputed figure: a Fraction, its ``{"exact": "p/q"}`` record, or its ``"p/q"`` text.
+
+    Anything else (a float, a missing value, text that is not a fraction) is None: the caller treats it as not
+    evaluated, never as zero.
+    """
+    if isinstance(value, dict):
+        value = value.get("exact")
+    if isinstance(value, str):
+        try:
+            return Fraction(value)
+        except (ValueError, ZeroDivisionError):
+            return None
+    return value if isinstance(value, Fraction) else None

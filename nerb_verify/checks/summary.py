@@ -39,7 +39,7 @@ from typing import Any
 
 from nerb_verify import context as C
 from nerb_verify.checks import summary_layout, summary_model, summary_prose
-from nerb_verify.checks._access import as_dict, as_int, as_list, dig
+from nerb_verify.checks._access import as_dict, as_int, as_list, dig, exact_fraction
 from nerb_verify.codes import register
 from nerb_verify.context import VerifyContext
 from nerb_verify.findings import Label
@@ -186,18 +186,6 @@ class Token:
     kind: str
     scale: int  # printed unit per base unit (100 for %, 1000 for ms, 1 for a count)
 
-
-def _fraction(text: Any) -> Fraction | None:
-    if isinstance(text, dict):
-        text = text.get("exact")
-    if isinstance(text, str):
-        try:
-            return Fraction(text)
-        except (ValueError, ZeroDivisionError):
-            return None
-    if isinstance(text, Fraction):
-        return text
-    return None
 
 
 def _better_by_metric(evidence: Any) -> dict[str, str]:
@@ -356,23 +344,23 @@ def _performance_figures(ctx: VerifyContext, out: Figures) -> None:
     rates: list[Fraction] = []
     for cell in as_list(perf.get("bank_sizes")) or []:
         out.add(COUNT, as_int(dig(cell, "active_patterns")))
-        rate = _fraction(dig(cell, "documents_per_second"))
+        rate = exact_fraction(dig(cell, "documents_per_second"))
         if rate is not None:
             out.add(RATE, rate, HIGHER)
             rates.append(rate)
-            out.add(SECONDS, _fraction(dig(cell, "median_seconds")), LOWER)
+            out.add(SECONDS, exact_fraction(dig(cell, "median_seconds")), LOWER)
     if rates and max(rates) > 0:
         top = max(rates)
         for rate in rates:
             out.add(PERCENT, rate / top, HIGHER)
     headline = as_dict(perf.get("headline")) or {}
     throughput = as_dict(headline.get("whole_input_throughput")) or {}
-    out.add(RATE, _fraction(throughput.get("documents_per_second")), HIGHER)
-    out.add(SECONDS, _fraction(throughput.get("median_seconds")), LOWER)
+    out.add(RATE, exact_fraction(throughput.get("documents_per_second")), HIGHER)
+    out.add(SECONDS, exact_fraction(throughput.get("median_seconds")), LOWER)
     latency = as_dict(headline.get("document_latency")) or {}
     for key in ("median_seconds", "p95_seconds", "p99_seconds"):
-        out.add(SECONDS, _fraction(latency.get(key)), LOWER)
-    out.add(SECONDS, _fraction(headline.get("cold_compile_median_seconds")), LOWER)
+        out.add(SECONDS, exact_fraction(latency.get(key)), LOWER)
+    out.add(SECONDS, exact_fraction(headline.get("cold_compile_median_seconds")), LOWER)
     # The throughput input's document count (the workload behind the headline figure).
     evidence = ctx.evidence
     pointer = throughput.get("pointer")

@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
-from nerb_verify.checks._access import as_dict, as_int, as_list, dig
+from nerb_verify.checks._access import as_dict, as_int, as_list, dig, exact_fraction
 from nerb_verify.context import VerifyContext
 from nerb_verify.render.model import GATE_LABELS
 
@@ -135,7 +135,7 @@ class Model:
         self.gate_slices = gate_slices or [i for i, item in self.slices if dig(item, "promotion_gate") is True]
         self.thresholds: dict[tuple[int, str], Fraction] = {}
         for gate in as_list(standalone.get("gates")) or []:
-            value = _fraction(dig(gate, "threshold"))
+            value = exact_fraction(dig(gate, "threshold"))
             if isinstance(dig(gate, "slice"), int) and isinstance(dig(gate, "gate"), str) and value is not None:
                 self.thresholds[(gate["slice"], gate["gate"])] = value
         self.known = as_dict(ctx.collector.decisions.get("known_bank_contract")) or {}
@@ -146,7 +146,7 @@ class Model:
             if patterns is not None and isinstance(cell, dict):
                 self.scale.setdefault(patterns, []).append(cell)
         rates = [r for cells in self.scale.values() for c in cells
-                 if (r := _fraction(dig(c, "documents_per_second"))) is not None]
+                 if (r := exact_fraction(dig(c, "documents_per_second"))) is not None]
         self.fastest = max(rates) if rates else None
 
     def slices_of(self, entity_class: str | None) -> list[int]:
@@ -211,9 +211,9 @@ class Model:
         """The bank-size cells with this many active patterns: throughput, median, share of the fastest."""
         out: list[RowFigure] = []
         for cell in self.scale.get(patterns, []):
-            rate = _fraction(dig(cell, "documents_per_second"))
+            rate = exact_fraction(dig(cell, "documents_per_second"))
             share = rate / self.fastest if rate is not None and self.fastest else None
-            out.append(RowFigure(rate=rate, seconds=_fraction(dig(cell, "median_seconds")), share=share,
+            out.append(RowFigure(rate=rate, seconds=exact_fraction(dig(cell, "median_seconds")), share=share,
                                  counts={"*": patterns}))
         return out
 
@@ -281,13 +281,3 @@ def _restrict(row: RowFigure, role: str | None) -> RowFigure:
         return RowFigure(value=row.value)
     return row
 
-
-def _fraction(value: Any) -> Fraction | None:
-    if isinstance(value, dict):
-        value = value.get("exact")
-    if isinstance(value, str):
-        try:
-            return Fraction(value)
-        except (ValueError, ZeroDivisionError):
-            return None
-    return value if isinstance(value, Fraction) else None

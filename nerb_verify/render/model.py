@@ -8,7 +8,7 @@ from fractions import Fraction
 from typing import Any
 
 from nerb_verify import context as C
-from nerb_verify.checks._access import as_dict, as_int, as_list, dig
+from nerb_verify.checks._access import as_dict, as_int, as_list, dig, exact_fraction
 from nerb_verify.context import VerifyContext
 
 # Our own names for the entity classes NERB slices by (never the slice ids from the input).
@@ -101,16 +101,6 @@ class RenderModel:
     machine: str | None = None
 
 
-def _fraction(value: Any) -> Fraction | None:
-    if isinstance(value, dict):
-        value = value.get("exact")
-    if isinstance(value, str):
-        try:
-            return Fraction(value)
-        except (ValueError, ZeroDivisionError):
-            return None
-    return None
-
 
 def _ratio(label: str, block: Any) -> Ratio | None:
     num, den = as_int(dig(block, "count")), as_int(dig(block, "of"))
@@ -137,7 +127,7 @@ def build_model(ctx: VerifyContext) -> RenderModel:
                                  dig(standalone, "headline", "cataloged_exact_recall"))
     for gate in as_list(standalone.get("gates")) or []:
         name = dig(gate, "gate")
-        value, threshold = _fraction(dig(gate, "value")), _fraction(dig(gate, "threshold"))
+        value, threshold = exact_fraction(dig(gate, "value")), exact_fraction(dig(gate, "threshold"))
         if name in GATE_LABELS and value is not None and threshold is not None and isinstance(gate.get("passed"), bool):
             kind = "count" if name in ("cataloged_false_negative", "cataloged_wrong_canonical",
                                        "documents_with_any_cataloged_miss") else "metric"
@@ -169,19 +159,19 @@ def _performance(ctx: VerifyContext, model: RenderModel) -> None:
     model.performance_grade = grade if grade in ("passed", "failed", "not_evaluated") else None
     for cell in as_list(perf.get("bank_sizes")) or []:
         patterns = as_int(dig(cell, "active_patterns"))
-        rate, median = _fraction(dig(cell, "documents_per_second")), _fraction(dig(cell, "median_seconds"))
+        rate, median = exact_fraction(dig(cell, "documents_per_second")), exact_fraction(dig(cell, "median_seconds"))
         if dig(cell, "bank_kind") == "synthetic_scale" and patterns is not None and rate is not None and median:
             model.scale.append(ScaleRow(patterns, rate, median))
     model.scale.sort(key=lambda row: row.patterns)
     headline = as_dict(perf.get("headline")) or {}
     throughput = as_dict(headline.get("whole_input_throughput")) or {}
-    model.throughput = _fraction(throughput.get("documents_per_second"))
-    model.throughput_median = _fraction(throughput.get("median_seconds"))
+    model.throughput = exact_fraction(throughput.get("documents_per_second"))
+    model.throughput_median = exact_fraction(throughput.get("median_seconds"))
     model.evaluated_patterns = as_int(throughput.get("active_patterns"))
     latency = as_dict(headline.get("document_latency")) or {}
-    model.latency_median = _fraction(latency.get("median_seconds"))
-    model.latency_p95 = _fraction(latency.get("p95_seconds"))
-    model.cold_compile = _fraction(headline.get("cold_compile_median_seconds"))
+    model.latency_median = exact_fraction(latency.get("median_seconds"))
+    model.latency_p95 = exact_fraction(latency.get("p95_seconds"))
+    model.cold_compile = exact_fraction(headline.get("cold_compile_median_seconds"))
     pointer = throughput.get("pointer")
     evidence = ctx.evidence
     if isinstance(pointer, str) and pointer.rsplit("/", 1)[-1].isdigit():
