@@ -15,7 +15,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from nerb_verify import loader
-from nerb_verify.loader import BUNDLE_LIMITS, LoadFailure, Limits, parse_json_bytes
+from nerb_verify.loader import BUNDLE_LIMITS, Limits, LoadFailure, parse_json_bytes
 
 SMALL = Limits(max_depth=4, max_nodes=40, max_collection=6, max_string=12, max_total_string=60)
 

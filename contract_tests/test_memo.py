@@ -18,11 +18,10 @@ import pytest
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
-from tools.fixturelib import INVALID, materialize  # noqa: E402
-
 from contract_tests.conftest import REAL_BUNDLE, verify_dir  # noqa: E402
 from nerb_verify import memo  # noqa: E402
 from nerb_verify.report import build_report  # noqa: E402
+from tools.fixturelib import INVALID, materialize  # noqa: E402
 
 # Fixtures whose changed file is scanned or validated differently: a privacy hit in the card, gate targets that
 # the privacy scan resolves into the evidence, a schema violation, a file that does not load, the summary text.

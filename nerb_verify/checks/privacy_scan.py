@@ -19,6 +19,7 @@ from typing import Any
 from nerb_verify import context as C
 from nerb_verify import memo
 from nerb_verify.context import VerifyContext
+from nerb_verify.display import safe_relpath
 from nerb_verify.findings import Collector, Finding, Label
 from nerb_verify.privacy import allowlist as _allowlist  # noqa: F401  (registers the allowlist family's codes)
 from nerb_verify.privacy import messages
@@ -27,7 +28,6 @@ from nerb_verify.privacy.engine import scan_string
 from nerb_verify.privacy.json_scan import scan_json
 from nerb_verify.privacy.profiles import CONTRACT, RENDERED
 from nerb_verify.privacy.text_scan import scan_text
-from nerb_verify.display import safe_relpath
 
 
 def _is_rendered_text(rel: str) -> bool:
