@@ -13,9 +13,14 @@ drive, a file URI or a share is still caught.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Any
+
 from nerb_verify import context as C
+from nerb_verify import memo
 from nerb_verify.context import VerifyContext
-from nerb_verify.findings import Label
+from nerb_verify.display import safe_relpath
+from nerb_verify.findings import Collector, Finding, Label
 from nerb_verify.privacy import allowlist as _allowlist  # noqa: F401  (registers the allowlist family's codes)
 from nerb_verify.privacy import messages
 from nerb_verify.privacy import runner as _runner  # noqa: F401  (registers privacy.not_scanned)
@@ -23,7 +28,6 @@ from nerb_verify.privacy.engine import scan_string
 from nerb_verify.privacy.json_scan import scan_json
 from nerb_verify.privacy.profiles import CONTRACT, RENDERED
 from nerb_verify.privacy.text_scan import scan_text
-from nerb_verify.display import safe_relpath
 
 
 def _is_rendered_text(rel: str) -> bool:
@@ -50,20 +54,62 @@ def _scan_names(ctx: VerifyContext) -> int:
     return added
 
 
+def _reads_pointer_root(document: Any) -> bool:
+    """Whether the contract scan of ``document`` may read the evidence (``pointer_root``): only a document with a
+    top-level ``promotion`` object can hold a ``/promotion/checks/N/target`` gate target, the one place
+    :func:`scan_json` resolves a string into the evidence. A superset of the real condition, so a memo key that
+    includes the evidence's hash whenever this holds never serves a result computed against other evidence."""
+    return isinstance(document, dict) and "promotion" in document
+
+
+def _memo_scan(ctx: VerifyContext, key: tuple[Any, ...] | None,
+               scan: Callable[[Collector], int]) -> int:
+    """Run ``scan`` into ``ctx.collector``, memoised under ``key`` (None: not memoisable, run it directly).
+
+    The scan writes into a fresh collector; its findings (frozen) are kept as a tuple and appended, in order, to
+    ``ctx.collector`` on every run, exactly as a direct scan would append them."""
+    if key is None:
+        return scan(ctx.collector)
+
+    def compute() -> tuple[int, tuple[Finding, ...]]:
+        fresh = Collector()
+        count = scan(fresh)
+        return count, tuple(fresh.findings)
+
+    count, found = memo.cached(key, compute)
+    ctx.collector.findings.extend(found)
+    return count
+
+
+def _digest(ctx: VerifyContext, rel: str) -> str:
+    return getattr(ctx.files.get(rel), "sha256", "") or ""
+
+
 def run(ctx: VerifyContext) -> None:
-    """Scan every loaded JSON artifact (contract profile) and summary/figures text (rendered profile)."""
+    """Scan every loaded JSON artifact (contract profile) and summary/figures text (rendered profile).
+
+    Each file's findings are a pure function of its raw bytes, the profile, its shown name and (for a document that
+    can hold gate targets) the evidence's raw bytes, so they are memoised under those (:mod:`nerb_verify.memo`)."""
     evidence = ctx.loaded.get(C.EVIDENCE)
+    evidence_digest = _digest(ctx, C.EVIDENCE) if evidence is not None else "absent"
     json_files = 0
     text_files = 0
     findings = 0
     for rel in sorted(ctx.loaded):
-        findings += scan_json(ctx.loaded[rel], CONTRACT, ctx.collector, safe_relpath(rel), pointer_root=evidence)
+        document, shown, digest = ctx.loaded[rel], safe_relpath(rel), _digest(ctx, rel)
+        root_digest = evidence_digest if CONTRACT.permit_gate_targets and _reads_pointer_root(document) else ""
+        key = ("privacy.json", digest, CONTRACT.name, shown, root_digest) if digest and evidence_digest else None
+        findings += _memo_scan(ctx, key, lambda collector, document=document, shown=shown: scan_json(
+            document, CONTRACT, collector, shown, pointer_root=evidence))
         json_files += 1
     for rel in sorted(ctx.files):
         loaded = ctx.files[rel]
         text = getattr(loaded, "text", None)
         if _is_rendered_text(rel) and isinstance(text, str):
-            findings += scan_text(text, RENDERED, ctx.collector, safe_relpath(rel))
+            shown, digest = safe_relpath(rel), _digest(ctx, rel)
+            key = ("privacy.text", digest, RENDERED.name, shown) if digest else None
+            findings += _memo_scan(ctx, key, lambda collector, text=text, shown=shown: scan_text(
+                text, RENDERED, collector, shown))
             text_files += 1
     findings += _scan_names(ctx)
     if json_files == 0 and text_files == 0:

@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 
 from nerb_verify import context as C
-from nerb_verify import pointers
+from nerb_verify import memo, pointers
 from nerb_verify import schema_validation as schemas
 from nerb_verify.canonical import python_canonical_bytes
 from nerb_verify.codes import register
@@ -82,6 +82,21 @@ def _schema_available(file_name: str) -> bool:
     return schemas.BASE_URI + file_name in schemas.schema_store()
 
 
+def _schema_errors(ctx: VerifyContext, rel: str, data: object, file_name: str,
+                   opaque: tuple[str, ...]) -> tuple[schemas.SchemaError, ...]:
+    """The schema errors of ``data`` (the parsed ``rel``), memoised by the file's raw-byte hash and the schema
+    variant: the parsed value, and so the error list, is a pure function of those bytes (see :mod:`nerb_verify.memo`).
+    """
+    digest = getattr(ctx.files.get(rel), "sha256", "")
+
+    def compute() -> tuple[schemas.SchemaError, ...]:
+        return tuple(schemas.validate(file_name, data, opaque))
+
+    if not digest:
+        return compute()
+    return memo.cached(("schema", digest, file_name, opaque), compute)
+
+
 def _check_one(ctx: VerifyContext, rel: str, data: object, version: str | None, file_name: str,
                opaque: tuple[str, ...] = ()) -> bool:
     collector = ctx.collector
@@ -96,7 +111,7 @@ def _check_one(ctx: VerifyContext, rel: str, data: object, version: str | None, 
         collector.add(UNAVAILABLE, rel, "", "No schema file {name} is installed.", name=Label(file_name))
         return False
     try:
-        errors = schemas.validate(file_name, data, opaque)
+        errors = _schema_errors(ctx, rel, data, file_name, opaque)
     except schemas.SchemaUnavailable:
         collector.add(UNAVAILABLE, rel, "", "A schema that {name} refers to is not installed.", name=Label(file_name))
         return False

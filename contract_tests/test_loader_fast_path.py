@@ -1,0 +1,102 @@
+"""The loader's hook-free fast path (``loader._plain_parse``) accepts exactly what the hooked parse accepts, with the
+same value; whatever it does not accept is parsed again with the hooks, so problems are reported as before.
+
+Each input is parsed twice: normally, and with the fast path switched off (the hooked parse alone). The outcomes
+(value, or problem code, pointer, line and column) must be identical.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from nerb_verify import loader
+from nerb_verify.loader import BUNDLE_LIMITS, Limits, LoadFailure, parse_json_bytes
+
+SMALL = Limits(max_depth=4, max_nodes=40, max_collection=6, max_string=12, max_total_string=60)
+
+
+def _outcome(raw: bytes, limits: Limits) -> object:
+    try:
+        value = parse_json_bytes(raw, limits, "any")
+    except LoadFailure as failure:
+        p = failure.problem
+        return ("problem", p.code, p.pointer, p.line, p.column, p.message)
+    return ("value", json.dumps(value, sort_keys=True, allow_nan=True), _types(value))
+
+
+def _types(value: object) -> object:
+    if isinstance(value, dict):
+        return {k: _types(v) for k, v in value.items()}, list(value)
+    if isinstance(value, list):
+        return [_types(v) for v in value]
+    if isinstance(value, float) and math.isnan(value):
+        return "nan"
+    return type(value).__name__, value
+
+
+def _both(raw: bytes, limits: Limits, monkeypatch: pytest.MonkeyPatch) -> tuple[object, object]:
+    fast = _outcome(raw, limits)
+    with monkeypatch.context() as patch:
+        patch.setattr(loader, "_plain_parse", lambda *args: loader._NOT_PLAIN)
+        hooked = _outcome(raw, limits)
+    return fast, hooked
+
+
+CASES = [
+    b'{"a": 1, "b": {"c": 2, "c": 3}}',
+    b'{"a": 1, "a": 1}',
+    b'[{"x": 1}, {"y": 2, "y": 2}]',
+    b'{"k:": "v:", "m": ":"}',
+    b'{"q\\"": "\\":", "r": 1}',
+    b'{"a": NaN}',
+    b'{"a": -Infinity}',
+    b'{"a": 1e400}',
+    b'{"a": 1e300, "b": 1.5, "c": 10}',
+    b'{"a": [1, 2, 3, 4, 5, 6, 7]}',
+    b'{"a": "0123456789abcdef"}',
+    b'{"a": "\\ud800"}',
+    b'{"a": [1, 2}',
+    b'[[[[[1]]]]]',
+    b'{"a": 1} x',
+    b'{"a": ' + b"9" * 5000 + b"}",
+    b'{"\xc3\xa9": "\xe2\x82\xac:{"}',
+]
+
+
+@pytest.mark.parametrize("raw", CASES)
+def test_fast_path_matches_hooked_parse(raw: bytes, monkeypatch: pytest.MonkeyPatch) -> None:
+    for limits in (SMALL, BUNDLE_LIMITS):
+        fast, hooked = _both(raw, limits, monkeypatch)
+        assert fast == hooked
+
+
+_keys = st.sampled_from(["a", "b", "a:", "{", '"', "é"])
+_scalars = st.one_of(st.integers(-10**20, 10**20), st.floats(allow_nan=False, allow_infinity=False),
+                     st.text(max_size=14), st.booleans(), st.none())
+_values = st.recursive(_scalars, lambda inner: st.one_of(st.lists(inner, max_size=7),
+                                                         st.lists(st.tuples(_keys, inner), max_size=5)),
+                       max_leaves=25)
+
+
+def _text(value: object) -> str:
+    """JSON text; a list of pairs becomes an object written pair by pair, so keys may repeat."""
+    if isinstance(value, list) and value and all(isinstance(v, tuple) for v in value):
+        return "{" + ",".join(json.dumps(k) + ":" + _text(v) for k, v in value) + "}"
+    if isinstance(value, list):
+        return "[" + ",".join(_text(v) for v in value) + "]"
+    return json.dumps(value)
+
+
+@settings(max_examples=300, deadline=None)
+@given(_values)
+def test_fast_path_matches_hooked_parse_on_generated_json(value: object) -> None:
+    raw = _text(value).encode("utf-8")
+    with pytest.MonkeyPatch.context() as monkeypatch:
+        for limits in (SMALL, BUNDLE_LIMITS):
+            fast, hooked = _both(raw, limits, monkeypatch)
+            assert fast == hooked
