@@ -115,25 +115,14 @@ def perf_scale_samples(bundle_dir: Path, comparison: str, numerator: int, denomi
     performance = evidence["performance"]
     comp = next(c for c in performance["comparisons"] if c["id"] == comparison)
     control = _workload(performance, comp["baseline_workload_id"])
-    candidate = _workload(performance, comp["candidate_workload_id"])
     ns, _bad = samples_to_ns(control["samples_seconds"])
     assert ns is not None
     control["samples_seconds"] = [(x * numerator // denominator) / 1e9 for x in ns]
     _restat(performance, control)
-    metric = comp["metric"]
-    c_value, b_value = candidate["stats"][metric], control["stats"][metric]
-    high, low = max(c_value, b_value), min(c_value, b_value)
-    comp["candidate_value"], comp["baseline_value"] = c_value, b_value
-    comp["absolute_relative_gap"] = high / low - 1
-    comp["absolute_log_ratio"] = math.log(high / low)
-    a_ns, _ = samples_to_ns(candidate["samples_seconds"])
-    b_ns, _ = samples_to_ns(control["samples_seconds"])
-    hits, total = permutation_count(split_blocks(a_ns, 10), split_blocks(b_ns, 10), metric)  # type: ignore[arg-type]
-    comp["permutation_p_value"] = hits / total
-    within = 20 * Fraction(high) <= 21 * Fraction(low)
-    if honest:
-        comp["result"] = "within_tolerance" if within else ("unstable" if Fraction(hits, total) <= Fraction(1, 20)
-                                                            else "inconclusive")
+    published_result = comp["result"]
+    _recompare_same_path(performance, comp)
+    if not honest:
+        comp["result"] = published_result  # the forger keeps "within_tolerance"
     _store(bundle_dir, EVIDENCE, evidence)
     if honest:
         report = _load(bundle_dir, REPORT)
