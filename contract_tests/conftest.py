@@ -63,6 +63,20 @@ def harness_inputs(demo_result, work_dir: Path):
         validation_documents=[structured_headers_view(r)[0].encode() for r in records], work_dir=work_dir)
 
 
+def open_real_bundle():
+    """The real bundle opened and schema-checked: the parsed, schema-valid inputs every later check family reads
+    (for tests that run one family's ``run`` on edited copies of those inputs)."""
+    from nerb_verify.bundle import open_bundle
+    from nerb_verify.checks import schema_check
+    from nerb_verify.context import VerifyContext, VerifyOptions
+    from nerb_verify.findings import Collector
+
+    ctx = VerifyContext(root=REAL_BUNDLE, options=VerifyOptions(), collector=Collector())
+    open_bundle(ctx)
+    schema_check.run(ctx)
+    return ctx
+
+
 def verify_dir(path: Path, **options):
     """Run the core verifier on ``path`` with VerifyOptions(**options)."""
     from nerb_verify.context import VerifyOptions

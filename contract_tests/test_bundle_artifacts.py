@@ -15,13 +15,12 @@ import time
 from pathlib import Path
 
 import pytest
-from conftest import REAL_BUNDLE, REPO, verify_dir
+from conftest import REAL_BUNDLE, REPO, open_real_bundle, verify_dir
 from jsonschema import Draft202012Validator
 
 from nerb_verify import context as C
-from nerb_verify.bundle import open_bundle
 from nerb_verify.canonical import self_hash
-from nerb_verify.checks import bank_card, capacity, publication, schema_check
+from nerb_verify.checks import bank_card, capacity, publication
 from nerb_verify.context import VerifyContext, VerifyOptions
 from nerb_verify.findings import Collector
 
@@ -30,10 +29,7 @@ MY_FAMILIES = ("publication", "card", "capacity")
 
 @pytest.fixture(scope="module")
 def opened() -> VerifyContext:
-    ctx = VerifyContext(root=REAL_BUNDLE, options=VerifyOptions(), collector=Collector())
-    open_bundle(ctx)
-    schema_check.run(ctx)
-    return ctx
+    return open_real_bundle()
 
 
 def fresh(ctx: VerifyContext, **replace: object) -> VerifyContext:

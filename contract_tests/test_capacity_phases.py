@@ -15,10 +15,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from contract_tests.conftest import REAL_BUNDLE
+from contract_tests.conftest import open_real_bundle
 from nerb_verify import context as C
-from nerb_verify.bundle import open_bundle
-from nerb_verify.checks import capacity, capacity_phases, schema_check
+from nerb_verify.checks import capacity, capacity_phases
 from nerb_verify.context import VerifyContext, VerifyOptions
 from nerb_verify.findings import Collector
 from nerb_verify.seal_capacity import seal_capacity_decision
@@ -28,10 +27,7 @@ OTHER = "sha256:" + "6" * 64
 
 @pytest.fixture(scope="module")
 def opened() -> VerifyContext:
-    ctx = VerifyContext(root=REAL_BUNDLE, options=VerifyOptions(), collector=Collector())
-    open_bundle(ctx)
-    schema_check.run(ctx)
-    return ctx
+    return open_real_bundle()
 
 
 def _run(opened: VerifyContext, edit: Callable[[dict[str, Any]], None], reseal: bool = True) -> list[str]:

@@ -21,6 +21,7 @@ keys and figure paths, the pre-v2 names below); any other key or file is counted
 from __future__ import annotations
 
 import os
+from collections.abc import Sequence
 from pathlib import Path
 
 from nerb_verify import context as C
@@ -82,17 +83,28 @@ def has_publication_entry(root: Path) -> bool:
     return True
 
 
+def _older_vocabulary(present: set[str], v2: Sequence[str], pre_v2: Sequence[str]
+                      ) -> tuple[list[str], list[str]] | None:
+    """(v2 names missing, pre-v2 names present) when ``present`` holds no v2-only name and some pre-v2-only one;
+    None otherwise (a v2 layout, or one with a name renamed, is left to the ordinary schema findings)."""
+    v2_only = set(v2) - set(pre_v2)
+    pre_only = set(pre_v2) - set(v2)
+    if present & v2_only or not present & pre_only:
+        return None
+    missing = [name for name in v2 if name not in present]
+    unknown = [name for name in pre_v2 if name in present and name not in v2]
+    return missing, unknown
+
+
 def _decision_differences(publication: dict[str, object]) -> list[str] | None:
     decision = publication.get("decision")
     if not isinstance(decision, dict):
         return None
     keys = set(decision)
-    v2_only = set(V2_DECISION_KEYS) - set(PRE_V2_DECISION_KEYS)
-    pre_only = set(PRE_V2_DECISION_KEYS) - set(V2_DECISION_KEYS)
-    if keys & v2_only or not keys & pre_only:
+    difference = _older_vocabulary(keys, V2_DECISION_KEYS, PRE_V2_DECISION_KEYS)
+    if difference is None:
         return None
-    missing = [k for k in V2_DECISION_KEYS if k not in keys]
-    unknown = [k for k in PRE_V2_DECISION_KEYS if k in keys and k not in V2_DECISION_KEYS]
+    missing, unknown = difference
     others = len(keys - set(V2_DECISION_KEYS) - set(PRE_V2_DECISION_KEYS))
     parts = ["decision keys: missing " + ", ".join(missing), "unknown " + ", ".join(unknown)]
     if others:
@@ -107,12 +119,10 @@ def _figure_differences(ctx: VerifyContext, publication: dict[str, object]) -> l
         path = item.get("path") if isinstance(item, dict) else None
         if isinstance(path, str) and path.startswith(C.FIGURES_DIR + "/"):
             names.add(path)
-    v2_only = set(V2_FIGURES) - set(PRE_V2_FIGURES)
-    pre_only = set(PRE_V2_FIGURES) - set(V2_FIGURES)
-    if names & v2_only or not names & pre_only:
+    difference = _older_vocabulary(names, V2_FIGURES, PRE_V2_FIGURES)
+    if difference is None:
         return None
-    missing = [f for f in V2_FIGURES if f not in names]
-    unknown = [f for f in PRE_V2_FIGURES if f in names and f not in V2_FIGURES]
+    missing, unknown = difference
     return ["figures: missing " + ", ".join(missing), "unknown " + ", ".join(unknown)]
 
 
