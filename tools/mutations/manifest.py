@@ -75,7 +75,46 @@ def _case(code: str, slug: str, ops: list[dict[str, Any]], description: str,
             "expect": {"verdict": "rejected", "codes": sorted(codes if codes is not None else [code])}}
 
 
+# Every place the real bundle's measurement commit appears (manifest, evidence, frozen target and its lineage copy,
+# the performance report, the publication binding), so a release-identity case changes it consistently.
+COMMIT_POINTERS = [(MANIFEST, "/software/git_commit"), (EVIDENCE, "/software/git_commit"),
+                   (EVIDENCE, "/test_access/frozen_target/git_commit"),
+                   (EVIDENCE, "/test_access/lineage/0/frozen_target/git_commit"),
+                   ("performance-report.json", "/software/git_commit"),
+                   ("publication.json", "/bindings/measurement_git_commit")]
+
+
+REAL_COMMIT = "f574b79caaf194f17ba8b8113939bd22c9380bc3"
+
+
+def _commit_everywhere(value: str) -> list[dict[str, Any]]:
+    """The commit replaced in every artifact and in the summary line that prints it."""
+    return [*(_set(file, pointer, value) for file, pointer in COMMIT_POINTERS),
+            {"op": "replace_text", "file": "summary.md", "old": REAL_COMMIT, "new": value}]
+
+
 CASES = [
+    # --- release identity (artifact_kind real_benchmark)
+    _case("manifest.placeholder_release_identity", "all-zero-commit",
+          _commit_everywhere("0" * 40),
+          "The real benchmark's measurement commit is forty zeros everywhere it appears (the fallback of a run "
+          "outside a git checkout), consistently, so every binding still holds."),
+    _case("manifest.placeholder_release_identity", "repeated-digit-commit",
+          _commit_everywhere("7" * 40),
+          "The real benchmark's measurement commit is one digit repeated forty times, consistently."),
+    _case("manifest.placeholder_release_identity", "capacity-commit-zeroed",
+          [_set("capacity-decision.json", "/attestation/executable_git_commit", "0" * 40)],
+          "The capacity decision's attested executable commit is forty zeros (the capacity family also sees the "
+          "attestation no longer matching its phases).",
+          codes=["capacity.attestation_mismatch", "manifest.placeholder_release_identity"]),
+    _case("manifest.placeholder_release_identity", "short-commit",
+          _commit_everywhere(REAL_COMMIT[:-1]),
+          "The real benchmark's commit has 39 characters (also a schema pattern error in every artifact).",
+          codes=["manifest.placeholder_release_identity", "schema.pattern"]),
+    _case("manifest.placeholder_release_identity", "uppercase-commit",
+          _commit_everywhere(REAL_COMMIT.upper()),
+          "The real benchmark's commit is uppercase hexadecimal (also a schema pattern error in every artifact).",
+          codes=["manifest.placeholder_release_identity", "schema.pattern"]),
     # --- manifest semantics
     _case("manifest.duplicate_id", "text-view-id-twice",
           [_set(MANIFEST, "/preparation/text_views/3/id", "current_body"),

@@ -1,0 +1,107 @@
+"""Release identity (issue 19 item 1): a real benchmark's commit is never a placeholder or malformed.
+
+The broken fixtures ``fixtures/invalid/manifest.placeholder_release_identity-*`` cover the whole verifier (exact code
+sets); these tests pin the rule itself, that a synthetic fixture is exempt, that the check still runs when the
+schema rejected the field, and that messages never carry the value.
+"""
+
+from __future__ import annotations
+
+import copy
+
+import pytest
+
+from contract_tests.conftest import open_real_bundle
+from nerb_verify.checks import release_identity
+from nerb_verify.context import EVIDENCE, MANIFEST
+
+CODE = release_identity.PLACEHOLDER_RELEASE_IDENTITY
+REAL_COMMIT = "f574b79caaf194f17ba8b8113939bd22c9380bc3"
+
+
+@pytest.mark.parametrize(("value", "rule"), [
+    ("0" * 40, "all_zero"),
+    ("1" * 40, "repeated_digit"),
+    ("a" * 40, "repeated_digit"),
+    (REAL_COMMIT[:-1], "wrong_length"),
+    (REAL_COMMIT + "0" * 24, "wrong_length"),
+    ("", "wrong_length"),
+    (REAL_COMMIT.upper(), "not_lowercase_hex"),
+    (REAL_COMMIT[:-1] + "g", "not_lowercase_hex"),
+    (None, "not_a_string"),
+    (40, "not_a_string"),
+])
+def test_commit_problem_names_the_rule(value: object, rule: str) -> None:
+    assert release_identity.commit_problem(value) == rule
+
+
+@pytest.mark.parametrize("value", [REAL_COMMIT, "0" * 39 + "1", "4ae41c2a4defb0a2b478c848644f5c0dd17a0cea"])
+def test_real_commits_pass(value: str) -> None:
+    assert release_identity.commit_problem(value) is None
+
+
+def _run(edit) -> list:  # type: ignore[no-untyped-def]
+    ctx = open_real_bundle()
+    ctx.loaded = copy.deepcopy(ctx.loaded)
+    edit(ctx.loaded)
+    release_identity.run(ctx)
+    return [f for f in ctx.collector.findings if f.code == CODE]
+
+
+def test_the_real_bundle_has_a_release_identity(real_result) -> None:  # type: ignore[no-untyped-def]
+    assert not [f for f in real_result.collector.findings if f.code == CODE]
+    assert _run(lambda loaded: None) == []
+
+
+def test_every_commit_field_of_a_real_bundle_is_checked() -> None:
+    def zero_capacity_phases(loaded: dict) -> None:
+        for phase in loaded["capacity-decision.json"]["report"]["phases"]:
+            phase["executable_git_commit"] = "0" * 40
+        loaded[EVIDENCE]["test_access"]["frozen_target"]["git_commit"] = "9" * 40
+
+    findings = _run(zero_capacity_phases)
+    pointers = sorted(f.pointer for f in findings)
+    assert pointers == sorted([f"/report/phases/{i}/executable_git_commit" for i in range(5)]
+                              + ["/test_access/frozen_target/git_commit"])
+
+
+def test_synthetic_fixture_may_carry_a_placeholder_commit() -> None:
+    def synthetic(loaded: dict) -> None:
+        for rel in (MANIFEST, EVIDENCE):
+            loaded[rel]["artifact_kind"] = "synthetic_fixture"
+            loaded[rel]["software"]["git_commit"] = "0" * 40
+
+    assert _run(synthetic) == []
+
+
+def test_one_real_declaration_is_enough() -> None:
+    """A manifest that says real and an evidence that says synthetic (itself a provenance mismatch) is still real."""
+    def mixed(loaded: dict) -> None:
+        loaded[EVIDENCE]["artifact_kind"] = "synthetic_fixture"
+        loaded[EVIDENCE]["software"]["git_commit"] = "0" * 40
+
+    assert [f.pointer for f in _run(mixed)] == ["/software/git_commit"]
+
+
+def test_runs_on_a_schema_invalid_manifest_and_never_prints_the_value() -> None:
+    value = REAL_COMMIT.upper()
+
+    def malformed(loaded: dict) -> None:
+        loaded[MANIFEST]["software"]["git_commit"] = value
+
+    ctx = open_real_bundle()
+    ctx.loaded = copy.deepcopy(ctx.loaded)
+    malformed(ctx.loaded)
+    ctx.artifacts.pop(MANIFEST, None)  # as if the schema had rejected it
+    release_identity.run(ctx)
+    findings = [f for f in ctx.collector.findings if f.code == CODE]
+    assert [(f.artifact, f.pointer) for f in findings] == [(MANIFEST, "/software/git_commit")]
+    assert value not in findings[0].message and value.lower() not in findings[0].message
+    assert "not_lowercase_hex" in findings[0].message
+
+
+def test_not_evaluated_without_manifest_or_evidence() -> None:
+    ctx = open_real_bundle()
+    ctx.loaded = {k: v for k, v in ctx.loaded.items() if k not in (MANIFEST, EVIDENCE)}
+    release_identity.run(ctx)
+    assert ctx.shared["manifest.release_identity"] == {"status": "not_evaluated"}
