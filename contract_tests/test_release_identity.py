@@ -105,3 +105,53 @@ def test_not_evaluated_without_manifest_or_evidence() -> None:
     ctx.loaded = {k: v for k, v in ctx.loaded.items() if k not in (MANIFEST, EVIDENCE)}
     release_identity.run(ctx)
     assert ctx.shared["manifest.release_identity"] == {"status": "not_evaluated"}
+
+
+# ------------------------------------------------------------------------------------------------ the demo's side
+
+@pytest.mark.xdist_group("demo")
+def test_the_demo_labels_its_synthetic_run_synthetic(demo) -> None:  # type: ignore[no-untyped-def]
+    import json
+
+    for rel in (MANIFEST, EVIDENCE):
+        doc = json.loads((demo.bundle / rel).read_text(encoding="utf-8"))
+        assert doc["artifact_kind"] == "synthetic_fixture", rel
+    assert demo.verdict == "verified" and demo.error_codes == []
+
+
+def _git(repo, *args: str) -> str:  # type: ignore[no-untyped-def]
+    import subprocess
+
+    env = {"GIT_AUTHOR_NAME": "t", "GIT_AUTHOR_EMAIL": "t" + "@" + "example.invalid", "GIT_COMMITTER_NAME": "t",
+           "GIT_COMMITTER_EMAIL": "t" + "@" + "example.invalid", "HOME": str(repo), "PATH": "/usr/bin:/bin"}
+    return subprocess.run(["git", "-C", str(repo), *args], capture_output=True, check=True, env=env,
+                          text=True).stdout.strip()
+
+
+def test_checkout_commit_is_the_head_of_the_checkout_rooted_there(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    from nerb_verify.producers.demo_pipeline import PLACEHOLDER_COMMIT, checkout_commit
+
+    repo = tmp_path / "repo"
+    (repo / "pkg").mkdir(parents=True)
+    _git(repo, "init", "-q")
+    assert checkout_commit(repo) == (PLACEHOLDER_COMMIT, True)  # no commit yet
+    (repo / "pkg" / "f.txt").write_text("one\n")
+    _git(repo, "add", "pkg/f.txt")
+    _git(repo, "commit", "-qm", "one")
+    head = _git(repo, "rev-parse", "HEAD")
+    assert checkout_commit(repo) == (head, False)
+    (repo / "pkg" / "f.txt").write_text("two\n")
+    assert checkout_commit(repo) == (head, True)
+    # a package installed somewhere inside another project's tree does not borrow that project's commit
+    assert checkout_commit(repo / "pkg") == (PLACEHOLDER_COMMIT, True)
+    assert checkout_commit(tmp_path / "not-a-repo") == (PLACEHOLDER_COMMIT, True)
+
+
+def test_assembly_refuses_an_unknown_artifact_kind() -> None:
+    from nerb_verify.producers import assembly
+
+    with pytest.raises(assembly.AssemblyError):
+        assembly.freeze_plans(public_sections={}, bank_section={}, conformance_plan={}, labels=[], quality_plan=[],
+                              provenance=None, audit_plan={}, gate_slice=None, performance_plan=None,  # type: ignore[arg-type]
+                              privacy_report_sha256="", command_argv=[], command_elapsed_seconds=0.0,
+                              artifact_kind="real")

@@ -39,6 +39,10 @@ CHARTER_VERSION = "2"
 # The contract names the verifier rule set by NERB's identity (schema const); source_sha256 is our own verifier.
 CONTRACT_VERIFIER = {"id": "nerb-enron-contract", "version": "2.2.0"}
 BENCHMARK_VERSION = "enron"
+# The contract's two run kinds (manifest and evidence ``artifact_kind``); a generated corpus is a synthetic fixture.
+REAL_BENCHMARK = "real_benchmark"
+SYNTHETIC_FIXTURE = "synthetic_fixture"
+ARTIFACT_KINDS = (REAL_BENCHMARK, SYNTHETIC_FIXTURE)
 COMMAND_ID = "nerb_verify_performance_runner"
 HEADLINE_WORKLOAD = "real_direct_throughput"
 PERFORMANCE_GATES = (("documents_per_second", "gte", 100.0), ("mib_per_second", "gte", 1.0),
@@ -229,15 +233,19 @@ def freeze_plans(*, public_sections: dict[str, Any], bank_section: dict[str, Any
                  labels: list[dict[str, Any]], quality_plan: list[dict[str, Any]], provenance: Provenance,
                  audit_plan: dict[str, Any], gate_slice: int | None, performance_plan: dict[str, Any] | None,
                  privacy_report_sha256: str, command_argv: list[str], command_elapsed_seconds: float,
-                 verifier_id: str = "nerb-enron-contract") -> FrozenPlan:
+                 artifact_kind: str, verifier_id: str = "nerb-enron-contract") -> FrozenPlan:
     """The manifest frozen before the sealed test is opened (``performance_manifest_sha256`` filled at sealing).
 
     ``command_argv`` / ``command_elapsed_seconds`` describe the performance run the harnesses point to (argv without
-    private paths).
+    private paths). ``artifact_kind`` is the contract's run kind and has no default, so every caller says what it
+    measured: ``real_benchmark`` only for an authorized real corpus measured from a git checkout (the verifier then
+    rejects a placeholder commit), ``synthetic_fixture`` for a generated corpus such as the demo's.
     """
+    if artifact_kind not in ARTIFACT_KINDS:
+        raise AssemblyError("artifact_kind must be real_benchmark or synthetic_fixture")
     checks = gate_checks(gate_slice, performance_plan)
     manifest = {
-        "schema_version": "nerb.enron_manifest.v2", "artifact_kind": "real_benchmark",
+        "schema_version": "nerb.enron_manifest.v2", "artifact_kind": artifact_kind,
         "benchmark_version": BENCHMARK_VERSION, "charter_version": CHARTER_VERSION,
         "created_at": provenance.created_at, "audit_plan_sha256": _h(audit_plan),
         "source": public_sections["source"], "preparation": public_sections["preparation"],

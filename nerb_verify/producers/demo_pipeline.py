@@ -69,17 +69,32 @@ def _cli(argv: list[str]) -> int:
         return main(argv)
 
 
-def _git_commit(repo: Path) -> tuple[str, bool]:
+PLACEHOLDER_COMMIT = "0" * 40
+
+
+def checkout_commit(repo: Path) -> tuple[str, bool]:
+    """(HEAD commit, dirty) of the git checkout whose top level is ``repo``; the placeholder and dirty otherwise.
+
+    Only a checkout *rooted at* ``repo`` counts: an installed package under some other repository's tree (a venv
+    inside a project) must not borrow that project's commit. The placeholder (forty zeros) is allowed only because
+    every run the demo makes is a ``synthetic_fixture``; the verifier rejects it on a ``real_benchmark``
+    (``manifest.placeholder_release_identity``).
+    """
+    from nerb_verify.checks.release_identity import commit_problem
+
+    def git(*args: str) -> str:
+        return subprocess.run(["git", "-C", str(repo), *args], capture_output=True, check=True,
+                              timeout=30).stdout.decode().strip()
+
     try:
-        commit = subprocess.run(["git", "-C", str(repo), "rev-parse", "HEAD"], capture_output=True, check=True,
-                                timeout=30).stdout.decode().strip()
-        dirty = bool(subprocess.run(["git", "-C", str(repo), "status", "--porcelain", "--untracked-files=no"],
-                                    capture_output=True, check=True, timeout=30).stdout.strip())
-        if len(commit) == 40:
-            return commit, dirty
-    except (OSError, subprocess.SubprocessError):
-        pass
-    return "0" * 40, True
+        top = Path(git("rev-parse", "--show-toplevel")).resolve()
+        commit = git("rev-parse", "HEAD")
+        dirty = bool(git("status", "--porcelain", "--untracked-files=no"))
+    except (OSError, subprocess.SubprocessError, UnicodeDecodeError):
+        return PLACEHOLDER_COMMIT, True
+    if top != repo.resolve() or commit_problem(commit) is not None:
+        return PLACEHOLDER_COMMIT, True
+    return commit, dirty
 
 
 def _jsonl(path: Path) -> list[dict[str, Any]]:
@@ -249,7 +264,7 @@ def _run_demo(output: Path, *, messages: int, seed: int, progress: Callable[[str
     performance_seconds = round(time.monotonic() - started, 3)
     progress("6/9 freeze: manifest, thresholds, quality and conformance plans, audit plan")
     repo = Path(__file__).resolve().parents[2]
-    commit, dirty = _git_commit(repo)
+    commit, dirty = checkout_commit(repo)
     provenance = assembly.Provenance(
         git_commit=commit, git_dirty=dirty, package_version=_package_version(),
         evaluator_source_sha256=assembly.source_sha256(Path(evaluation.__file__)),
@@ -281,7 +296,7 @@ def _run_demo(output: Path, *, messages: int, seed: int, progress: Callable[[str
         conformance_plan=bank_sections["conformance_plan"], labels=[], quality_plan=quality_plan,
         provenance=provenance, audit_plan=audit_plan, gate_slice=None, performance_plan=performance,
         command_argv=["nerb-verify", "demo", "--messages", str(messages), "--seed", str(seed)],
-        command_elapsed_seconds=performance_seconds,
+        command_elapsed_seconds=performance_seconds, artifact_kind=assembly.SYNTHETIC_FIXTURE,
         privacy_report_sha256=python_canonical_sha256(assembly.privacy_report(
             [sections, public / "manifest-bank.json", public / "bank-card.json"])))
     from nerb_verify.checks.performance.hashes import performance_manifest_sha256
