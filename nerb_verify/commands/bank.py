@@ -100,6 +100,11 @@ def run(args: argparse.Namespace) -> int:
     _write_private(private / "conformance" / "positive.jsonl", cases.positive_bytes())
     _write_private(private / "conformance" / "negative.jsonl", cases.negative_bytes())
     _write_private(private / "conformance" / "result.json", dumps_public(section))
+    from nerb_verify.producers.retention import record_after_run
+
+    note = record_after_run(private)
+    if note:
+        sys.stderr.write(f"nerb-verify bank build: {note}\n")
     validation_path = bundle / "validation.jsonl"
     try:
         records = [json.loads(line) for line in validation_path.read_bytes().splitlines() if line.strip()]

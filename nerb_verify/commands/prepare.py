@@ -37,6 +37,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--progress", action=argparse.BooleanOptionalAction, default=None,
                         help="progress on stderr (default: when stderr is a terminal)")
     parser.add_argument("--format", choices=["text", "json"], default="text")
+    parser.add_argument("--retention-purpose", default="nerb_benchmark_evaluation",
+                        help="purpose recorded for every private artifact (retention record, docs/producers.md)")
+    parser.add_argument("--retention-days", type=int, default=180,
+                        help="days private artifacts are kept before `nerb-verify retention purge` deletes them")
+    parser.add_argument("--audit-retention-days", type=int, default=730,
+                        help="days the sealed-access lineage, access receipts and audit files are kept")
 
 
 def summary_lines(result, sections) -> list[str]:  # type: ignore[no-untyped-def]
@@ -75,6 +81,15 @@ def run(args: argparse.Namespace) -> int:
     if not SPLIT_NAME.match(args.source_split):
         sys.stderr.write("nerb-verify prepare: --source-split must be 1-64 letters, digits, '_', '.' or '-'.\n")
         return 2
+    from nerb_verify.producers import retention
+
+    policy = retention.RetentionPolicy(owner=args.owner, purpose=args.retention_purpose,
+                                       retention_days=args.retention_days,
+                                       audit_retention_days=args.audit_retention_days)
+    problem = "; ".join(policy.problems()) or retention.policy_conflict(args.private_root, policy)
+    if problem:  # checked before anything is written
+        sys.stderr.write(f"nerb-verify prepare: {problem}; could not run.\n")
+        return 2
     progress = sys.stderr.isatty() if args.progress is None else args.progress
     result = prepare(args.input, args.private_root, run=args.run, input_kind=args.input_kind,
                      dataset_id=args.source_id, revision=args.revision or "", workers=max(1, args.workers),
@@ -89,6 +104,10 @@ def run(args: argparse.Namespace) -> int:
         public_sections.merge_and_write(args.public_out, sections, drop=("splits",))
     except ValueError as exc:
         sys.stderr.write(f"nerb-verify prepare: public sections not publishable: {exc}\n")
+        return 1
+    note = retention.record_after_run(args.private_root, policy)
+    if note:
+        sys.stderr.write(f"nerb-verify prepare: {note}\n")
         return 1
     if args.format == "json":
         sys.stdout.write(json.dumps({"input_records": result.input_records, "output_records": result.output_records,

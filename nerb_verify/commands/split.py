@@ -62,6 +62,11 @@ def _open_test(args: argparse.Namespace) -> int:
     except (OSError, ValueError):
         sys.stderr.write("nerb-verify split: could not open the sealed test (unreadable target or output).\n")
         return 2
+    from nerb_verify.producers.retention import record_after_run
+
+    note = record_after_run(args.private_root)  # the access receipts, the lineage and the --into file if inside
+    if note:
+        sys.stderr.write(f"nerb-verify split: {note}\n")
     sys.stdout.write(f"sealed test opened once: {count} records written; state {sealed.state()}.\n")
     return 0
 
@@ -104,6 +109,11 @@ def run(args: argparse.Namespace) -> int:
         discard(result.created)  # withdrawn before anything was published or the test opened
         sys.stderr.write(f"nerb-verify split: public sections not publishable: {exc}; the split was removed.\n")
         return 1
+    from nerb_verify.producers.retention import record_after_run
+
+    note = record_after_run(args.private_root)
+    if note:
+        sys.stderr.write(f"nerb-verify split: {note}\n")
     roles = result.manifest["roles"]
     if args.format == "json":
         sys.stdout.write(json.dumps({"roles": {r: {"records": roles[r]["records"], "groups": roles[r]["groups"]}

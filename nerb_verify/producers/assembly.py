@@ -270,10 +270,13 @@ def freeze_plans(*, public_sections: dict[str, Any], bank_section: dict[str, Any
     return FrozenPlan(manifest=manifest, audit_plan=audit_plan, checks=checks)
 
 
-def privacy_report(paths: list[Path]) -> dict[str, Any]:
+def privacy_report(paths: list[Path], retention_policy_sha256: str | None = None) -> dict[str, Any]:
     """Contract-profile scan of the public sections available at freeze time; raises on any finding.
 
-    Returns the scan summary (counts only); its canonical hash is the manifest's ``privacy.report_sha256``.
+    Returns the scan summary (counts only); its canonical hash is the manifest's ``privacy.report_sha256``. The
+    closed v2 manifest has no retention field, so the private root's retention policy hash
+    (:mod:`nerb_verify.producers.retention`) is committed here, inside the privacy report the manifest binds: a
+    reviewer given the policy and this report recomputes both hashes. No private path is ever part of it.
     """
     from nerb_verify.privacy.profiles import PROFILES
     from nerb_verify.privacy.runner import scan_paths
@@ -281,7 +284,10 @@ def privacy_report(paths: list[Path]) -> dict[str, Any]:
     result = scan_paths([str(p) for p in paths], PROFILES["contract"])
     if result.findings:
         raise AssemblyError("a public section failed the privacy scan before freezing")
-    return {"profile": "contract", "summary": result.summary.to_json(), "violation_count": 0}
+    report: dict[str, Any] = {"profile": "contract", "summary": result.summary.to_json(), "violation_count": 0}
+    if retention_policy_sha256 is not None:
+        report["retention_policy_sha256"] = retention_policy_sha256
+    return report
 
 
 def frozen_target(plan: FrozenPlan, *, bank_hash: str, split_manifest_sha256: str, test_artifact_sha256: str,

@@ -229,7 +229,8 @@ def _run_demo(output: Path, *, messages: int, seed: int, progress: Callable[[str
     progress("2/9 prepare")
     sections = public / "manifest-sections.json"
     if _cli(["prepare", str(corpus), "--private-root", str(private), "--source-id", "nerb_verify_demo",
-             "--owner", "nerb_verify_demo", "--access", "synthetic_public", "--public-out", str(sections),
+             "--owner", "nerb_verify_demo", "--access", "synthetic_public",
+             "--retention-purpose", "nerb_verify_demo_synthetic_run", "--public-out", str(sections),
              "--no-progress"]) != 0:
         raise assembly.AssemblyError("prepare failed")
     progress("3/9 split (fixture mode: the demo corpus is below the production floors)")
@@ -291,14 +292,16 @@ def _run_demo(output: Path, *, messages: int, seed: int, progress: Callable[[str
                      "split_role": "test", "text_view": "subject_current_body", "promotion_gate": False,
                      "frame_documents": frame, "sample_documents": min(sample_size, test_role["groups"]),
                      "sample_design": sample_design} for sid, cls, lid, _ in SLICES]
+    privacy = assembly.privacy_report([sections, public / "manifest-bank.json", public / "bank-card.json"],
+                                      retention_policy_sha256=retention_policy_sha256(private))
+    write_private_json(private / "public-sections" / "privacy-report.json", privacy)
     plan = assembly.freeze_plans(
         public_sections=public_sections, bank_section=bank_sections["bank"],
         conformance_plan=bank_sections["conformance_plan"], labels=[], quality_plan=quality_plan,
         provenance=provenance, audit_plan=audit_plan, gate_slice=None, performance_plan=performance,
         command_argv=["nerb-verify", "demo", "--messages", str(messages), "--seed", str(seed)],
         command_elapsed_seconds=performance_seconds, artifact_kind=assembly.SYNTHETIC_FIXTURE,
-        privacy_report_sha256=python_canonical_sha256(assembly.privacy_report(
-            [sections, public / "manifest-bank.json", public / "bank-card.json"])))
+        privacy_report_sha256=python_canonical_sha256(privacy))
     from nerb_verify.checks.performance.hashes import performance_manifest_sha256
 
     perf_hash = performance_manifest_sha256(performance)
@@ -345,6 +348,7 @@ def _run_demo(output: Path, *, messages: int, seed: int, progress: Callable[[str
     report = assembly.performance_report(evidence, "smoke")
     bundle = assembly.write_bundle(output / "bundle", manifest=plan.manifest, evidence=evidence, report=report,
                                    card=card, inventories=inventories, capacity=None)
+    record_retention(private)
     progress("9/9 verify")
     result = verify_bundle(bundle)
     errors = sorted({(f.code, f.artifact, f.pointer) for f in result.collector.findings if f.severity == "error"})
@@ -352,6 +356,35 @@ def _run_demo(output: Path, *, messages: int, seed: int, progress: Callable[[str
     grade = result.collector.decisions.get("decision_grade") or {}
     unmet = sorted({str(item["code"]) for item in grade.get("unmet") or []})
     return DemoResult(bundle, private, result.verdict, result.exit_code, codes, second_refused, errors, unmet)
+
+
+def retention_policy_sha256(private: Path) -> str:
+    """The hash of the retention policy ``prepare`` recorded at the demo's private root (the public side's copy)."""
+    from nerb_verify.producers import retention
+
+    record = retention.load_record(private)
+    if record is None:
+        raise assembly.AssemblyError("the private root has no retention record")
+    return str(record["policy_sha256"])
+
+
+def record_retention(private: Path) -> None:
+    """Register every private file the demo wrote after ``prepare`` (audit, performance, lineage, staging)."""
+    from nerb_verify.producers import retention
+
+    try:
+        retention.register_tree(private)
+    except retention.RetentionError as exc:
+        raise assembly.AssemblyError(f"retention record not updated: {exc}") from None
+
+
+def write_private_json(path: Path, data: Any) -> None:
+    """A 0600 pretty JSON file under a private folder."""
+    from nerb_verify.canonical import nerb_pretty_bytes
+
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    with os.fdopen(fd, "wb") as handle:
+        handle.write(nerb_pretty_bytes(data))
 
 
 def write_audit_files(folder: Path, scored: dict[str, Any], plan_sha256: str) -> dict[str, dict[str, str]]:
