@@ -242,7 +242,7 @@ def test_adjudication_rules_on_every_disagreement_and_is_content_addressed() -> 
 
     def reviewer(unit):  # type: ignore[no-untyped-def]
         seen.append(unit)
-        doc_id, left, right = unit
+        _doc_id, left, right = unit
         if left and right:
             return Decision("accept_first")
         return Decision("accept_both") if left else Decision("reject_both")
@@ -286,3 +286,48 @@ def test_cmu_pass_and_a_brat_pass_compare_on_the_same_documents(tmp_path: Path) 
     second = ann.import_brat(pairs, label_map={"Person": "person"}, annotator_id="our_second_pass")
     agreement = ann.compare_passes(published, second)
     assert agreement.matched == 1 and agreement.conflicts == []
+
+
+# ------------------------------------------------------------------------------------------------ the demo's path
+
+def test_demo_annotators_err_independently_and_adjudication_keeps_only_truth(tmp_path: Path) -> None:
+    from nerb_verify.producers import demo_annotation, demo_corpus
+    from nerb_verify.producers.evaluation import locate_mentions
+
+    rows, key = demo_corpus.generate(120, seed=3)
+    texts = {f"doc_{i}": row["subject"] + "\n\n" + row["body"] for i, row in enumerate(rows)}
+    mentions = {f"doc_{i}": [(m["entity_class"], m["surface"]) for m in k["mentions"]] for i, k in enumerate(key)}
+    result = demo_annotation.annotate_sample(texts, mentions, tmp_path / "annotation")
+    truth = {Span(d, c, s, e) for d, t in texts.items() for c, s, e in locate_mentions(t, mentions[d])}
+    first, second = set(result.first.spans), set(result.second.spans)
+    assert first - truth and truth - first, "the first annotator makes mistakes of its own"
+    assert second - truth and truth - second, "the second annotator makes mistakes of its own"
+    assert (first - truth) != (second - truth)
+    both_missed = {t for t in truth if not any(s.document_id == t.document_id and s.start < t.end
+                                               and t.start < s.end for s in first | second)}
+    assert set(result.gold) == truth - both_missed  # the reviewer never sees what both missed
+    assert result.agreement.conflicts and result.agreement.first_only and result.agreement.second_only
+    record = (tmp_path / "annotation" / "adjudication.json").read_bytes()
+    assert result.adjudication.sha256 == "sha256:" + hashlib.sha256(record).hexdigest()
+    assert (tmp_path / "annotation" / "first-pass-label-studio.json").is_file()
+    assert len(list((tmp_path / "annotation" / "second-pass-brat").glob("*.ann"))) == len(texts)
+
+
+@pytest.mark.xdist_group("demo")
+def test_the_demo_gold_is_independent_adjudicated_and_open_world_scored(demo) -> None:  # type: ignore[no-untyped-def]
+    manifest = json.loads((demo.bundle / "benchmark-manifest.json").read_text())
+    evidence = json.loads((demo.bundle / "benchmark-evidence.json").read_text())
+    record = (demo.private / "annotation" / "adjudication.json").read_bytes()
+    natural = [label for label in manifest["labels"] if label["label_strength"] != "synthetic_conformance"]
+    assert len(natural) == 3
+    for label in natural:
+        provenance = label["annotation_provenance"]
+        assert label["label_strength"] == "independent"
+        assert provenance["reviewer_id"] != provenance["producer_id"] and provenance["independently_reviewed"]
+        assert provenance["adjudication_artifact"]["sha256"] == "sha256:" + hashlib.sha256(record).hexdigest()
+    for item in evidence["quality"]["slices"]:
+        assert item["label_strength"] == "independent"
+        assert item["metrics"]["open_world_recall"] is not None and item["metrics"]["precision"] is not None
+    agreement = json.loads(record)["agreement"]
+    assert agreement["conflicts"] + agreement["first_only_spans"] + agreement["second_only_spans"] > 0
+    assert demo.verdict == "verified" and demo.error_codes == []

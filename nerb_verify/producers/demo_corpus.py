@@ -4,9 +4,9 @@ Everything is generated from a seed (no real person, no real address: names are 
 addresses use the reserved ``example.com`` domain of RFC 2606). Each message has a sender and recipients written as
 ``Display Name <address>`` (so the bank builder can mine contacts and person aliases from train headers) and a plain
 text body that mentions some people by name and some by address. The answer key records, per ``file_name``, every
-(class, surface) the generator planted in the subject and body: that is the gold a demo evaluation uses. It is
-exhaustive by construction for what the generator planted, but nobody annotated or reviewed it, so its label strength
-is ``structured_weak``, never ``independent``.
+(class, surface) the generator planted in the subject and body. It is exhaustive by construction for what the
+generator planted, but nobody annotated or reviewed it, so on its own it is ``structured_weak``; the demo's gold is
+two annotation passes adjudicated against it (``demo_annotation``), which is what makes it ``independent``.
 """
 
 from __future__ import annotations

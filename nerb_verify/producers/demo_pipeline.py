@@ -2,9 +2,10 @@
 
 Steps: generate the corpus and its answer key -> prepare -> split (fixture mode: the demo corpus is far below the
 production floors) -> bank build from train (with conformance) -> smoke performance profile -> freeze the manifest
-(plans, thresholds, audit plan) -> bind the frozen target and open the sealed test **once** -> sample, gold from the
-answer key, catalog qualification from the bank, one scan per sampled document, scoring -> assemble and seal ->
-verify. Private files live under ``<output>/private`` (0700); the public bundle is ``<output>/bundle``.
+(plans, thresholds, audit plan) -> bind the frozen target and open the sealed test **once** -> sample, two
+synthetic annotation passes imported and adjudicated into independent gold (``demo_annotation``), catalog
+qualification from the bank, one scan per sampled document, scoring -> assemble and seal -> verify. Private files
+live under ``<output>/private`` (0700); the public bundle is ``<output>/bundle``.
 """
 
 from __future__ import annotations
@@ -27,9 +28,11 @@ from nerb_verify.loader import sha256_prefixed
 from nerb_verify.producers import assembly, demo_corpus, evaluation, harness
 from nerb_verify.producers.sealed import SealedAccessError, SealedTest
 
-LABEL_POLICY = {"policy": "nerb_verify.demo_answer_key_gold.v1", "view": "subject_current_body",
-                "classes": ["contact", "person"], "source": "generator answer key, exact planted surfaces",
-                "strength": "structured_weak"}
+LABEL_POLICY = {"policy": "nerb_verify.demo_two_pass_adjudicated_gold.v1", "view": "subject_current_body",
+                "classes": ["contact", "person"],
+                "source": "two independent synthetic annotation passes (Label Studio export, brat standoff), "
+                          "imported, compared and adjudicated by a distinct reviewer (producers/demo_annotation.py)",
+                "strength": "independent"}
 SLICES = (("person_contact_all_test", "person_contact", "demo_gold_person_contact", ["contact", "person"]),
           ("contact_all_test", "contact", "demo_gold_contact", ["contact"]),
           ("person_all_test", "person", "demo_gold_person", ["person"]))
@@ -321,7 +324,8 @@ def _run_demo(output: Path, *, messages: int, seed: int, progress: Callable[[str
     memberships = {m["document_id"]: m for m in _jsonl(split_dir / "sealed" / "memberships.jsonl")
                    if m.get("role") == "test"}
     second_refused = refuse_second_access(sealed, target)
-    scored = evaluate_test(records, memberships, key, bank, compiled, salt, sample_size, label_policy_sha)
+    scored = evaluate_test(records, memberships, key, bank, compiled, salt, sample_size, label_policy_sha,
+                           annotation_dir=private / "annotation")
     progress("8/9 assemble: evidence, audit chain, lineage, report, publication, summary, figures")
     plan.manifest["labels"] = scored["labels"] + [assembly.conformance_label(bank_sections["conformance_plan"])]
     membership_ref = scored["sample_artifact"]
@@ -439,8 +443,16 @@ def _package_version() -> str:
 
 def evaluate_test(records: list[dict[str, Any]], memberships: dict[str, dict[str, Any]],
                   key: dict[str, list[dict[str, str]]], bank: dict[str, Any], compiled: Any, salt: list[str],
-                  sample_size: int, label_policy_sha: str) -> dict[str, Any]:
-    """Sample, gold from the answer key, catalog qualification, one scan per sampled document, three slices."""
+                  sample_size: int, label_policy_sha: str, *, annotation_dir: Path) -> dict[str, Any]:
+    """Sample, adjudicated two-pass gold, catalog qualification, one scan per sampled document, three slices.
+
+    The gold is not read from the answer key: two synthetic annotators (one working from the key, one a rule tagger
+    that never reads it) each label the sampled documents, their files go through the real importers, and a
+    distinct reviewer adjudicates every disagreement (:mod:`nerb_verify.producers.demo_annotation`; files under
+    ``annotation_dir``). The labels are therefore ``independent``, with the adjudication record's hash as evidence.
+    """
+    from nerb_verify.producers import demo_annotation
+
     by_id = {r["document_id"]: r for r in records}
     candidates = []
     for doc_id, record in by_id.items():
@@ -455,14 +467,18 @@ def evaluate_test(records: list[dict[str, Any]], memberships: dict[str, dict[str
     documents: dict[str, int] = {}
     gold: list[evaluation.GoldSpan] = []
     scan_rows: list[dict[str, Any]] = []
+    texts = {doc_id: by_id[doc_id]["views"]["subject_current_body"] for doc_id in sample}
+    planted = {doc_id: [(m["entity_class"], m["surface"]) for m in key.get(by_id[doc_id]["headers"]["message_id"], [])]
+               for doc_id in sample}
+    annotated = demo_annotation.annotate_sample(texts, planted, annotation_dir)
+    for span in annotated.gold:
+        text = texts[span.document_id]
+        gold.append(evaluation.GoldSpan(span.document_id, span.entity_class, span.start, span.end,
+                                        evaluation.qualify_catalog(detectors, text, span.entity_class, span.start,
+                                                                   span.end)))
     for doc_id in sample:
-        record = by_id[doc_id]
-        text = record["views"]["subject_current_body"]
+        text = texts[doc_id]
         documents[doc_id] = len(text)
-        mentions = [(m["entity_class"], m["surface"]) for m in key.get(record["headers"]["message_id"], [])]
-        for cls, start, end in evaluation.locate_mentions(text, mentions):
-            gold.append(evaluation.GoldSpan(doc_id, cls, start, end,
-                                            evaluation.qualify_catalog(detectors, text, cls, start, end)))
         for row in compiled.scan_text(text, "char"):
             scan_rows.append({"document_id": doc_id, **row})
     predictions = evaluation.predictions_from_records(scan_rows)
@@ -474,18 +490,19 @@ def evaluate_test(records: list[dict[str, Any]], memberships: dict[str, dict[str
     slices = []
     labels = []
     for sid, cls, lid, classes in SLICES:
-        spec = evaluation.SliceSpec(id=sid, entity_class=cls, label_artifact_id=lid, label_strength="structured_weak",
+        spec = evaluation.SliceSpec(id=sid, entity_class=cls, label_artifact_id=lid, label_strength="independent",
                                     annotation_completeness="exhaustive_within_scope",
                                     annotation_scope={**scope, "entity_classes": classes})
         scored = evaluation.score_slice(spec, documents, gold, predictions)
         slices.append(scored)
         spans = scored["gold_spans"]
         labels.append(assembly.label_entry(
-            lid, classes, "structured_weak",
+            lid, classes, "independent",
             {"id": "demo_gold_annotations", "sha256": gold_sha, "bytes": len(json.dumps(gold_doc))},
             len(documents), spans, label_policy_sha,
-            {"adjudication_artifact": None, "independently_reviewed": False,
-             "producer_id": "demo_corpus_generator", "protocol_sha256": label_policy_sha, "reviewer_id": None}))
+            {"adjudication_artifact": annotated.adjudication.artifact_ref("demo_gold_adjudication"),
+             "independently_reviewed": True, "producer_id": demo_annotation.KEY_ANNOTATOR,
+             "protocol_sha256": annotated.protocol_sha256, "reviewer_id": demo_annotation.REVIEWER}))
     catalog = [(g.document_id, g.entity_class, g.start, g.end, g.catalog_identity) for g in gold]
     return {
         "quality": {"evaluated": True, "matching_semantics": evaluation.MATCHING,
@@ -496,4 +513,5 @@ def evaluate_test(records: list[dict[str, Any]], memberships: dict[str, dict[str
         "sample_artifact": {"id": "demo_gold_sample_membership", "sha256": sha256_prefixed(sample_raw),
                             "bytes": len(sample_raw)},
         "private": {"gold": gold_doc, "catalog": [list(row[:4]) + [row[4]] for row in catalog]},
+        "agreement": annotated.agreement.to_json(),
     }
