@@ -93,7 +93,8 @@ def test_status_reports_retained_due_missing_and_unrecorded(tmp_path: Path) -> N
     root = _tree(tmp_path / "private")
     retention.register_tree(root, POLICY, now=T0)
     report = retention.status(root, now=T0 + timedelta(days=1))
-    assert report.counts() == {"retained": 5, "due": 0, "deleted": 0, "missing": 0, "unrecorded": 0}
+    assert report.counts() == {"retained": 5, "due": 0, "deleted": 0, "missing": 0, "unrecorded": 0,
+                               "unencrypted": 0}
     assert report.in_order
     (root / "enron-preparation/run/prepared.jsonl").unlink()
     (root / "stray.txt").write_bytes(b"x")
@@ -206,6 +207,19 @@ def test_encryption_round_trip_binds_names_and_skips_the_lineage(tmp_path: Path,
     after = {p.relative_to(root).as_posix(): p.read_bytes() for p in root.rglob("*") if p.is_file()
              and p.name != retention.RECORD_NAME}
     assert after == before
+
+
+def test_status_reports_plaintext_against_a_policy_that_declares_encryption(tmp_path: Path) -> None:
+    pytest.importorskip("cryptography")
+    from nerb_verify.producers import retention_crypto
+
+    root = _tree(tmp_path / "private")
+    declared = RetentionPolicy(owner="tests_owner", encryption_at_rest="aes_256_gcm_stream_v1")
+    retention.register_tree(root, declared, now=T0)
+    report = retention.status(root, now=T0)
+    assert report.counts()["unencrypted"] == 4 and not report.in_order  # the lineage is plaintext by design
+    retention_crypto.encrypt_root(root, _key())
+    assert retention.status(root, now=T0).in_order
 
 
 def test_the_key_is_never_printed(tmp_path: Path) -> None:

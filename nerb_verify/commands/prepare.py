@@ -43,6 +43,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="days private artifacts are kept before `nerb-verify retention purge` deletes them")
     parser.add_argument("--audit-retention-days", type=int, default=730,
                         help="days the sealed-access lineage, access receipts and audit files are kept")
+    parser.add_argument("--retention-encryption", choices=["none", "aes_256_gcm_stream_v1"], default="none",
+                        help="declare encryption at rest (`nerb-verify retention encrypt` applies it; status reports "
+                             "plaintext artifacts against it)")
 
 
 def summary_lines(result, sections) -> list[str]:  # type: ignore[no-untyped-def]
@@ -85,7 +88,8 @@ def run(args: argparse.Namespace) -> int:
 
     policy = retention.RetentionPolicy(owner=args.owner, purpose=args.retention_purpose,
                                        retention_days=args.retention_days,
-                                       audit_retention_days=args.audit_retention_days)
+                                       audit_retention_days=args.audit_retention_days,
+                                       encryption_at_rest=args.retention_encryption)
     problem = "; ".join(policy.problems()) or retention.policy_conflict(args.private_root, policy)
     if problem:  # checked before anything is written
         sys.stderr.write(f"nerb-verify prepare: {problem}; could not run.\n")

@@ -18,7 +18,7 @@ import json
 import sys
 from pathlib import Path
 
-ACTION_STATES = ("due", "missing", "unrecorded")
+ACTION_STATES = ("due", "missing", "unrecorded", "unencrypted")
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -81,7 +81,8 @@ def _status(report, output_format: str) -> int:  # type: ignore[no-untyped-def]
         lines += [f"  {item.state:<10} {item.path}" + (f" (deadline {item.retain_until})" if item.retain_until
                                                          else "") for item in action]
         lines.append("in order" if report.in_order else "action needed: run `nerb-verify retention purge` for due "
-                     "artifacts; missing or unrecorded artifacts mean the record and the private root disagree")
+                     "artifacts, `retention encrypt` for unencrypted ones; missing or unrecorded artifacts mean "
+                     "the record and the private root disagree")
         sys.stdout.write("\n".join(lines) + "\n")
     return 0 if report.in_order else 1
 

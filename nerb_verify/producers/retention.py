@@ -46,6 +46,8 @@ ENCRYPTION_MODES = ("none", "aes_256_gcm_stream_v1")
 AUDIT_FILE_NAMES = frozenset({"lineage.jsonl", "ACCESS_CLAIMED.json", "ACCESS_OUTCOME.json"})
 AUDIT_AREAS = frozenset({"audit"})
 TEMPORARY_SUFFIXES = (".tmp", ".partial")
+# Appended to by the sealed-test guard, so never encrypted at rest (hashes and times only, no text).
+PLAINTEXT_ONLY = frozenset({"lineage.jsonl"})
 
 
 class RetentionError(Exception):
@@ -231,7 +233,7 @@ class ArtifactState:
     """One line of a status report: a recorded artifact's state, or a file the record does not know."""
 
     path: str
-    state: str  # retained | due | deleted | missing | unrecorded
+    state: str  # retained | due | deleted | missing | unrecorded | unencrypted
     retain_until: str | None
     klass: str | None
 
@@ -244,16 +246,16 @@ class StatusReport:
     states: list[ArtifactState]
 
     def counts(self) -> dict[str, int]:
-        out = {name: 0 for name in ("retained", "due", "deleted", "missing", "unrecorded")}
+        out = {name: 0 for name in ("retained", "due", "deleted", "missing", "unrecorded", "unencrypted")}
         for item in self.states:
             out[item.state] += 1
         return out
 
     @property
     def in_order(self) -> bool:
-        """Nothing due, missing or unrecorded: the record and the tree agree and every deadline holds."""
+        """Nothing due, missing, unrecorded or left unencrypted against the policy: record, tree and deadlines agree."""
         counts = self.counts()
-        return counts["due"] == counts["missing"] == counts["unrecorded"] == 0
+        return counts["due"] == counts["missing"] == counts["unrecorded"] == counts["unencrypted"] == 0
 
 
 def status(root: Path, *, now: datetime | None = None) -> StatusReport:
@@ -263,6 +265,7 @@ def status(root: Path, *, now: datetime | None = None) -> StatusReport:
         raise RetentionError("the private root has no retention record")
     moment = now or datetime.now(timezone.utc)
     present = _tree_files(root)
+    encrypt = record["policy"]["encryption_at_rest"] != "none"
     states: list[ArtifactState] = []
     live = _live(record)
     for entry in record["artifacts"]:
@@ -275,6 +278,8 @@ def status(root: Path, *, now: datetime | None = None) -> StatusReport:
             state = "missing"
         elif parse_time(entry["retain_until"]) <= moment:
             state = "due"
+        elif encrypt and not entry.get("encrypted") and entry["path"].split("/")[-1] not in PLAINTEXT_ONLY:
+            state = "unencrypted"  # the policy declares encryption at rest and this artifact is still plaintext
         else:
             state = "retained"
         states.append(ArtifactState(entry["path"], state, entry["retain_until"], entry.get("class")))

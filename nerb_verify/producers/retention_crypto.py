@@ -28,6 +28,7 @@ import struct
 from pathlib import Path
 
 from nerb_verify.producers.retention import (
+    PLAINTEXT_ONLY,
     RetentionError,
     _live,
     _write_record,
@@ -39,7 +40,6 @@ PREFIX_BYTES = 7
 CHUNK = 1 << 20
 TAG = 16
 KEY_ENV = "NERB_RETENTION_KEY"
-PLAINTEXT_ONLY = frozenset({"lineage.jsonl"})
 INSTALL_ENCRYPTION = "pip install '.[encryption]'"
 
 
