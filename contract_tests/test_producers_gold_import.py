@@ -16,6 +16,7 @@ from pathlib import Path
 
 import pytest
 
+from contract_tests.conftest import run_cli
 from nerb_verify.producers import annotations as ann
 from nerb_verify.producers import cmu_meetings as cmu
 from nerb_verify.producers.annotations import AnnotationImportError, Decision, Span
@@ -51,6 +52,18 @@ def test_a_mismatched_pin_is_a_clear_refusal(tmp_path: Path) -> None:
         cmu.load_cmu_meetings(archive)  # the real pin
     with pytest.raises(cmu.CmuPinError):
         cmu.load_cmu_meetings(archive, expected_sha256="0" * 64)
+
+
+def test_cli_reports_counts_only_and_refuses_a_wrong_pin(tmp_path: Path) -> None:
+    archive = tmp_path / "EnronMeetings-XML.zip"
+    pin = build_archive(archive)
+    refused = run_cli("gold", "cmu-report", str(archive))
+    assert refused.code == 2 and "does not match the pinned SHA-256" in refused.stderr and refused.stdout == ""
+    ok = run_cli("gold", "cmu-report", str(archive), "--expected-sha256", pin)
+    assert ok.code == 0
+    report = json.loads(ok.stdout)
+    assert report["published_split"]["test"]["documents"] == 2
+    assert "Ann" not in ok.stdout and "lee-a" not in ok.stdout  # no name, no member name
 
 
 def test_loader_preserves_and_reports_the_published_split_and_scope(tmp_path: Path) -> None:

@@ -28,6 +28,7 @@ COMMANDS: list[tuple[str, str, str]] = [
     ("scan-bank", "scan_bank", "Compile a bank once on RE2 and scan many documents (producers)."),
     ("conformance", "conformance", "Prove a bank against synthetic cases for every active pattern (producers)."),
     ("demo", "demo", "Run the whole producer workflow on an embedded synthetic corpus, then verify (producers)."),
+    ("gold", "gold", "Verify the pinned CMU Enron Meetings archive and report its published split (producers)."),
     ("retention", "retention", "Report and enforce the private root's retention record (status, purge, encrypt)."),
 ]
 
