@@ -31,6 +31,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--output-dir", required=True, metavar="DIR", help="new (or empty) folder for the run")
     parser.add_argument("--messages", type=int, default=400, help="synthetic messages to generate (default 400)")
     parser.add_argument("--seed", type=int, default=7, help="corpus seed (default 7)")
+    parser.add_argument("--profile", choices=("smoke", "decision"), default="smoke",
+                        help="performance profile: smoke (seconds, not decision grade; default) or decision (the "
+                             "frozen decision matrix; see docs/producers.md for its wall time)")
+    parser.add_argument("--reduced-per-block", type=int, default=None, metavar="K",
+                        help="with --profile decision: run the same matrix with K samples per block and twin instead "
+                             "of the frozen counts (a CI variant; NOT decision grade, the verifier says so)")
     parser.add_argument("--quiet", action="store_true", help="no progress lines")
 
 
@@ -45,7 +51,8 @@ def run(args: argparse.Namespace) -> int:
             sys.stderr.write(f"demo: {message}\n")
 
     try:
-        result = run_demo(out, messages=args.messages, seed=args.seed, progress=progress)
+        result = run_demo(out, messages=args.messages, seed=args.seed, progress=progress, profile=args.profile,
+                          paired_per_block=args.reduced_per_block)
     except DemoPrerequisiteError as exc:
         for problem in exc.problems:
             sys.stderr.write(f"nerb-verify demo: {problem}.\n")

@@ -187,8 +187,11 @@ def _reason(exc: BaseException) -> str:
     return f"unexpected {type(exc).__name__}"
 
 
+PROFILES = ("smoke", "decision")
+
+
 def run_demo(output: Path, *, messages: int = 400, seed: int = 7, progress: Callable[[str], None] = print,
-             sample_size: int = 100) -> DemoResult:
+             sample_size: int = 100, profile: str = "smoke", paired_per_block: int | None = None) -> DemoResult:
     """Run the whole workflow into ``output`` (must not exist or be empty); returns the verdict.
 
     Every prerequisite is checked first (:func:`prerequisite_problems`; :class:`DemoPrerequisiteError`, nothing
@@ -197,6 +200,10 @@ def run_demo(output: Path, *, messages: int = 400, seed: int = 7, progress: Call
     discarding its private lineage with the rest loses nothing; the real producer commands never delete a lineage.
     """
     problems = prerequisite_problems(output, messages)
+    if profile not in PROFILES:
+        problems.append("--profile must be smoke or decision")
+    if paired_per_block is not None and (profile != "decision" or not 1 <= paired_per_block <= 100):
+        problems.append("--reduced-per-block needs --profile decision and a value between 1 and 100")
     if problems:
         raise DemoPrerequisiteError(problems)
     created = not output.exists()
@@ -209,7 +216,8 @@ def run_demo(output: Path, *, messages: int = 400, seed: int = 7, progress: Call
 
     try:
         output.mkdir(parents=True, exist_ok=True)
-        return _run_demo(output, messages=messages, seed=seed, progress=tracked, sample_size=sample_size)
+        return _run_demo(output, messages=messages, seed=seed, progress=tracked, sample_size=sample_size,
+                         profile=profile, paired_per_block=paired_per_block)
     except BaseException as exc:
         _discard(output, created)
         if isinstance(exc, Exception):
@@ -218,7 +226,7 @@ def run_demo(output: Path, *, messages: int = 400, seed: int = 7, progress: Call
 
 
 def _run_demo(output: Path, *, messages: int, seed: int, progress: Callable[[str], None],
-              sample_size: int) -> DemoResult:
+              sample_size: int, profile: str, paired_per_block: int | None) -> DemoResult:
     """The nine steps, into an empty ``output``."""
     from nerb_verify.producers.bank_format import load_bank
     from nerb_verify.producers.engine import compile_bank
@@ -253,7 +261,13 @@ def _run_demo(output: Path, *, messages: int, seed: int, progress: Callable[[str
     conformance = json.loads((bank_dir / "conformance" / "result.json").read_text(encoding="utf-8"))
     bank = load_bank(bank_dir / "bank.json")
     compiled = compile_bank(bank)
-    progress("5/9 performance: smoke profile (not decision grade)")
+    if profile == "smoke":
+        progress("5/9 performance: smoke profile (not decision grade)")
+    elif paired_per_block is None:
+        progress("5/9 performance: decision profile (the frozen decision matrix)")
+    else:
+        progress(f"5/9 performance: REDUCED decision profile ({paired_per_block} per block and twin; not decision "
+                 "grade)")
     from nerb_verify.producers.bank_card import structured_headers_view
 
     validation = [text.encode("utf-8") for text in (structured_headers_view(r)[0]
@@ -261,10 +275,10 @@ def _run_demo(output: Path, *, messages: int, seed: int, progress: Callable[[str
     import time
 
     started = time.monotonic()
-    performance, inventories = harness.run_profile("smoke", harness.HarnessInputs(
+    performance, inventories = harness.run_profile(profile, harness.HarnessInputs(
         bank_path=bank_dir / "bank.json", train_dir=development, train_source=development / "train.jsonl",
         train_artifact=public_sections["splits"]["roles"]["train"]["artifact"], validation_documents=validation,
-        work_dir=private / "performance", progress=progress))
+        work_dir=private / "performance", progress=progress), paired_per_block=paired_per_block)
     performance_seconds = round(time.monotonic() - started, 3)
     progress("6/9 freeze: manifest, thresholds, quality and conformance plans, audit plan")
     repo = Path(__file__).resolve().parents[2]
@@ -302,7 +316,8 @@ def _run_demo(output: Path, *, messages: int, seed: int, progress: Callable[[str
         public_sections=public_sections, bank_section=bank_sections["bank"],
         conformance_plan=bank_sections["conformance_plan"], labels=[], quality_plan=quality_plan,
         provenance=provenance, audit_plan=audit_plan, gate_slice=None, performance_plan=performance,
-        command_argv=["nerb-verify", "demo", "--messages", str(messages), "--seed", str(seed)],
+        command_argv=["nerb-verify", "demo", "--messages", str(messages), "--seed", str(seed), "--profile", profile]
+        + (["--reduced-per-block", str(paired_per_block)] if paired_per_block is not None else []),
         command_elapsed_seconds=performance_seconds, artifact_kind=assembly.SYNTHETIC_FIXTURE,
         privacy_report_sha256=python_canonical_sha256(privacy))
     from nerb_verify.checks.performance.hashes import performance_manifest_sha256
@@ -349,7 +364,7 @@ def _run_demo(output: Path, *, messages: int, seed: int, progress: Callable[[str
     evidence = assembly.build_evidence(plan, quality=scored["quality"], catalog_conformance=conformance,
                                        performance=performance, test_access=test_access, chain=chain,
                                        created_at=_now())
-    report = assembly.performance_report(evidence, "smoke")
+    report = assembly.performance_report(evidence, profile)
     bundle = assembly.write_bundle(output / "bundle", manifest=plan.manifest, evidence=evidence, report=report,
                                    card=card, inventories=inventories, capacity=None)
     record_retention(private)
