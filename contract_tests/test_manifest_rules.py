@@ -155,6 +155,45 @@ def test_gate_plan_must_be_the_100_of_51704() -> None:
     assert codes_of(edit) == {"manifest.quality_plan_gate_test_population"}
 
 
+def _synthetic_frame(a: dict[str, Any], records: int, kinds: tuple[str, str] = ("synthetic_fixture",) * 2,
+                     sample: int = 100) -> None:
+    """A test frame of ``records`` documents (a train record moved to test), under the given manifest/evidence kinds."""
+    a[MANIFEST]["artifact_kind"], a[EVIDENCE]["artifact_kind"] = kinds
+    for name in (MANIFEST, EVIDENCE):
+        a[name]["splits"]["roles"]["test"]["records"] = records
+        a[name]["splits"]["roles"]["train"]["records"] = 465456 - records
+    for entry in a[MANIFEST]["quality_plan"]:
+        entry["frame_documents"] = records
+        entry["sample_documents"] = sample
+
+
+def test_synthetic_fixture_gate_frame_is_its_own_test_role() -> None:
+    """Decision (docs/decision-grade.md): 51,704 is the real corpus's frame; a synthetic fixture binds its own."""
+    assert "manifest.quality_plan_gate_test_population" not in codes_of(lambda a: _synthetic_frame(a, 51705))
+    assert "manifest.quality_plan_gate_test_population" not in codes_of(lambda a: _synthetic_frame(a, 2000))
+
+
+def test_synthetic_fixture_gate_keeps_the_100_document_sample() -> None:
+    assert "manifest.quality_plan_gate_test_population" in codes_of(
+        lambda a: _synthetic_frame(a, 2000, sample=99))
+
+
+def test_frame_constant_binds_unless_both_say_synthetic() -> None:
+    for kinds in (("synthetic_fixture", "real_benchmark"), ("real_benchmark", "synthetic_fixture"),
+                  ("real_benchmark", "real_benchmark")):
+        assert "manifest.quality_plan_gate_test_population" in codes_of(
+            lambda a, kinds=kinds: _synthetic_frame(a, 51705, kinds))
+
+
+def test_synthetic_fixture_frame_must_still_equal_the_test_role() -> None:
+    def edit(a: dict[str, Any]) -> None:
+        _synthetic_frame(a, 2000)
+        for entry in a[MANIFEST]["quality_plan"]:
+            entry["frame_documents"] = 2001
+
+    assert "manifest.quality_plan_gate_test_population" in codes_of(edit)
+
+
 def test_gate_slice_rules() -> None:
     assert ("manifest.missing_gate_slice", "/quality/slices") in found(
         lambda a: slice_of(a, 0).__setitem__("promotion_gate", False))

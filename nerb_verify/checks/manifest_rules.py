@@ -162,7 +162,9 @@ PLAN_INVALID_GATE = _reg(
 PLAN_GATE_POPULATION = _reg(
     "quality_plan_gate_test_population", "The gate plan is not the 100 sampled documents of the 51,704-document frame.",
     "The preregistered design is a 100-document sample from the 51,704-document test frame; label population, "
-    "sample size, frame and test records must all agree with it. Fix: bind the preregistered sample.")
+    "sample size, frame and test records must all agree with it. A synthetic fixture (manifest and evidence both "
+    "`synthetic_fixture`) binds its own test role's record count as the frame instead of 51,704; the 100-document "
+    "sample still holds. Fix: bind the preregistered sample.")
 PLAN_PANEL_GATE = _reg(
     "quality_plan_panel_gate", "The plan does not have exactly one gate entry, the combined person_contact one.",
     "The charter's single combined person-contact application slice is the only gate. Fix: gate only that slice.")
@@ -533,6 +535,20 @@ def _check_quality_plan(ctx: VerifyContext, manifest: dict[str, Any]) -> None:
         add(PLAN_LABEL_SET, MANIFEST, join(["quality_plan"]))
 
 
+def synthetic_frame(ctx: VerifyContext) -> bool:
+    """True only when both the manifest and the evidence (as loaded) say ``synthetic_fixture``.
+
+    The charter's 51,704-document frame is a fact of the real corpus's test split; a generated corpus has its own
+    test role, so a synthetic fixture's gate frame is bound to that role's record count instead (the 100-document
+    sample and every support floor still hold). Anything else, including a missing or mixed kind, binds 51,704: a
+    synthetic fixture can never be promoted (``claim.synthetic_fixture``), so the exception cannot carry a claim.
+    See docs/decision-grade.md, "Synthetic fixtures and the frozen panel".
+    """
+    kinds = [ctx.loaded.get(name, {}).get("artifact_kind") if isinstance(ctx.loaded.get(name), dict) else None
+             for name in (MANIFEST, EVIDENCE)]
+    return kinds == [release_identity.SYNTHETIC_KIND, release_identity.SYNTHETIC_KIND]
+
+
 def _check_gate_plan(ctx: VerifyContext, entry: dict[str, Any], base: list[Any], label: dict[str, Any] | None,
                      view: dict[str, Any] | None, primary: dict[str, Any] | None,
                      split_roles: dict[str, Any]) -> None:
@@ -550,8 +566,9 @@ def _check_gate_plan(ctx: VerifyContext, entry: dict[str, Any], base: list[Any],
         add(PLAN_INVALID_GATE, MANIFEST, join([*base, "promotion_gate"]))
     pop_docs = _int(_population(label, "test"), "documents") if label is not None else None
     test_records = _int(_dict(split_roles, "test"), "records")
+    frame_ok = test_records is not None and (test_records == GATE_FRAME_DOCUMENTS or synthetic_frame(ctx))
     if not (pop_docs == _int(entry, "sample_documents") == GATE_SAMPLE_DOCUMENTS
-            and _int(entry, "frame_documents") == test_records == GATE_FRAME_DOCUMENTS):
+            and _int(entry, "frame_documents") == test_records and frame_ok):
         add(PLAN_GATE_POPULATION, MANIFEST, join([*base, "sample_documents"]))
 
 

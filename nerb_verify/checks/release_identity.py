@@ -29,6 +29,7 @@ from nerb_verify.pointers import safe_pointer
 
 FAMILY = "manifest"
 REAL_KIND = "real_benchmark"
+SYNTHETIC_KIND = "synthetic_fixture"
 COMMIT_FIELDS = frozenset({"git_commit", "measurement_git_commit", "executable_git_commit", "frozen_git_commit"})
 COMMIT_LENGTH = 40
 HEX_DIGITS = frozenset("0123456789abcdef")
