@@ -36,9 +36,16 @@ def _sentence(rng: random.Random) -> str:
     return words[0].capitalize() + " " + " ".join(words[1:]) + "."
 
 
-def generate(messages: int = 400, seed: int = 7, people: int = 40) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
-    """Rows (corbt/enron-emails shape) and the answer key, both deterministic in ``seed``."""
+def generate(messages: int = 400, seed: int = 7, people: int = 40, negative_share: float = 0.0
+             ) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+    """Rows (corbt/enron-emails shape) and the answer key, both deterministic in ``seed``.
+
+    ``negative_share`` makes about that share of messages negative (no mention and no signature in subject or body),
+    drawn from a second generator so that 0.0 (the default) gives exactly the same corpus as before; the decision
+    demo uses it so its 100-document gate sample meets the charter's >= 20 negative documents.
+    """
     rng = random.Random(seed)
+    negatives = random.Random(f"{seed}-negative")
     everyone = _people(rng, people + 8)
     roster, outsiders = everyone[:people], everyone[people:]  # outsiders never appear in a header: not in any bank
     rows: list[dict[str, Any]] = []
@@ -47,18 +54,22 @@ def generate(messages: int = 400, seed: int = 7, people: int = 40) -> tuple[list
         sender = roster[rng.randrange(len(roster))]
         recipients = rng.sample([p for p in roster if p != sender], rng.randint(1, 3))
         mentions: list[tuple[str, str]] = []
+        negative = negatives.random() < negative_share
         lines = [_sentence(rng)]
         for _ in range(rng.randint(0, 3)):
             pool = outsiders if rng.random() < 0.15 else roster
             person = pool[rng.randrange(len(pool))]
-            if rng.random() < 0.5:
+            if negative:
+                rng.random()  # same draws as a positive message, so the rest of the corpus does not move
+                lines.append(f"Please check the {rng.choice(WORDS)} numbers before the review.")
+            elif rng.random() < 0.5:
                 lines.append(f"Please check with {person[0]} before the {rng.choice(WORDS)} review.")
                 mentions.append(("person", person[0]))
             else:
                 lines.append(f"Send the {rng.choice(WORDS)} file to {person[1]} today.")
                 mentions.append(("contact", person[1]))
         lines.append(_sentence(rng))
-        signature = rng.random() < 0.6
+        signature = rng.random() < 0.6 and not negative
         body = "\n".join(lines) + ("\n\nThanks,\n" + sender[0] if signature else "") + "\n"
         if signature:
             mentions.append(("person", sender[0]))
@@ -79,10 +90,10 @@ def generate(messages: int = 400, seed: int = 7, people: int = 40) -> tuple[list
     return rows, key
 
 
-def write(out_dir: Path, messages: int = 400, seed: int = 7) -> tuple[Path, Path]:
+def write(out_dir: Path, messages: int = 400, seed: int = 7, negative_share: float = 0.0) -> tuple[Path, Path]:
     """Write ``corpus.jsonl`` and ``answer-key.jsonl`` under ``out_dir`` (private: 0700 folder, 0600 files)."""
     out_dir.mkdir(parents=True, exist_ok=True, mode=0o700)
-    rows, key = generate(messages, seed)
+    rows, key = generate(messages, seed, negative_share=negative_share)
     corpus = out_dir / "corpus.jsonl"
     answers = out_dir / "answer-key.jsonl"
     corpus.write_text("".join(json.dumps(r, sort_keys=True) + "\n" for r in rows), encoding="utf-8")

@@ -33,6 +33,10 @@ LABEL_POLICY = {"policy": "nerb_verify.demo_two_pass_adjudicated_gold.v1", "view
                 "source": "two independent synthetic annotation passes (Label Studio export, brat standoff), "
                           "imported, compared and adjudicated by a distinct reviewer (producers/demo_annotation.py)",
                 "strength": "independent"}
+GATE_SLICE = "person_contact_all_test"
+# share of negative messages in the decision demo's corpus: its 100-document gate sample needs >= 20 negatives
+DECISION_NEGATIVE_SHARE = 0.3
+DECISION_MESSAGES = 2000
 SLICES = (("person_contact_all_test", "person_contact", "demo_gold_person_contact", ["contact", "person"]),
           ("contact_all_test", "contact", "demo_gold_contact", ["contact"]),
           ("person_all_test", "person", "demo_gold_person", ["person"]))
@@ -236,7 +240,9 @@ def _run_demo(output: Path, *, messages: int, seed: int, progress: Callable[[str
     private.mkdir(mode=0o700)
     public = private / "public-sections"
     progress("1/9 corpus: generating the embedded synthetic corpus")
-    corpus, answers = demo_corpus.write(private / "corpus", messages, seed)
+    decision = profile == "decision"
+    corpus, answers = demo_corpus.write(private / "corpus", messages, seed,
+                                        negative_share=DECISION_NEGATIVE_SHARE if decision else 0.0)
     progress("2/9 prepare")
     sections = public / "manifest-sections.json"
     if _cli(["prepare", str(corpus), "--private-root", str(private), "--source-id", "nerb_verify_demo",
@@ -305,8 +311,11 @@ def _run_demo(output: Path, *, messages: int, seed: int, progress: Callable[[str
                      "membership_artifact": {"id": "demo_gold_sample_membership", "sha256": None, "bytes": 0}}
     test_role = public_sections["splits"]["roles"]["test"]  # public counts: nothing of the test is read yet
     frame = test_role["records"]
+    # the decision demo's combined slice is the charter's gate (its frame is the fixture's own test role:
+    # docs/decision-grade.md, "Synthetic fixtures and the frozen panel"); a smoke demo has diagnostics only
     quality_plan = [{"id": sid, "entity_class": cls, "label_artifact_id": lid, "cohort": "all",
-                     "split_role": "test", "text_view": "subject_current_body", "promotion_gate": False,
+                     "split_role": "test", "text_view": "subject_current_body",
+                     "promotion_gate": decision and sid == GATE_SLICE,
                      "frame_documents": frame, "sample_documents": min(sample_size, test_role["groups"]),
                      "sample_design": sample_design} for sid, cls, lid, _ in SLICES]
     privacy = assembly.privacy_report([sections, public / "manifest-bank.json", public / "bank-card.json"],
@@ -315,7 +324,8 @@ def _run_demo(output: Path, *, messages: int, seed: int, progress: Callable[[str
     plan = assembly.freeze_plans(
         public_sections=public_sections, bank_section=bank_sections["bank"],
         conformance_plan=bank_sections["conformance_plan"], labels=[], quality_plan=quality_plan,
-        provenance=provenance, audit_plan=audit_plan, gate_slice=None, performance_plan=performance,
+        provenance=provenance, audit_plan=audit_plan, gate_slice=0 if decision else None,
+        performance_plan=performance,
         command_argv=["nerb-verify", "demo", "--messages", str(messages), "--seed", str(seed), "--profile", profile]
         + (["--reduced-per-block", str(paired_per_block)] if paired_per_block is not None else []),
         command_elapsed_seconds=performance_seconds, artifact_kind=assembly.SYNTHETIC_FIXTURE,
@@ -340,7 +350,7 @@ def _run_demo(output: Path, *, messages: int, seed: int, progress: Callable[[str
                    if m.get("role") == "test"}
     second_refused = refuse_second_access(sealed, target)
     scored = evaluate_test(records, memberships, key, bank, compiled, salt, sample_size, label_policy_sha,
-                           annotation_dir=private / "annotation")
+                           annotation_dir=private / "annotation", gate=decision)
     progress("8/9 assemble: evidence, audit chain, lineage, report, publication, summary, figures")
     plan.manifest["labels"] = scored["labels"] + [assembly.conformance_label(bank_sections["conformance_plan"])]
     membership_ref = scored["sample_artifact"]
@@ -458,7 +468,8 @@ def _package_version() -> str:
 
 def evaluate_test(records: list[dict[str, Any]], memberships: dict[str, dict[str, Any]],
                   key: dict[str, list[dict[str, str]]], bank: dict[str, Any], compiled: Any, salt: list[str],
-                  sample_size: int, label_policy_sha: str, *, annotation_dir: Path) -> dict[str, Any]:
+                  sample_size: int, label_policy_sha: str, *, annotation_dir: Path, gate: bool = False
+                  ) -> dict[str, Any]:
     """Sample, adjudicated two-pass gold, catalog qualification, one scan per sampled document, three slices.
 
     The gold is not read from the answer key: two synthetic annotators (one working from the key, one a rule tagger
@@ -507,7 +518,8 @@ def evaluate_test(records: list[dict[str, Any]], memberships: dict[str, dict[str
     for sid, cls, lid, classes in SLICES:
         spec = evaluation.SliceSpec(id=sid, entity_class=cls, label_artifact_id=lid, label_strength="independent",
                                     annotation_completeness="exhaustive_within_scope",
-                                    annotation_scope={**scope, "entity_classes": classes})
+                                    annotation_scope={**scope, "entity_classes": classes},
+                                    promotion_gate=gate and sid == GATE_SLICE)
         scored = evaluation.score_slice(spec, documents, gold, predictions)
         slices.append(scored)
         spans = scored["gold_spans"]
