@@ -29,7 +29,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.epilog = (f"Needs the RE2 scan engine (google-re2), the producers extra: run {INSTALL_PRODUCERS} in a "
                      "nerb-verify clone.")
     parser.add_argument("--output-dir", required=True, metavar="DIR", help="new (or empty) folder for the run")
-    parser.add_argument("--messages", type=int, default=400, help="synthetic messages to generate (default 400)")
+    parser.add_argument("--messages", type=int, default=None,
+                        help="synthetic messages to generate (default 400; 2,000 with --profile decision, so the "
+                             "test split holds the 100-group gate sample)")
     parser.add_argument("--seed", type=int, default=7, help="corpus seed (default 7)")
     parser.add_argument("--profile", choices=("smoke", "decision"), default="smoke",
                         help="performance profile: smoke (seconds, not decision grade; default) or decision (the "
@@ -42,7 +44,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Check every prerequisite, run the nine steps, print the verdicts; exit 2 (nothing left behind) on failure."""
-    from nerb_verify.producers.demo_pipeline import DemoError, DemoPrerequisiteError, run_demo
+    from nerb_verify.producers.demo_pipeline import DECISION_MESSAGES, DemoError, DemoPrerequisiteError, run_demo
 
     out = Path(args.output_dir)
 
@@ -51,7 +53,9 @@ def run(args: argparse.Namespace) -> int:
             sys.stderr.write(f"demo: {message}\n")
 
     try:
-        result = run_demo(out, messages=args.messages, seed=args.seed, progress=progress, profile=args.profile,
+        messages = args.messages if args.messages is not None else (
+            DECISION_MESSAGES if args.profile == "decision" else 400)
+        result = run_demo(out, messages=messages, seed=args.seed, progress=progress, profile=args.profile,
                           paired_per_block=args.reduced_per_block)
     except DemoPrerequisiteError as exc:
         for problem in exc.problems:
@@ -64,10 +68,18 @@ def run(args: argparse.Namespace) -> int:
         return 2
     sys.stdout.write(f"bundle: {result.bundle}\nprivate files: {result.private}\n")
     sys.stdout.write(f"sealed test opened once; second attempt refused: {'yes' if result.second_access_refused else 'NO'}\n")
-    sys.stdout.write(f"verdict: {result.verdict} (exit {result.exit_code}); smoke profile, not promoted\n")
+    label = {"smoke": "smoke profile", "decision": "decision profile"}[args.profile]
+    if args.reduced_per_block is not None:
+        label = (f"REDUCED decision profile ({args.reduced_per_block} per block and twin; the frozen sample counts "
+                 "are not met, so performance.protocol_count is expected)")
+    sys.stdout.write(f"verdict: {result.verdict} (exit {result.exit_code}); {label}, not promoted\n")
     for code, artifact, pointer in result.errors:
         sys.stdout.write(f"  finding: {code} {artifact}{pointer and ' ' + pointer}\n")
-    sys.stdout.write("decision grade: not eligible (smoke); unmet requirements: "
-                     + (", ".join(result.unmet_requirements) or "none") + "\n")
+    if result.decision_grade_eligible:
+        sys.stdout.write("decision grade: eligible\n")
+    else:
+        why = "smoke" if args.profile == "smoke" else ", ".join(result.blocked_by) or "unknown"
+        sys.stdout.write(f"decision grade: not eligible ({why}); unmet requirements: "
+                         + (", ".join(result.unmet_requirements) or "none") + "\n")
     sys.stdout.write(f"details: nerb-verify verify {result.bundle}\n")
     return 0 if result.verdict == "verified" and result.second_access_refused else 1

@@ -18,7 +18,7 @@ import re
 import shutil
 import subprocess
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
@@ -53,8 +53,10 @@ class DemoResult:
     error_codes: list[str]
     second_access_refused: bool
     errors: list[tuple[str, str, str]]
-    # Decision-grade requirements the smoke bundle does not meet (codes; reported, not findings: decision_scope.py).
+    # Decision-grade requirements the bundle does not meet (codes; reported, not findings: decision_scope.py).
     unmet_requirements: list[str]
+    decision_grade_eligible: bool = False
+    blocked_by: list[str] = field(default_factory=list)
 
 
 def _now() -> str:
@@ -384,7 +386,8 @@ def _run_demo(output: Path, *, messages: int, seed: int, progress: Callable[[str
     codes = sorted({code for code, _, _ in errors})
     grade = result.collector.decisions.get("decision_grade") or {}
     unmet = sorted({str(item["code"]) for item in grade.get("unmet") or []})
-    return DemoResult(bundle, private, result.verdict, result.exit_code, codes, second_refused, errors, unmet)
+    return DemoResult(bundle, private, result.verdict, result.exit_code, codes, second_refused, errors, unmet,
+                      grade.get("eligible") is True, sorted(str(b) for b in grade.get("blocked_by") or []))
 
 
 def retention_policy_sha256(private: Path) -> str:
