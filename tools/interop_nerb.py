@@ -60,7 +60,9 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--nerb-checkout", type=Path,
                         help="a NERB source checkout (has src/nerb); needed by --runner uv, optional otherwise")
     parser.add_argument("bundles", nargs="+", type=Path, metavar="BUNDLE", help="bundle folders to verify")
-    parser.add_argument("--runner", choices=("uv", "python"), default="uv")
+    parser.add_argument("--runner", choices=("uv", "python", "api"), default="uv",
+                        help="api: NERB's Python API check by check in --python, generated-file comparison off, "
+                             "the bundle committed into a scratch git repository (see run_api)")
     parser.add_argument("--python", default=sys.executable,
                         help="interpreter for --runner python (one where NERB and its dependencies import)")
     parser.add_argument("--command", help="explicit argv template with {bundle} (and optionally {checkout})")
@@ -91,6 +93,8 @@ def check_runner(args: argparse.Namespace) -> None:
         return
     if args.command and "{checkout}" in args.command:
         raise InteropError("--command uses {checkout} but no --nerb-checkout was given")
+    if args.runner == "api":
+        return
     if not args.command and args.runner == "uv":
         raise InteropError("--runner uv needs --nerb-checkout (or use --runner python with an interpreter that has "
                            "NERB installed)")
@@ -201,11 +205,102 @@ def checkout_commit(checkout: Path) -> str | None:
     return text if done.returncode == 0 and len(text) == 40 else None
 
 
+PROBE = Path(__file__).resolve().parent / "nerb_api_probe.py"
+GIT_IDENTITY = ["-c", "user.name=nerb-verify-interop", "-c", "user.email=nerb-verify-interop",
+                "-c", "commit.gpgsign=false"]
+
+
+def _git(repo: Path, *args: str) -> str:
+    done = subprocess.run(["git", "-C", str(repo), *GIT_IDENTITY, *args], capture_output=True, timeout=120,
+                          check=False)
+    if done.returncode != 0:
+        raise InteropError("git failed while building the scratch repository")
+    return done.stdout.decode("ascii", "replace").strip()
+
+
+def nerb_package_dir(python: str) -> Path:
+    """The folder of the ``nerb`` package that ``python`` imports (raises when it has none)."""
+    try:
+        done = subprocess.run([python, "-c", "import nerb, os; print(os.path.dirname(nerb.__file__))"],
+                              capture_output=True, timeout=120, check=False)
+    except (OSError, subprocess.SubprocessError):
+        raise InteropError("the --python interpreter cannot be run") from None
+    if done.returncode != 0:
+        raise InteropError("the --python interpreter cannot import nerb (pip install nerb==0.0.12 google-re2)")
+    return Path(done.stdout.decode("utf-8", "replace").strip())
+
+
+def scratch_repository(package: Path, bundle: Path, root: Path) -> tuple[Path, str]:
+    """A git repository in NERB's layout: its package under ``src/nerb``, the bundle under ``evidence/enron``.
+
+    NERB's capacity check finds the publisher's repository from its own package folder (``git -C <package dir>``,
+    spec 30 A.7), so the package is imported from the scratch repository's ``src`` and both are committed there.
+    Returns (repository, commit).
+    """
+    import shutil
+
+    shutil.copytree(package, root / "src" / "nerb", ignore=shutil.ignore_patterns("__pycache__"))
+    shutil.copytree(bundle, root / "evidence" / "enron", symlinks=True)
+    _git(root, "init", "-q")
+    _git(root, "add", "-A")
+    _git(root, "commit", "-q", "-m", "scratch: NERB package and the bundle under evidence/enron")
+    return root, _git(root, "rev-parse", "HEAD")
+
+
+def run_api(args: argparse.Namespace, bundle: Path) -> dict[str, Any]:
+    """NERB's checks one by one (``tools/nerb_api_probe.py`` in ``--python``) on the bundle in a scratch repository."""
+    import tempfile
+
+    package = nerb_package_dir(args.python)
+    with tempfile.TemporaryDirectory(prefix="nerb-interop-") as tmp:
+        repo, commit = scratch_repository(package, bundle, Path(tmp))
+        env = {**os.environ, "PYTHONPATH": str(repo / "src"), "PYTHONDONTWRITEBYTECODE": "1"}
+        try:
+            done = subprocess.run([args.python, str(PROBE), str(repo / "evidence" / "enron")], capture_output=True,
+                                  timeout=args.timeout, check=False, cwd=repo, env=env)
+        except subprocess.TimeoutExpired:
+            raise InteropError("NERB's checks timed out") from None
+        lines = done.stdout.decode("utf-8", "replace").strip().splitlines()
+        try:
+            probe = json.loads(lines[-1]) if done.returncode == 0 and lines else None
+        except json.JSONDecodeError:
+            probe = None
+    if not isinstance(probe, dict):
+        raise InteropError("NERB's checks could not run in the scratch repository")
+    return {**probe, "scratch_commit": commit}
+
+
+def main_api(args: argparse.Namespace) -> int:
+    """The api runner: per bundle, NERB's checks beside our verdict; exit 0 when every NERB check other than the
+    capacity decision (and the publication check that needs it) passed on every bundle, 1 otherwise."""
+    results = []
+    for bundle in args.bundles:
+        bundle = bundle.resolve()
+        results.append({"bundle": bundle.name, "nerb": run_api(args, bundle), "ours": run_ours(bundle)})
+    report = {"runner": "api", "generated_file_comparison": "off", "results": results}
+    text = json.dumps(report, indent=2, sort_keys=True) + "\n"
+    sys.stdout.write(text)
+    if args.out:
+        args.out.write_text(text, encoding="utf-8")
+    others = [c for r in results for c in r["nerb"]["checks"] if c["result"] == "failed"
+              and not c["check"].startswith("capacity_decision")]
+    return 0 if not others else 1
+
+
 def main(argv: list[str] | None = None) -> int:
     try:
         args = parse_args(argv)
     except SystemExit as exc:
         return int(exc.code or 0) and 2
+    if args.runner == "api":
+        try:
+            for bundle in args.bundles:
+                if not bundle.is_dir():
+                    raise InteropError("a BUNDLE argument is not a folder")
+            return main_api(args)
+        except InteropError as exc:
+            sys.stderr.write(f"interop_nerb: {exc}\n")
+            return 2
     try:
         check_runner(args)
         for bundle in args.bundles:
