@@ -12,6 +12,11 @@ The demo is honest about what it is: a smoke run is never decision grade and not
 itself a smoke bundle, so it verifies with no finding while the verifier lists the decision-grade requirements it does
 not meet (decision matrix, sweeps, value model, profile, gold gate slice, capacity decision; docs/decision-grade.md).
 
+``--profile decision`` runs the frozen decision matrix instead of the smoke profile and makes the combined quality
+slice the gate (2,000 messages by default; docs/producers.md, "Decision-profile demo"); ``--reduced-per-block K``
+runs that matrix with K samples per block and twin, which the verifier rejects as not the frozen counts
+(``performance.protocol_count``) and nothing else.
+
 Exit codes: 0 the bundle was built and verified (and a second test access was refused); 1 the bundle was built but
 did not verify, or the second access was not refused; 2 the demo could not run (nothing is left behind).
 """
