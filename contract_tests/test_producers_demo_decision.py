@@ -7,7 +7,8 @@ process (as in test_producers_harness_value). What is checked is what the decisi
 the report says ``decision``; the combined slice is the quality gate on exactly 100 sampled documents of the fixture's
 own test frame with the charter's floors met, so ``manifest.missing_gate_slice`` is no longer unmet; the gate
 thresholds are frozen and evaluated; the only error findings are the reduced sample counts
-(``performance.protocol_count``); the smoke demo is unchanged (no gate, not decision).
+(``performance.protocol_count`` for the setup cells, above their frozen 20; ``performance.sample_support`` for the
+direct cell, below its 1,000); the smoke demo is unchanged (no gate, not decision).
 """
 
 from __future__ import annotations
@@ -50,7 +51,7 @@ def _json(result, name: str) -> dict[str, Any]:
 
 
 def test_reduced_decision_demo_fails_only_on_its_sample_counts(decision_demo):
-    assert decision_demo.error_codes == ["performance.protocol_count"]
+    assert decision_demo.error_codes == ["performance.protocol_count", "performance.sample_support"]
     assert decision_demo.second_access_refused
 
 
@@ -93,3 +94,24 @@ def test_reduced_and_profile_arguments_are_checked_first(tmp_path, kwargs):
     with pytest.raises(demo_pipeline.DemoPrerequisiteError):
         demo_pipeline.run_demo(out, progress=lambda _m: None, **kwargs)
     assert not out.exists()
+
+
+def _grade(comparisons: list[dict[str, Any]]) -> list[str]:
+    from nerb_verify.producers import harness
+
+    performance = {"workloads": [], "inputs": [], "comparisons": comparisons, "breakeven_models": []}
+    return harness.report_failure_codes(performance, {"git_dirty": False}, {"cpu_count": 2, "memory_bytes": 1})
+
+
+@pytest.mark.parametrize(("comparison", "fails"), [
+    ({"comparison_kind": "same_path_stability", "result": "within_tolerance"}, False),
+    ({"comparison_kind": "same_path_stability", "result": "unstable"}, True),
+    ({"comparison_kind": "same_path_stability", "result": "inconclusive"}, True),
+    ({"comparison_kind": "cross_path_value", "result": "equivalent", "noise_floor": 0.25}, False),
+    ({"comparison_kind": "cross_path_value", "result": "equivalent", "noise_floor": 0.2500001}, True),
+    ({"comparison_kind": "cross_path_value", "result": "regressed", "noise_floor": 0.01}, True),
+])
+def test_report_grade_fails_on_an_unstable_or_regressed_comparison(comparison, fails):
+    """The verifier adds comparison_regression_or_noise for these (same_path.py, cross_path.py); the producer's report
+    must say the same, or a decision run with one noisy cell is rejected with performance.decision_grade_mismatch."""
+    assert ("comparison_regression_or_noise" in _grade([comparison])) is fails

@@ -52,6 +52,7 @@ PHASE_HARNESS = {
     "end_to_end": "end_to_end_harness",
 }
 SAME_PATH_TOLERANCE = Fraction(1, 20)
+NOISE_CEILING = Fraction(1, 4)  # the cross-path noise floor above which a run is not decision grade
 SAME_PATH_SIGNIFICANCE = Fraction(1, 20)
 SAME_PATH_BASELINE: dict[str, Any] = {
     "id": "nerb_verify_exact_same_path_control", "name": "nerb-verify exact same-path repeated control",
@@ -712,7 +713,9 @@ def report_failure_codes(performance: dict[str, Any], software: dict[str, Any], 
     ``decision_cell_count`` unless exactly 19 decision cells; ``dirty_git_worktree``; ``finite_breakeven`` unless
     exactly one value model with a finite or already-better result; ``execution_cpu_capacity`` /
     ``execution_memory_capacity``; per decision cell ``<id>:rss`` above 8 GiB and, for decision direct scans,
-    ``<id>:latency`` / ``<id>:throughput`` against the frozen thresholds. A smoke run always fails on the first one.
+    ``<id>:latency`` / ``<id>:throughput`` against the frozen thresholds; ``comparison_regression_or_noise`` when a
+    same-path comparison is not within tolerance or a cross-path one regressed or has a noise floor above 0.25. A
+    smoke run always fails on the first one.
     """
     thresholds = hashes.DECISION_THRESHOLDS
     failures: set[str] = set()
@@ -721,6 +724,16 @@ def report_failure_codes(performance: dict[str, Any], software: dict[str, Any], 
         failures.add("decision_cell_count")
     if software.get("git_dirty") is not False:
         failures.add("dirty_git_worktree")
+    for comparison in performance.get("comparisons") or []:
+        # spec 20 §10.1, as the verifier recomputes it: a same-path cell not within tolerance, a cross-path
+        # regression, or a cross-path noise floor above 0.25
+        same_path_failed = comparison.get("comparison_kind") != "cross_path_value" \
+            and comparison.get("result") != "within_tolerance"
+        noisy = comparison.get("comparison_kind") == "cross_path_value" and (
+            comparison.get("result") == "regressed" or Fraction(repr(comparison.get("noise_floor", 0.0)))
+            > NOISE_CEILING)
+        if same_path_failed or noisy:
+            failures.add("comparison_regression_or_noise")
     models = performance.get("breakeven_models") or []
     if len(models) != 1 or models[0].get("result") not in ("candidate_already_better", "finite_breakeven"):
         failures.add("finite_breakeven")
