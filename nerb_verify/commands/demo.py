@@ -14,8 +14,8 @@ not meet (decision matrix, sweeps, value model, profile, gold gate slice, capaci
 
 ``--profile decision`` runs the frozen decision matrix instead of the smoke profile and makes the combined quality
 slice the gate (2,000 messages by default; docs/producers.md, "Decision-profile demo"); ``--reduced-per-block K``
-runs that matrix with K samples per block and twin, which the verifier rejects as not the frozen counts
-(``performance.protocol_count``) and nothing else.
+runs that matrix with K samples per block and twin, which the verifier rejects for its sample counts only
+(``performance.protocol_count``, ``performance.sample_support``).
 
 Exit codes: 0 the bundle was built and verified (and a second test access was refused); 1 the bundle was built but
 did not verify, or the second access was not refused; 2 the demo could not run (nothing is left behind).
@@ -76,7 +76,7 @@ def run(args: argparse.Namespace) -> int:
     label = {"smoke": "smoke profile", "decision": "decision profile"}[args.profile]
     if args.reduced_per_block is not None:
         label = (f"REDUCED decision profile ({args.reduced_per_block} per block and twin; the frozen sample counts "
-                 "are not met, so performance.protocol_count is expected)")
+                 "are not met, so performance.protocol_count and sample_support are expected)")
     sys.stdout.write(f"verdict: {result.verdict} (exit {result.exit_code}); {label}, not promoted\n")
     for code, artifact, pointer in result.errors:
         sys.stdout.write(f"  finding: {code} {artifact}{pointer and ' ' + pointer}\n")

@@ -203,7 +203,8 @@ def run_demo(output: Path, *, messages: int = 400, seed: int = 7, progress: Call
 
     ``profile`` is ``smoke`` or ``decision`` (the frozen decision matrix, with the combined slice as the quality gate);
     ``paired_per_block`` runs the decision matrix with that many samples per block and twin instead of the frozen
-    counts (a reduced run: the verifier rejects its counts with ``performance.protocol_count``, nothing else);
+    counts (a reduced run: the verifier rejects it for its counts only, ``performance.protocol_count`` /
+    ``performance.sample_support``);
     ``performance_only`` (tests) limits the measured cells (``harness.run_profile``'s ``only``).
     Every prerequisite is checked first (:func:`prerequisite_problems`; :class:`DemoPrerequisiteError`, nothing
     written). A run that fails later removes everything it wrote, so the same command can simply be run again, and
