@@ -112,6 +112,12 @@ REVIEW_PROVENANCE = _reg(
     "annotation_review_provenance", "`independently_reviewed` disagrees with the review provenance.",
     "Independent review means a reviewer id, different from the producer id, and an adjudication artifact; the flag "
     "must say exactly that. Fix: correct the flag or the provenance.")
+LABEL_ARTIFACT = _reg(
+    "label_artifact_inconsistent", "Two labels describe one private artifact differently.",
+    "Several labels may be scored against one sealed annotation artifact (and share one adjudication artifact). "
+    "The artifact itself is private, so its size and hash cannot be recomputed, but every reference to one "
+    "artifact id must state the same sha256 and byte count: two different descriptions of one file mean one of "
+    "them is false. Fix: state the artifact's one hash and size in every label that names it.")
 ANNOTATION_INDEPENDENCE = _reg(
     "annotation_independence", "Independent or conformance labels lack separate review.",
     "`independent` and `synthetic_conformance` labels need a separate reviewer and an adjudication artifact. Fix: "
@@ -362,8 +368,32 @@ def check_manifest(ctx: VerifyContext, manifest: dict[str, Any]) -> None:
     _check_splits(ctx, MANIFEST, manifest)
     _check_bank(ctx, MANIFEST, manifest)
     _check_labels(ctx, manifest)
+    _check_label_artifacts(ctx, manifest)
     _check_quality_plan(ctx, manifest)
     _check_conformance_plan(ctx, manifest)
+
+
+def _check_label_artifacts(ctx: VerifyContext, manifest: dict[str, Any]) -> None:
+    """Every label reference to one private artifact id (annotations or adjudication) states one hash and size."""
+    first: dict[str, tuple[Any, Any]] = {}
+    for index, label in enumerate(_list(manifest, "labels")):
+        refs = (("artifact",), ("annotation_provenance", "adjudication_artifact"))
+        for path in refs:
+            ref: Any = label
+            for key in path:
+                ref = ref.get(key) if isinstance(ref, dict) else None
+            if not isinstance(ref, dict) or not isinstance(ref.get("id"), str):
+                continue
+            stated = (ref.get("sha256"), ref.get("bytes"))
+            seen = first.setdefault(ref["id"], stated)
+            for position, field in enumerate(("sha256", "bytes")):
+                if not _same_json(seen[position], stated[position]):
+                    ctx.collector.add(LABEL_ARTIFACT, MANIFEST, join(["labels", index, *path, field]))
+
+
+def _same_json(a: Any, b: Any) -> bool:
+    """Type-strict equality of two JSON scalars (1 and 1.0 and True differ)."""
+    return type(a) is type(b) and a == b
 
 
 def _check_bank(ctx: VerifyContext, artifact: str, doc: dict[str, Any]) -> None:
