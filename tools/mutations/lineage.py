@@ -290,6 +290,10 @@ CASES = [
     _case("lineage.audit_chain_terminal", "scored-without-decision-hash",
           [_set("/audit_chain/score/quality_decision_sha256", None)],
           "A scored audit without its quality-decision commitment (resealed)."),
+    _case("lineage.audit_chain_terminal", "support-failure-on-scored-chain",
+          [_set("/audit_chain/score/support_failure_codes", ["documents_below_minimum"])],
+          "A scored audit (not insufficient support) lists a support failure (resealed): its support_failure_codes "
+          "must be empty."),
     _case("lineage.audit_chain_quality_decision", "accepted-despite-failed-gates",
           [_set("/audit_chain/score/quality_decision_passed", True),
            _set("/audit_chain/prediction_audit/status", "accepted"),
