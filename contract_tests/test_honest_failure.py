@@ -12,9 +12,12 @@ from pathlib import Path
 
 import pytest
 
-from contract_tests.conftest import run_cli
+from contract_tests.conftest import run_cli, verify_dir
 from nerb_verify.checks import manifest_rules
+from nerb_verify.checks.lineage import SUPPORT_FAILURE_ORDER
+from nerb_verify.seal import seal_bundle
 from tools.fixturelib import materialize
+from tools.mutations.conformance import HONEST_UNTESTED_PATTERN
 from tools.mutations.support import HONEST_INSUFFICIENT_SUPPORT
 
 
@@ -59,16 +62,13 @@ def test_support_failures_are_recomputed_in_canonical_order(gate, contact, perso
     gate_slice = _slice("person_contact", True, **gate)
     slices = [gate_slice, _slice("contact", False, **contact), _slice("person", False, **person)]
     assert [code for code, *_ in manifest_rules.support_failures(gate_slice, slices)] == expected
-    codes = {code for code, *_ in manifest_rules.SUPPORT_FLOORS} | {c for _, c in manifest_rules.CLASS_SUPPORT}
-    from nerb_verify.checks.lineage import SUPPORT_FAILURE_ORDER
-    assert codes == set(SUPPORT_FAILURE_ORDER)
+    codes = [code for code, *_ in manifest_rules.SUPPORT_FLOORS] + [c for _, c in manifest_rules.CLASS_SUPPORT]
+    assert tuple(codes) == SUPPORT_FAILURE_ORDER  # the canonical order is the order the floors are checked in
 
 
 def test_honest_untested_pattern_verifies_with_the_contract_reported_failed(tmp_path: Path) -> None:
     """One active pattern without a positive case, reported failed everywhere: the known-bank contract is FAIL (an
     outcome; no flag requires it), standalone redaction is not eligible (exit 3 only under its flag)."""
-    from tools.mutations.conformance import HONEST_UNTESTED_PATTERN
-
     bundle = materialize(HONEST_UNTESTED_PATTERN, tmp_path)
     plain = run_cli("verify", "--format", "json", str(bundle))
     assert plain.code == 0, plain.stdout
@@ -80,9 +80,6 @@ def test_honest_untested_pattern_verifies_with_the_contract_reported_failed(tmp_
     evidence = json.loads((bundle / "benchmark-evidence.json").read_text())
     evidence["catalog_conformance"]["passed"] = True
     (bundle / "benchmark-evidence.json").write_text(json.dumps(evidence))
-    from nerb_verify.seal import seal_bundle
-    from contract_tests.conftest import verify_dir
-
     seal_bundle(bundle)
     codes = {f.code for f in verify_dir(bundle).collector.findings if f.severity == "error"}
     assert {"conformance.incomplete_pattern_support", "conformance.passed_mismatch"} <= codes
