@@ -4,7 +4,9 @@ Checked standalone (no git, no file modes):
 
 * self hashes: ``decision_sha256``, ``report.run_sha256``, ``report.policy.policy_sha256``, every receipt's
   ``attempt_sha256``, ``attestation.sha256``, ``verification_scope.sha256``, ``privacy.privacy_sha256``;
-* ``report.totals.report_bytes`` equals the length of the report in NERB's pretty form (plus its newline);
+* ``report.policy.policy_sha256`` is also pinned to the published policy's hash, so every policy field is frozen;
+* ``report.totals.report_bytes`` equals the length of the report in NERB's pretty form (plus its newline), and the
+  pre-report owned disk is the final owned disk less that report file and the commit marker;
 * the attempt chain: 1-based consecutive ``sequence``/``attempt_sequence``, ``previous_attempt_sha256`` links,
   unique nonces, outcome/failure-code consistency, resource bounds of a passed receipt;
 * the terminal attempt: equal to the last receipt, the only passed receipt for this report, cross-bound to the
@@ -12,12 +14,13 @@ Checked standalone (no git, no file modes):
 * the attestation fields derivable from the file (report, chain and terminal hashes, source inventory, commit, tree,
   native and reader lock hashes equal to the report's execution block, reader environment of the preparation);
 * the verification scope equals the published constant; the privacy block is the constant shape and names the
-  report's scanner;
+  report's scanner; the report's own privacy flags declare aggregate-only content;
 * every report gate is true, and the gates that are arithmetic or a plain reading of the commitments are
   recomputed; the RSS caps follow from the policy and the physical memory;
 * the five phases inside and across (:mod:`nerb_verify.checks.capacity_phases`): commitment hashes, the
   phase-to-phase commitment chain, conservation of rows, records and bytes, replay equality, retained resource
-  samples and checkpoints against their phase's figures, the execution identity;
+  samples and checkpoints against their phase's figures, each phase figure recomputed as the extreme of its
+  retained samples, the execution identity;
 * every fact the phases repeat from the evidence equals it (source, preparation, split roles, bank hashes, sizes and
   pattern counts).
 
