@@ -155,6 +155,11 @@ def test_the_real_report_holds_every_rule_and_every_fact_gate(opened: VerifyCont
      ["capacity.phase_extreme_mismatch"]),
     ("worst-progress-gap-raised", lambda d: _phase(d, 3).__setitem__(
         "maximum_progress_checkpoint_wall_gap_ns", 8808887251), ["capacity.phase_extreme_mismatch"]),
+    # Nothing retained: the count must then be 0 (the extremes cannot be recomputed and are not judged).
+    ("no-signals-retained-count-kept", lambda d: _phase(d, 3).__setitem__("progress_signals", []),
+     ["capacity.phase_extreme_mismatch"]),
+    ("no-signals-retained-none-counted", lambda d: (_phase(d, 3).__setitem__("progress_signals", []),
+                                                    _phase(d, 3).__setitem__("progress_signal_count", 0)), []),
     # The final owned disk is the pre-report owned disk plus the report file and the 26-byte commit marker.
     ("final-owned-disk-raised-with-receipt", lambda d: (
         d["report"]["totals"].__setitem__("final_owned_disk_bytes", 14003381782),

@@ -368,15 +368,19 @@ class _Phases:
                 items = as_list(phase.get(items_key)) or []
                 values = [as_int(item.get(item_field)) if isinstance(item, dict) else None for item in items]
                 stated = as_int(phase.get(field))
+                pointer = self.pointer(index, field)
                 recomputed: int | None
-                if not values or any(v is None for v in values):
+                if not values and combine != "last":
+                    # Nothing retained: no extreme to recompute (the count rows, 0 without items, say if that is honest).
+                    record(A, pointer, "capacity_phase_" + field, stated, None, False, evaluated=False)
+                    continue
+                if any(v is None for v in values):
                     recomputed = None
                 elif combine == "last":
-                    recomputed = values[-1]
+                    recomputed = values[-1] if values else 0
                 else:
                     recomputed = (max if combine == "max" else min)(v for v in values if v is not None)
                 ok = recomputed is not None and stated == recomputed
-                pointer = self.pointer(index, field)
                 record(A, pointer, "capacity_phase_" + field, stated, recomputed, ok)
                 if not ok:
                     self.add(EXTREME, A, pointer, "{field} is not what the phase's retained {items} give.",
