@@ -56,7 +56,7 @@ CAPACITY_SEALED = ("/commitments_sha256", "/privacy_scan_chain_sha256", "/runtim
                    "/report_bytes", "/run_sha256", "/policy_sha256", "/report_sha256", "/execution_sha256",
                    "/attempt_sha256", "/previous_attempt_sha256", "/attempt_chain_sha256", "/terminal_attempt_sha256",
                    "/measured_source_inventory_sha256", "/commit_source_inventory_sha256", "/decision_sha256",
-                   "/privacy_sha256")
+                   "/privacy_sha256", "/pre_report_owned_disk_bytes")
 
 
 def _sealed(rel: str, pointer: str) -> bool:

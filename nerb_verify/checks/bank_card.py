@@ -72,7 +72,10 @@ VALIDATION = register(
     "class not evaluated has no documents or gold, an evaluated one has documents, and no class has more documents "
     "than the card's validation split (`source.validation_records`); documents with gold fit the "
     "documents and gold spans; independent development labels need an independent validation-role label artifact in "
-    "the manifest. The selected iteration carries the validation's quality run, protocol, flags and "
+    "the manifest. The reason codes state what the figures show: the person reason code is "
+    "`zero_labeled_person_spans` exactly when person has no gold spans, and the unsupported-metrics reason is "
+    "`independent_exhaustive_validation_labels_unavailable` whenever the labels are not independent and never "
+    "when open-world metrics are supported. The selected iteration carries the validation's quality run, protocol, flags and "
     "contact counts, and person counts exactly when person was evaluated.")
 PATTERN_COUNTS = register(
     "card.pattern_counts", "The card's pattern counts by kind or status disagree with the funnel or the evaluated bank.",
@@ -363,6 +366,10 @@ def _validation(ctx: VerifyContext, card: dict[str, Any]) -> None:
 
 
 NATURAL_LABEL_STRENGTHS = ("independent", "structured_weak")
+# Reason codes whose truth is a reading of the figures (spec 50 "Validation view"; charter: open-world metrics need
+# independent, exhaustive labels).
+ZERO_PERSON_SPANS = "zero_labeled_person_spans"
+NO_INDEPENDENT_LABELS = "independent_exhaustive_validation_labels_unavailable"
 
 
 def _has_independent_validation_labels(ctx: VerifyContext) -> bool:
@@ -377,6 +384,21 @@ SELECTED_MATCHES = (("contact_labeled_spans", "contact", "gold_spans"),
                     ("contact_labeled_false_negative", "contact", "false_negative"),
                     ("contact_cataloged_false_negative", "contact", "cataloged_false_negative"),
                     ("contact_cataloged_wrong_canonical", "contact", "cataloged_wrong_canonical"))
+
+
+def _reason_codes(ctx: VerifyContext, validation: dict[str, Any], strength: Any, open_world: bool) -> None:
+    """The development validation's reason codes are statements about its figures; each must be true."""
+    where = ["development_validation"]
+    person = as_dict(validation.get("person")) or {}
+    gold = as_int(person.get("gold_spans"))
+    if gold is not None and (person.get("reason_code") == ZERO_PERSON_SPANS) != (gold == 0):
+        ctx.collector.add(VALIDATION, A, join(where + ["person", "reason_code"]),
+                          "The person reason code does not say what its gold spans show.")
+    reason = validation.get("unsupported_reason_code")
+    if (strength != "independent" and reason != NO_INDEPENDENT_LABELS) or (open_world and
+                                                                           reason == NO_INDEPENDENT_LABELS):
+        ctx.collector.add(VALIDATION, A, join(where + ["unsupported_reason_code"]),
+                          "The unsupported-metrics reason does not say what the label strength shows.")
 
 
 def _validation_semantics(ctx: VerifyContext, card: dict[str, Any]) -> None:
@@ -432,6 +454,7 @@ def _validation_semantics(ctx: VerifyContext, card: dict[str, Any]) -> None:
                         "documents or gold.")
             if evaluated is True and documents == 0:
                 col.add(VALIDATION, A, join(where + [cls, "evaluated"]), "An evaluated class has no documents.")
+    _reason_codes(ctx, validation, strength, open_world)
     iterations = card.get("iterations") if isinstance(card.get("iterations"), list) else []
     chosen = [(i, it) for i, it in enumerate(iterations) if isinstance(it, dict) and it.get("selected") is True]
     if len(chosen) != 1:

@@ -4,7 +4,9 @@ Checked standalone (no git, no file modes):
 
 * self hashes: ``decision_sha256``, ``report.run_sha256``, ``report.policy.policy_sha256``, every receipt's
   ``attempt_sha256``, ``attestation.sha256``, ``verification_scope.sha256``, ``privacy.privacy_sha256``;
-* ``report.totals.report_bytes`` equals the length of the report in NERB's pretty form (plus its newline);
+* ``report.policy.policy_sha256`` is also pinned to the published policy's hash, so every policy field is frozen;
+* ``report.totals.report_bytes`` equals the length of the report in NERB's pretty form (plus its newline), and the
+  pre-report owned disk is the final owned disk less that report file and the commit marker;
 * the attempt chain: 1-based consecutive ``sequence``/``attempt_sequence``, ``previous_attempt_sha256`` links,
   unique nonces, outcome/failure-code consistency, resource bounds of a passed receipt;
 * the terminal attempt: equal to the last receipt, the only passed receipt for this report, cross-bound to the
@@ -12,12 +14,13 @@ Checked standalone (no git, no file modes):
 * the attestation fields derivable from the file (report, chain and terminal hashes, source inventory, commit, tree,
   native and reader lock hashes equal to the report's execution block, reader environment of the preparation);
 * the verification scope equals the published constant; the privacy block is the constant shape and names the
-  report's scanner;
+  report's scanner; the report's own privacy flags declare aggregate-only content;
 * every report gate is true, and the gates that are arithmetic or a plain reading of the commitments are
   recomputed; the RSS caps follow from the policy and the physical memory;
 * the five phases inside and across (:mod:`nerb_verify.checks.capacity_phases`): commitment hashes, the
   phase-to-phase commitment chain, conservation of rows, records and bytes, replay equality, retained resource
-  samples and checkpoints against their phase's figures, the execution identity;
+  samples and checkpoints against their phase's figures, each phase figure recomputed as the extreme of its
+  retained samples, the execution identity;
 * every fact the phases repeat from the evidence equals it (source, preparation, split roles, bank hashes, sizes and
   pattern counts).
 
@@ -110,7 +113,9 @@ SCOPE = register(
 PRIVACY = register(
     "capacity.privacy_mismatch", "The capacity privacy block is not the aggregate-only constant.",
     "privacy must declare aggregate-only content with no private paths, payloads or correctness rows, zero scan "
-    "violations, name the report's privacy scanner, and be sealed by privacy_sha256.")
+    "violations, name the report's privacy scanner, and be sealed by privacy_sha256. The report's own privacy "
+    "block declares the same: aggregate_only true and no paths, document ids, detector values or correctness rows "
+    "included (a public capacity report that declares private content states that it is not publishable).")
 GATES = register(
     "capacity.gates_failed", "A capacity gate is false.",
     "Every gate in report.gates, including passed, must be true for a capacity decision to stand.")
@@ -119,7 +124,8 @@ ARITHMETIC = register(
     "Each phase's throughput_milli_records_per_second is floor(records * 10^12 / elapsed_ns); the report totals are "
     "the worst case over the phases (peak RSS and owned-disk high water the maximum, free disk the minimum, "
     "observation gap and acquisition duration the maximum, retries the sum), and total elapsed time and "
-    "observation count are at least the phases' sums. The RSS caps follow from the policy and the machine: "
+    "observation count are at least the phases' sums; the final owned disk is the pre-report owned disk plus the "
+    "report file (its recomputed size) and the 26-byte commit marker written after it. The RSS caps follow from the policy and the machine: "
     "effective cap = min(absolute cap, floor(physical memory x the policy's physical-memory fraction)), maximum "
     "peak = floor(effective cap x the policy's peak fraction).")
 GATE_UNSUPPORTED = register(
@@ -162,6 +168,16 @@ VERIFICATION_SCOPE = {
         "reader_lock_and_native_build_source_commitments",
     ],
 }
+# The report's privacy flags: an aggregate-only public report declares no private content.
+REPORT_PRIVACY_FLAGS = {
+    "aggregate_only": True,
+    "correctness_rows_included": False,
+    "detector_values_included": False,
+    "document_ids_included": False,
+    "paths_included": False,
+}
+# What the run writes into the owned tree after the pre-report scan: the report file and this commit marker.
+COMMIT_MARKER_BYTES = len(b"nerb.enron.private-run.v2\n")
 PRIVACY_CONST = {
     "aggregate_only": True,
     "private_paths_included": False,
@@ -297,6 +313,15 @@ def _report_size(ctx: VerifyContext, report: dict[str, Any], canonical_size: int
     ctx.collector.record(A, "/report/totals/report_bytes", "report_bytes", published, size, ok)
     if not ok:
         ctx.collector.add(REPORT_BYTES, A, "/report/totals/report_bytes")
+    # After the pre-report scan the run writes the report file and the commit marker into the owned tree.
+    totals = as_dict(report.get("totals")) or {}
+    final, stated = as_int(totals.get("final_owned_disk_bytes")), as_int(totals.get("pre_report_owned_disk_bytes"))
+    recomputed = None if final is None or size < 0 else final - size - COMMIT_MARKER_BYTES
+    ok = recomputed is not None and stated == recomputed
+    ctx.collector.record(A, "/report/totals/pre_report_owned_disk_bytes", "pre_report_owned_disk_bytes", stated,
+                         recomputed, ok)
+    if not ok:
+        ctx.collector.add(ARITHMETIC, A, "/report/totals/pre_report_owned_disk_bytes")
 
 
 def _policy(ctx: VerifyContext, report: dict[str, Any]) -> None:
@@ -586,6 +611,10 @@ def _scope_and_privacy(ctx: VerifyContext, decision: dict[str, Any], report: dic
         body = {k: v for k, v in scope.items() if k != "sha256"}
         if not same(body, VERIFICATION_SCOPE) or scope.get("sha256") != self_hash(scope, "sha256"):
             col.add(SCOPE, A, "/verification_scope")
+    report_privacy = as_dict(report.get("privacy")) or {}
+    for key, expected in REPORT_PRIVACY_FLAGS.items():
+        if report_privacy.get(key) is not expected:
+            col.add(PRIVACY, A, join(["report", "privacy", key]))
     privacy = as_dict(decision.get("privacy"))
     if privacy is None:
         col.add(MALFORMED, A, "/privacy")

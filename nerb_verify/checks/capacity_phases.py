@@ -19,6 +19,9 @@ and not the other is caught:
   and its gap is the time since the retained sample before it when they are consecutive (at most that otherwise);
   the checkpoint samples are every checkpoint, in order, ending at the phase's records, with the recorded worst
   record gap; retained progress signals stay within the phase's counts and worst wall gap;
+* **extremes**: the retained samples include the ones that set each extreme and the last observation, so each
+  phase figure (peak RSS, owned-disk high water, minimum free disk, worst gaps, observation and signal counts) is
+  recomputed from them exactly;
 * **production claim**: with ``production_evidence`` true, the execution meets the policy's production
   requirements (monitor interval, process containment, clean tree, fresh worker, isolated bootstrap);
 * **execution identity**: the runtime-environment hash is the hash of ``environment.runtime``; module hashes agree
@@ -95,6 +98,15 @@ EXECUTION_IDENTITY = register(
     "execution's, the relevant modules' and the policy's; every phase ran the measured commit with the runner the "
     "execution records for it.")
 
+EXTREME = register(
+    "capacity.phase_extreme_mismatch", "A capacity phase's figure is not the extreme of its retained samples.",
+    "A phase retains a bounded set of its resource samples and progress signals, and the set always includes the "
+    "samples that set the phase's extremes and its last observation (every phase of NERB's published run shows "
+    "it). So each summary figure is recomputed from the retained samples and must equal it: peak process-tree RSS "
+    "and owned-disk high water the maxima of the samples' RSS and owned disk, minimum free disk their minimum, the "
+    "worst observation gap and acquisition time their maxima, resource_observation_count the last sample's "
+    "sequence; progress_signal_count the last retained signal's sequence and the worst progress-checkpoint wall "
+    "gap the largest retained signal gap. A figure the samples do not attain was stated, not measured.")
 PRODUCTION = register(
     "capacity.production_policy_mismatch", "The report claims production evidence its execution does not satisfy.",
     "With execution.production_evidence true the run must have followed the policy's production requirements: the "
@@ -141,6 +153,18 @@ SAMPLE_BOUNDS: tuple[tuple[str, str, str], ...] = (
     ("elapsed_ns", "elapsed_ns", "le"),
     ("wall_elapsed_ns", "elapsed_ns", "le"),
     ("sequence", "resource_observation_count", "le"),
+)
+
+# Phase summary figures recomputed from the retained observations: (phase field, list, item field, combine).
+EXTREMES: tuple[tuple[str, str, str, str], ...] = (
+    ("peak_process_tree_rss_bytes", "resource_samples", "process_tree_rss_bytes", "max"),
+    ("owned_disk_high_water_bytes", "resource_samples", "owned_disk_bytes", "max"),
+    ("minimum_free_disk_bytes", "resource_samples", "free_disk_bytes", "min"),
+    ("maximum_resource_observation_wall_gap_ns", "resource_samples", "resource_observation_wall_gap_ns", "max"),
+    ("maximum_resource_acquisition_duration_ns", "resource_samples", "resource_acquisition_duration_ns", "max"),
+    ("resource_observation_count", "resource_samples", "sequence", "last"),
+    ("progress_signal_count", "progress_signals", "sequence", "last"),
+    ("maximum_progress_checkpoint_wall_gap_ns", "progress_signals", "progress_wall_gap_ns", "max"),
 )
 
 
@@ -336,6 +360,32 @@ class _Phases:
                 self.add(RESOURCE_SAMPLE, A, self.pointer(index, "resource_acquisition_retry_count"),
                          "The retained samples retried more often than the phase's total.")
 
+    def extremes(self) -> None:
+        """Each phase summary figure equals the extreme (or last value) of the retained items it summarises."""
+        record = self.ctx.collector.record
+        for index, phase in enumerate(self.phases):
+            for field, items_key, item_field, combine in EXTREMES:
+                items = as_list(phase.get(items_key)) or []
+                values = [as_int(item.get(item_field)) if isinstance(item, dict) else None for item in items]
+                stated = as_int(phase.get(field))
+                pointer = self.pointer(index, field)
+                recomputed: int | None
+                if not values and combine != "last":
+                    # Nothing retained: no extreme to recompute (the count rows, 0 without items, say if that is honest).
+                    record(A, pointer, "capacity_phase_" + field, stated, None, False, evaluated=False)
+                    continue
+                if any(v is None for v in values):
+                    recomputed = None
+                elif combine == "last":
+                    recomputed = values[-1] if values else 0
+                else:
+                    recomputed = (max if combine == "max" else min)(v for v in values if v is not None)
+                ok = recomputed is not None and stated == recomputed
+                record(A, pointer, "capacity_phase_" + field, stated, recomputed, ok)
+                if not ok:
+                    self.add(EXTREME, A, pointer, "{field} is not what the phase's retained {items} give.",
+                             field=Label(field), items=Label(items_key))
+
     def checkpoints(self) -> None:
         cap = as_int(self.policy.get("maximum_checkpoints_per_phase"))
         signal_cap = as_int(self.policy.get("maximum_retained_progress_signals_per_phase"))
@@ -505,6 +555,7 @@ def run(ctx: VerifyContext, report: dict[str, Any]) -> None:
     phases.conservation()
     phases.replay()
     phases.resource_samples()
+    phases.extremes()
     phases.checkpoints()
     phases.execution_identity()
     _production(ctx, report)

@@ -70,9 +70,13 @@ BANK_MISMATCH = register(
     "The cases must exercise the evaluated bank: `active_patterns` must equal `bank.active_patterns`. Fix: evaluate "
     "conformance on the bank the evidence describes.")
 INCOMPLETE_PATTERN_SUPPORT = register(
-    "conformance.incomplete_pattern_support", "Not every active pattern has a positive case.",
+    "conformance.incomplete_pattern_support", "Conformance is marked passed although not every active pattern has "
+    "a positive case.",
     "The charter requires positive support for every active pattern (`patterns_with_positive_cases == "
-    "active_patterns`); an untested pattern is outside the evidence. Fix: generate cases for every pattern.")
+    "active_patterns`) for the known-bank contract to pass; an untested pattern is outside the evidence. A section "
+    "that honestly reports the shortfall with `passed` false is a decision outcome (known-bank contract FAIL, "
+    "standalone redaction not eligible), not a finding; claiming `passed` with the shortfall is false. Fix: "
+    "generate cases for every pattern, or report the gate as failed.")
 PATTERN_CASE_SUPPORT = register(
     "conformance.pattern_case_support", "Fewer approved positive cases than supported patterns.",
     "Each supported pattern needs at least one approved positive case, so approved >= supported patterns. Fix: "
@@ -181,7 +185,7 @@ def _check_evaluated(ctx: VerifyContext, evidence: dict[str, Any], section: dict
         if not bank_ok:
             add(BANK_MISMATCH, EVIDENCE, join([SECTION, "active_patterns"]))
     if _known(c, "patterns_with_positive_cases", "active_patterns") \
-            and c["patterns_with_positive_cases"] != c["active_patterns"]:
+            and c["patterns_with_positive_cases"] != c["active_patterns"] and section.get("passed") is not False:
         add(INCOMPLETE_PATTERN_SUPPORT, EVIDENCE, join([SECTION, "patterns_with_positive_cases"]))
     if _known(c, "approved_positive_cases", "patterns_with_positive_cases") \
             and c["approved_positive_cases"] < c["patterns_with_positive_cases"]:

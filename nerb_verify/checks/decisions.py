@@ -5,7 +5,8 @@
 * ``decisions.standalone_redaction``: ``eligible`` True / False / None from the gate slice's exact fractions compared
   with the frozen thresholds of ``promotion.checks`` (each read as the exact decimal it is written as), never looser
   than the charter's policy floors and ceilings, plus the exact-zero cataloged-miss gates, the known-bank contract,
-  the privacy status, a clean git tree and the performance decision. ``failed_gates`` lists gate names from this
+  the privacy status, a clean git tree, the performance decision and, when the gate panel misses a support floor,
+  ``quality_support`` (with ``support_failures``, NERB's codes). ``failed_gates`` lists gate names from this
   module's fixed vocabulary (never strings from the input).
 
 Eligibility is False as soon as one gate fails; None when no gate fails but at least one cannot be evaluated (a
@@ -22,6 +23,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
+from nerb_verify.checks.manifest_rules import SHARED_SUPPORT
 from nerb_verify.checks.quality_math import is_stored_number
 from nerb_verify.codes import register
 from nerb_verify.context import EVIDENCE, PUBLICATION, VerifyContext
@@ -217,7 +219,11 @@ def _other_gates(ctx: VerifyContext, known: dict[str, Any]) -> list[dict[str, An
             if isinstance(performance.get(key), bool):
                 perf_passed = performance[key]
                 break
-    return [
+    support = ctx.shared.get(SHARED_SUPPORT) or {}
+    # The gate panel's support floors (manifest family): present only when the panel misses one, which is an honest
+    # outcome when the audit chain declares it and an error finding otherwise; either way not eligible.
+    supported = [{"gate": "quality_support", "passed": False}] if support.get("failures") else []
+    return supported + [
         {"gate": "catalog_conformance", "passed": known["passed"]},
         {"gate": "privacy_scan", "passed": None if not isinstance(status, str) else status == "passed"},
         {"gate": "clean_git", "passed": None if not isinstance(dirty, bool) else dirty is False},
@@ -253,6 +259,7 @@ def standalone_redaction(ctx: VerifyContext, known: dict[str, Any]) -> dict[str,
         "failed_gates": failed,
         "not_evaluated_gates": unknown,
         "quality_gates_passed": quality_eligible,
+        "support_failures": list((ctx.shared.get(SHARED_SUPPORT) or {}).get("failures") or []),
         "gate_slices": slices,
         "gates": gates,
         "headline": _headline(ctx, slices[0] if slices else None),

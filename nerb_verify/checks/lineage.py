@@ -140,6 +140,12 @@ CURRENT_FREEZE_MISMATCH = register(
 EVIDENCE_BEFORE_ACCESS = register(
     "lineage.evidence_before_access", "The evidence was created before the test access it reports.",
     "evidence.created_at must not precede the current access's accessed_at.")
+EVIDENCE_BEFORE_MANIFEST = register(
+    "lineage.evidence_before_manifest", "The evidence was created before the manifest it evaluates.",
+    "evidence.created_at must not precede manifest.created_at: the evidence records an evaluation under the "
+    "preregistered manifest (its manifest_sha256 binds it), so the manifest existed first. Together with the freeze "
+    "and access rules this orders every timestamp the bundle states: manifest created <= target frozen <= test "
+    "accessed <= evidence created.")
 FAILED_TEST_PROMOTION = register(
     "lineage.failed_test_promotion", "A promoted bundle's current test access did not pass.",
     "Promotion needs the current version's lineage entry to have outcome `passed`.")
@@ -246,6 +252,7 @@ class _Lineage:
         self.ev = evidence
         self.add = ctx.collector.add
         self.detail: dict[str, Any] = {}
+        self._created: tuple[timestamps.Instant | None, timestamps.Instant | None] | None = None
 
     def _roles_used_by_card(self, roles: list[Any]) -> None:
         """The splits the bank card shows were read to build (train) and select (validation) the bank are listed."""
@@ -284,14 +291,28 @@ class _Lineage:
     def malformed(self, parts: list[str | int], what: str) -> None:
         self.add(MALFORMED, EV, join(parts), "Field {field} is missing or has the wrong type.", field=Label(what))
 
-    def timestamp(self, value: object, parts: list[str | int]) -> timestamps.Instant | None:
+    def timestamp(self, value: object, parts: list[str | int], artifact: str = EV) -> timestamps.Instant | None:
         try:
             return timestamps.parse(value)
         except timestamps.TimestampError as exc:
             message = ("Timestamp has no UTC offset (naive)." if exc.naive
                        else "Timestamp is not an RFC 3339 date-time.")
-            self.add(INVALID_TIMESTAMP, EV, join(parts), message)
+            self.add(INVALID_TIMESTAMP, artifact, join(parts), message)
             return None
+
+    def created(self) -> tuple[timestamps.Instant | None, timestamps.Instant | None]:
+        """Parse manifest.created_at and evidence.created_at once (an unparseable one is an error, never skipped),
+        and order them: the evidence evaluates the manifest, so it cannot be older."""
+        if self._created is None:
+            manifest = self.ctx.manifest if isinstance(self.ctx.manifest, dict) else None
+            made = self.timestamp(manifest.get("created_at"), ["created_at"], C.MANIFEST) if manifest else None
+            evaluated = self.timestamp(self.ev.get("created_at"), ["created_at"])
+            if made is not None and evaluated is not None and evaluated < made:
+                self.add(EVIDENCE_BEFORE_MANIFEST, EV, "/created_at")
+            elif made is None or evaluated is None:
+                self.detail["evidence_after_manifest"] = "not_evaluated"
+            self._created = (made, evaluated)
+        return self._created
 
     # -- test access -------------------------------------------------------------------------------------------------
     def test_access(self) -> None:
@@ -336,7 +357,7 @@ class _Lineage:
         if isinstance(manifest, dict):
             if ta.get("benchmark_version") != manifest.get("benchmark_version"):
                 self.add(BENCHMARK_VERSION_MISMATCH, EV, "/test_access/benchmark_version")
-            created = timestamps.try_parse(manifest.get("created_at"))
+            created = self.created()[0]
             if created is not None and frozen_at is not None and frozen_at < created:
                 self.add(FREEZE_BEFORE_MANIFEST, EV, "/test_access/frozen_target/frozen_at")
             elif created is None or frozen_at is None:
@@ -459,7 +480,7 @@ class _Lineage:
                      "current_version_accessed_at must equal the current lineage entry's accessed_at.")
         if not _same(ta.get("frozen_target"), entry.get("frozen_target")):
             self.add(CURRENT_FREEZE_MISMATCH, EV, join(base + ["frozen_target"]))
-        created = timestamps.try_parse(self.ev.get("created_at"))
+        created = self.created()[1]
         accessed = timestamps.try_parse(entry.get("accessed_at"))
         if created is not None and accessed is not None:
             if created < accessed:
@@ -703,6 +724,7 @@ def run(ctx: VerifyContext) -> None:
         ctx.collector.ran("lineage", "not_evaluated", reason=Label("evidence missing or invalid"))
         return
     family = _Lineage(ctx, evidence)
+    family.created()
     family.test_access()
     family.trusted()
     family.audit_chain()

@@ -113,6 +113,12 @@ REVIEW_PROVENANCE = _reg(
     "annotation_review_provenance", "`independently_reviewed` disagrees with the review provenance.",
     "Independent review means a reviewer id, different from the producer id, and an adjudication artifact; the flag "
     "must say exactly that. Fix: correct the flag or the provenance.")
+LABEL_ARTIFACT = _reg(
+    "label_artifact_inconsistent", "Two labels describe one private artifact differently.",
+    "Several labels may be scored against one sealed annotation artifact (and share one adjudication artifact). "
+    "The artifact itself is private, so its size and hash cannot be recomputed, but every reference to one "
+    "artifact id must state the same sha256 and byte count: two different descriptions of one file mean one of "
+    "them is false. Fix: state the artifact's one hash and size in every label that names it.")
 ANNOTATION_INDEPENDENCE = _reg(
     "annotation_independence", "Independent or conformance labels lack separate review.",
     "`independent` and `synthetic_conformance` labels need a separate reviewer and an adjudication artifact. Fix: "
@@ -232,10 +238,22 @@ GATE_ANNOTATION_SCOPE = _reg(
     "gate_annotation_scope", "The gate slice's annotated regions differ from the primary view or have exclusions.",
     "The gate covers every region of the primary view without exclusions. Fix: annotate the complete view.")
 GATE_SUPPORT_FLOOR = _reg(
-    "gate_support_floor", "The gate slice is below a support floor.",
+    "gate_support_floor", "The gate slice is below a support floor the bundle does not declare.",
     "The combined gate must contain exactly the 100 sampled documents, at least 100 gold spans, at least 20 negative "
-    "documents, at least 500 union gold characters, and non-zero cataloged gold and evaluated characters. These "
-    "floors are checked always, not only for promoted bundles. Fix: the panel does not support a decision.")
+    "documents, at least 500 union gold characters, and gold of both classes; these floors are checked always, not "
+    "only for promoted bundles. A panel that misses them is an honest outcome when the audit chain says so (score "
+    "status insufficient_support naming exactly the failed floors, spec 10 section 9.6): the bundle verifies and the "
+    "standalone-redaction decision is not eligible (exit 3 under --require-standalone-redaction-eligible). A panel "
+    "below a floor while the chain reports a scored audit states support it does not have: that is this error. "
+    "Non-zero cataloged gold and evaluated characters are structural floors NERB's chain has no code for; below "
+    "them is always this error. Fix: declare the insufficient support, or sample a panel that meets the floors.")
+SUPPORT_DECLARATION = _reg(
+    "support_failures_mismatch", "The audit chain's support failures are not the ones the gate panel shows.",
+    "An insufficient_support score lists support_failure_codes; recomputed from the gate slice and its per-class "
+    "diagnostics (documents other than the 100 sampled, below 100 documents, gold spans, negative documents or "
+    "sensitive characters below their floors, a class without gold), the list must be exactly the failures the "
+    "panel shows, in canonical order. Naming a failure the panel does not have, or omitting one it has, is a false "
+    "statement. Fix: list the panel's real support failures.")
 PANEL_GATE = _reg(
     "panel_gate", "There is not exactly one gate slice, the combined person_contact one.",
     "The floors apply once to the combined panel, never per class. Fix: gate only the combined slice.")
@@ -248,7 +266,8 @@ PANEL_SUPPORT = _reg(
     "combined gold spans and sensitive characters equal contact + person (the classes are disjoint); combined "
     "predicted characters lie between the larger class's and the two together (a union); combined over-redacted "
     "characters are at most the two together; combined negative documents are at most each class's; both classes "
-    "have gold. Fix: recompute the panel from one set of documents.")
+    "have gold (unless the audit chain declares that class's missing support, manifest.gate_support_floor). Fix: "
+    "recompute the panel from one set of documents.")
 
 
 def run(ctx: VerifyContext) -> None:
@@ -368,8 +387,32 @@ def check_manifest(ctx: VerifyContext, manifest: dict[str, Any]) -> None:
     _check_splits(ctx, MANIFEST, manifest)
     _check_bank(ctx, MANIFEST, manifest)
     _check_labels(ctx, manifest)
+    _check_label_artifacts(ctx, manifest)
     _check_quality_plan(ctx, manifest)
     _check_conformance_plan(ctx, manifest)
+
+
+def _check_label_artifacts(ctx: VerifyContext, manifest: dict[str, Any]) -> None:
+    """Every label reference to one private artifact id (annotations or adjudication) states one hash and size."""
+    first: dict[str, tuple[Any, Any]] = {}
+    for index, label in enumerate(_list(manifest, "labels")):
+        refs = (("artifact",), ("annotation_provenance", "adjudication_artifact"))
+        for path in refs:
+            ref: Any = label
+            for key in path:
+                ref = ref.get(key) if isinstance(ref, dict) else None
+            if not isinstance(ref, dict) or not isinstance(ref.get("id"), str):
+                continue
+            stated = (ref.get("sha256"), ref.get("bytes"))
+            seen = first.setdefault(ref["id"], stated)
+            for position, field in enumerate(("sha256", "bytes")):
+                if not _same_json(seen[position], stated[position]):
+                    ctx.collector.add(LABEL_ARTIFACT, MANIFEST, join(["labels", index, *path, field]))
+
+
+def _same_json(a: Any, b: Any) -> bool:
+    """Type-strict equality of two JSON scalars (1 and 1.0 and True differ)."""
+    return type(a) is type(b) and a == b
 
 
 def _check_bank(ctx: VerifyContext, artifact: str, doc: dict[str, Any]) -> None:
@@ -687,29 +730,74 @@ def check_gate_panel(ctx: VerifyContext, manifest: dict[str, Any] | None, slices
             if _regions_set(scope.get("document_regions")) != _regions_set(primary.get("document_regions")) \
                     or scope.get("exclusions") != []:
                 add(GATE_ANNOTATION_SCOPE, EVIDENCE, join([*base, "annotation_scope"]))
-        _check_support_floors(ctx, base, item)
+        _check_support_floors(ctx, base, item, slices)
     if len(gates) == 1 and gates[0][1].get("entity_class") == "person_contact":
         _check_panel(ctx, slices, gates[0][0], gates[0][1])
 
 
-def _check_support_floors(ctx: VerifyContext, base: list[Any], item: dict[str, Any]) -> None:
-    floors = (
-        ("documents", "==", GATE_SAMPLE_DOCUMENTS),
-        ("gold_spans", ">=", MIN_GATE_GOLD_SPANS),
-        ("negative_documents", ">=", MIN_GATE_NEGATIVE_DOCUMENTS),
-        ("sensitive_gold_characters", ">=", MIN_GATE_SENSITIVE_CHARACTERS),
-        ("cataloged_gold_spans", ">=", 1),
-        ("evaluated_characters", ">=", 1),
-    )
-    for field, operator, bound in floors:
+# NERB's support failure codes (spec 10 section 9.6) in canonical order: (code, gate field, operator, floor).
+SUPPORT_FLOORS: tuple[tuple[str, str, str, int], ...] = (
+    ("production_document_count_mismatch", "documents", "==", GATE_SAMPLE_DOCUMENTS),
+    ("documents_below_minimum", "documents", ">=", GATE_SAMPLE_DOCUMENTS),
+    ("gold_spans_below_minimum", "gold_spans", ">=", MIN_GATE_GOLD_SPANS),
+    ("negative_documents_below_minimum", "negative_documents", ">=", MIN_GATE_NEGATIVE_DOCUMENTS),
+    ("sensitive_characters_below_minimum", "sensitive_gold_characters", ">=", MIN_GATE_SENSITIVE_CHARACTERS),
+)
+CLASS_SUPPORT = (("contact", "contact_gold_support_missing"), ("person", "person_gold_support_missing"))
+# Structural floors without a support failure code: always an error below them.
+STRUCTURAL_FLOORS: tuple[tuple[str, int], ...] = (("cataloged_gold_spans", 1), ("evaluated_characters", 1))
+# ctx.shared key: the gate panel's recomputed support failures (codes), and whether the chain declares exactly them.
+SHARED_SUPPORT = "quality.support_failures"
+
+
+def _diagnostic(slices: list[Any], gate: dict[str, Any], entity_class: str) -> dict[str, Any] | None:
+    """The one per-class diagnostic slice beside the gate (same split, cohort and view), or None."""
+    found = [s for s in slices if isinstance(s, dict) and s.get("promotion_gate") is False
+             and s.get("entity_class") == entity_class
+             and all(s.get(k) == gate.get(k) for k in ("split_role", "cohort", "text_view"))]
+    return found[0] if len(found) == 1 else None
+
+
+def support_failures(item: dict[str, Any], slices: list[Any]) -> list[tuple[str, str, int, str, int]]:
+    """The gate panel's support failures in canonical order: (code, field, value, operator, floor)."""
+    out: list[tuple[str, str, int, str, int]] = []
+    for code, field, operator, bound in SUPPORT_FLOORS:
         value = _int(item, field)
-        if value is None:
-            continue  # the quality family reports unreadable counts
-        ok = value == bound if operator == "==" else value >= bound
-        if not ok:
-            ctx.collector.add(GATE_SUPPORT_FLOOR, EVIDENCE, join([*base, field]),
-                              "Gate slice {field} is {value}; the floor is {operator} {bound}.", field=Label(field),
-                              value=value, operator=Label(operator), bound=bound)
+        if value is not None and not (value == bound if operator == "==" else value >= bound):
+            out.append((code, field, value, operator, bound))
+    for entity_class, code in CLASS_SUPPORT:
+        peer = _diagnostic(slices, item, entity_class)
+        gold = _int(peer, "gold_spans") if peer is not None else None
+        if gold == 0:
+            out.append((code, "gold_spans", 0, ">=", 1))
+    return out
+
+
+def _check_support_floors(ctx: VerifyContext, base: list[Any], item: dict[str, Any], slices: list[Any]) -> None:
+    """Support floors: an honest outcome when the audit chain declares exactly the failures, else an error."""
+    add = ctx.collector.add
+    failures = support_failures(item, slices)
+    codes = [code for code, *_ in failures]
+    evidence = ctx.evidence if isinstance(ctx.evidence, dict) else {}
+    score = _dict(_dict(evidence, "audit_chain"), "score")
+    declared = score.get("status") == "insufficient_support"
+    honest = declared and bool(codes) and score.get("support_failure_codes") == codes
+    ctx.shared[SHARED_SUPPORT] = {"failures": codes, "declared": honest}
+    if declared and score.get("support_failure_codes") != codes:
+        add(SUPPORT_DECLARATION, EVIDENCE, "/audit_chain/score/support_failure_codes")
+    if not honest:
+        for _code, field, value, operator, bound in failures:
+            if field == "gold_spans" and bound == 1:
+                continue  # a class without gold: manifest.panel_support, beside the class counts
+            add(GATE_SUPPORT_FLOOR, EVIDENCE, join([*base, field]),
+                "Gate slice {field} is {value}; the floor is {operator} {bound}.", field=Label(field),
+                value=value, operator=Label(operator), bound=bound)
+    for field, bound in STRUCTURAL_FLOORS:
+        value = _int(item, field)
+        if value is not None and value < bound:
+            add(GATE_SUPPORT_FLOOR, EVIDENCE, join([*base, field]),
+                "Gate slice {field} is {value}; the floor is {operator} {bound}.", field=Label(field),
+                value=value, operator=Label(">="), bound=bound)
 
 
 def _check_panel(ctx: VerifyContext, slices: list[Any], gate_index: int, gate: dict[str, Any]) -> None:
@@ -748,7 +836,8 @@ def _check_panel(ctx: VerifyContext, slices: list[Any], gate_index: int, gate: d
         add(PANEL_SUPPORT, EVIDENCE, join([*base, "negative_documents"]),
             "Combined negative documents exceed a class's negative documents.")
     gold = ints("gold_spans")
-    if gold and (gold[1] == 0 or gold[2] == 0):
+    declared = (ctx.shared.get(SHARED_SUPPORT) or {}).get("declared") is True
+    if gold and (gold[1] == 0 or gold[2] == 0) and not declared:
         add(PANEL_SUPPORT, EVIDENCE, join([*base, "gold_spans"]), "A class of the panel has no gold support.")
     # One set of documents in one text view: one character universe. Predictions of the combined panel are the
     # union of the classes' predictions, and a character outside both classes' gold is outside each class's.
