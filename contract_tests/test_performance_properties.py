@@ -15,7 +15,12 @@ from hypothesis import strategies as st
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from nerb_verify.checks.performance.permutation import permutation_count  # noqa: E402
-from nerb_verify.checks.performance.statistics import mad4, median2, nearest_rank_index  # noqa: E402
+from nerb_verify.checks.performance.statistics import (  # noqa: E402
+    mad4,
+    median2,
+    nearest_rank_index,
+    samples_to_ns,
+)
 
 samples = st.lists(st.integers(min_value=1, max_value=10**6), min_size=1, max_size=60)
 
@@ -69,6 +74,39 @@ def test_permutation_count_equals_direct_enumeration(blocks: int, size: int, met
     cand = data.draw(st.lists(block, min_size=blocks, max_size=blocks))
     ctrl = data.draw(st.lists(block, min_size=blocks, max_size=blocks))
     assert permutation_count(cand, ctrl, metric) == _direct_p_value(cand, ctrl, metric)
+
+
+def _samples_to_ns_by_definition(values: list[object]) -> tuple[list[int] | None, int | None]:
+    """The sample rule one value at a time: a finite non-bool number in [1 ns, 86,400 s] that is an exact ns count."""
+    out = []
+    for index, value in enumerate(values):
+        if type(value) is int and 1 <= value <= 86400:
+            out.append(value * 10**9)
+        elif type(value) is float and math.isfinite(value) and 1e-9 <= value <= 86400.0 \
+                and round(value * 1e9) / 1e9 == value:
+            out.append(round(value * 1e9))
+        else:
+            return None, index
+    return out, None
+
+
+edge_sample = st.sampled_from([0.0, -0.0, 1e-9, 5e-10, 86400.0, 86400.000001, 86401.0, -1.0, math.nan, math.inf,
+                               -math.inf, 0.1, 1.5e-9, True, False, 0, 1, 86400, 86401, None, "1"])
+published_sample = st.integers(min_value=1, max_value=10**12).map(lambda ns: ns / 1e9)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.one_of(published_sample, published_sample, st.floats(), edge_sample), max_size=40))
+def test_samples_to_ns_equals_the_rule_applied_one_value_at_a_time(values: list[object]) -> None:
+    """The C-level fast path of samples_to_ns (a list of floats that all pass) and its loop agree with the rule,
+    including the index of the first bad sample."""
+    assert samples_to_ns(values) == _samples_to_ns_by_definition(values)
+
+
+@given(st.lists(published_sample, min_size=1, max_size=40))
+def test_samples_to_ns_accepts_every_published_form(values: list[float]) -> None:
+    ns, bad = samples_to_ns(values)
+    assert bad is None and ns == [round(v * 1e9) for v in values]
 
 
 # --- robustness: arbitrary values anywhere in the section never raise -------------------------------------------
