@@ -176,3 +176,38 @@ def test_any_edit_of_the_section_is_a_finding_never_a_traceback(data: st.DataObj
     performance.run(ctx)  # must not raise
     assert ctx.collector.checks_run["performance"]["status"] in ("ran", "not_evaluated")
     assert ctx.collector.decisions["performance"]["decision_grade"] in ("passed", "failed", "not_evaluated")
+
+
+@given(st.lists(st.integers(min_value=1, max_value=86_400 * 10**9), min_size=1, max_size=60))
+def test_float_step_statistics_equal_their_one_value_at_a_time_definition(ns: list[int]) -> None:
+    """The float-step replica (what a publisher's float arithmetic gives) computed in C-level passes equals the same
+    steps written per value: x / 1e9, the float median, then the median of |x / 1e9 - median|."""
+    from nerb_verify.checks.performance.statistics import Denominators, compute_stats, float_median
+
+    stats = compute_stats(ns, "end_to_end", Denominators("operation", None, None, None, 1))
+    floats = sorted([x / 1e9 for x in ns])
+    median = float_median(floats)
+    assert stats.float_step["median_seconds"] == median
+    assert stats.float_step["mad_seconds"] == float_median(sorted([abs(x / 1e9 - median) for x in ns]))
+    assert stats.float_step["p95_seconds"] == (floats[nearest_rank_index(len(ns), 95)] if len(ns) >= 20 else None)
+    assert Fraction(stats.exact["mad_seconds"]) == Fraction(mad4(ns, median2(sorted(ns))), 4 * 10**9)
+
+
+@given(st.lists(st.one_of(st.integers(-5, 10**20), st.booleans(), st.floats(), st.none()), max_size=12))
+def test_rss_samples_rule_is_every_item_a_positive_int(values: list[object]) -> None:
+    from nerb_verify.checks.performance.workloads import _positive_ints
+
+    assert _positive_ints(values) == all(type(v) is int and v > 0 for v in values)  # type: ignore[operator]
+
+
+@given(json_leaf | st.lists(json_leaf, max_size=3) | st.dictionaries(st.text(max_size=3), json_leaf, max_size=3))
+def test_json_copy_is_a_deep_copy_with_the_same_types(value: object) -> None:
+    import copy
+
+    from nerb_verify.canonical import python_canonical_bytes
+    from nerb_verify.checks.performance.hashes import json_copy
+
+    copied = json_copy({"v": value, "nested": [value]})
+    assert python_canonical_bytes(copied) == python_canonical_bytes(copy.deepcopy({"v": value, "nested": [value]}))
+    copied["nested"].append(1)
+    assert copied["v"] is not value or not isinstance(value, (list, dict))

@@ -88,7 +88,7 @@ def median2(ordered: list[int]) -> int:
 
 def mad4(values: list[int], m2: int) -> int:
     """Four times the unscaled MAD: deviations |2x - m2| are integers; their median x2 gives 4 x MAD."""
-    deviations = sorted([abs(2 * x - m2) for x in values])
+    deviations = sorted(map(abs, map((-m2).__add__, map((2).__mul__, values))))  # |2x - m2| for each x, in C
     return median2(deviations)
 
 
@@ -137,9 +137,11 @@ def compute_stats(ns: list[int], phase: Any, den: Denominators) -> WorkloadStats
     median = Fraction(m2, two_billion)
     exact: dict[str, Fraction | int | None] = {"sample_count": n, "median_seconds": median,
                                                "mad_seconds": Fraction(quad, 4 * NS_PER_SECOND)}
-    floats_sorted = [x / 1e9 for x in ordered]
+    # Each ``map`` is the comprehension ``[x / 1e9 for x in ...]`` / ``[abs(y - f_median) ...]`` in C: ``x / 1e9``
+    # for an int x is ``float.__rtruediv__``, and ``y - f_median`` is exactly ``y + (-f_median)`` in IEEE arithmetic.
+    floats_sorted = list(map(_SCALE.__rtruediv__, ordered))
     f_median = float_median(floats_sorted)
-    f_dev = sorted([abs(x / 1e9 - f_median) for x in ns])
+    f_dev = sorted(map(abs, map((-f_median).__add__, map(_SCALE.__rtruediv__, ns))))
     fstep: dict[str, float | int | None] = {"sample_count": n, "median_seconds": f_median,
                                             "mad_seconds": float_median(f_dev)}
     p95 = nearest_rank_index(n, 95)
