@@ -98,8 +98,7 @@ published_sample = st.integers(min_value=1, max_value=10**12).map(lambda ns: ns 
 @settings(max_examples=300, deadline=None)
 @given(st.lists(st.one_of(published_sample, published_sample, st.floats(), edge_sample), max_size=40))
 def test_samples_to_ns_equals_the_rule_applied_one_value_at_a_time(values: list[object]) -> None:
-    """The C-level fast path of samples_to_ns (a list of floats that all pass) and its loop agree with the rule,
-    including the index of the first bad sample."""
+    """samples_to_ns applies the sample rule (spec 20 section 5) to every value and names the first bad sample."""
     assert samples_to_ns(values) == _samples_to_ns_by_definition(values)
 
 

@@ -19,7 +19,6 @@ NS_PER_SECOND = 1_000_000_000
 MIB = 1024 * 1024
 MIN_SAMPLE_NS = 1
 MAX_SAMPLE_NS = 86_400 * NS_PER_SECOND
-_SCALE = 1e9
 SETUP_PHASES = frozenset({"source_profile", "source_build", "cold_compile"})
 STAT_FIELDS = (
     "sample_count", "median_seconds", "p95_seconds", "p99_seconds", "mad_seconds", "documents_per_second",
@@ -35,9 +34,6 @@ def samples_to_ns(values: Any) -> tuple[list[int] | None, int | None]:
     """
     if not isinstance(values, list):
         return None, -1
-    fast = _floats_to_ns(values)
-    if fast is not None:
-        return fast, None
     out: list[int] = []
     append = out.append
     for index, value in enumerate(values):
@@ -58,25 +54,6 @@ def samples_to_ns(values: Any) -> tuple[list[int] | None, int | None]:
     return out, None
 
 
-def _floats_to_ns(values: list[Any]) -> list[int] | None:
-    """The loop of :func:`samples_to_ns` in C-level passes, for a list of floats that all pass; None otherwise.
-
-    Accepts exactly what the loop accepts: every item a float, ``ns = round(value * 1e9)`` with ``ns / 1e9 == value``
-    and 1 <= ns <= 86,400 x 10**9 (given the exact round trip, the same as 1e-9 <= value <= 86400.0, since division
-    by 1e9 is correctly rounded and monotonic). Any other list (an int, a bool, NaN, infinity, a bad sample) returns
-    None and the loop runs, which finds the index of the first bad sample.
-    """
-    if not values or set(map(type, values)) != {float}:
-        return None
-    try:
-        ns = list(map(round, map(_SCALE.__mul__, values)))
-    except (ValueError, OverflowError):  # NaN or infinity
-        return None
-    if min(ns) < MIN_SAMPLE_NS or max(ns) > MAX_SAMPLE_NS or list(map(_SCALE.__rtruediv__, ns)) != values:
-        return None
-    return ns
-
-
 def median2(ordered: list[int]) -> int:
     """Twice the median of a sorted non-empty integer list (standard even rule), as an integer."""
     n = len(ordered)
@@ -88,7 +65,7 @@ def median2(ordered: list[int]) -> int:
 
 def mad4(values: list[int], m2: int) -> int:
     """Four times the unscaled MAD: deviations |2x - m2| are integers; their median x2 gives 4 x MAD."""
-    deviations = sorted(map(abs, map((-m2).__add__, map((2).__mul__, values))))  # |2x - m2| for each x, in C
+    deviations = sorted([abs(2 * x - m2) for x in values])
     return median2(deviations)
 
 
@@ -137,11 +114,9 @@ def compute_stats(ns: list[int], phase: Any, den: Denominators) -> WorkloadStats
     median = Fraction(m2, two_billion)
     exact: dict[str, Fraction | int | None] = {"sample_count": n, "median_seconds": median,
                                                "mad_seconds": Fraction(quad, 4 * NS_PER_SECOND)}
-    # Each ``map`` is the comprehension ``[x / 1e9 for x in ...]`` / ``[abs(y - f_median) ...]`` in C: ``x / 1e9``
-    # for an int x is ``float.__rtruediv__``, and ``y - f_median`` is exactly ``y + (-f_median)`` in IEEE arithmetic.
-    floats_sorted = list(map(_SCALE.__rtruediv__, ordered))
+    floats_sorted = [x / 1e9 for x in ordered]
     f_median = float_median(floats_sorted)
-    f_dev = sorted(map(abs, map((-f_median).__add__, map(_SCALE.__rtruediv__, ns))))
+    f_dev = sorted([abs(x / 1e9 - f_median) for x in ns])
     fstep: dict[str, float | int | None] = {"sample_count": n, "median_seconds": f_median,
                                             "mad_seconds": float_median(f_dev)}
     p95 = nearest_rank_index(n, 95)
