@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import hashlib
 import re
-import subprocess
 from typing import Any
 
 from nerb_verify import context as C
@@ -33,6 +32,8 @@ TIMEOUT = 60
 
 
 def _git(repo: str, *args: str) -> bytes | None:
+    import subprocess  # only with --source-repo: a normal verify never loads it (issue 16, imports)
+
     try:
         proc = subprocess.run(["git", "-C", repo, *args], capture_output=True, timeout=TIMEOUT, check=False)
     except (OSError, subprocess.SubprocessError):

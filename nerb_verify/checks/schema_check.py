@@ -13,7 +13,7 @@ import re
 from nerb_verify import context as C
 from nerb_verify import memo, pointers
 from nerb_verify import schema_validation as schemas
-from nerb_verify.canonical import python_canonical_bytes
+from nerb_verify.canonical import canonical_equal
 from nerb_verify.codes import register
 from nerb_verify.context import VerifyContext
 from nerb_verify.findings import Label
@@ -135,11 +135,7 @@ def report_repeats_evidence(ctx: VerifyContext) -> bool:
         evidence, report = ctx.artifacts.get(C.EVIDENCE), ctx.loaded.get(C.PERFORMANCE_REPORT)
         identical = False
         if isinstance(evidence, dict) and isinstance(report, dict) and "performance" in report:
-            try:
-                identical = python_canonical_bytes(report["performance"]) == python_canonical_bytes(
-                    evidence["performance"])
-            except (TypeError, ValueError):
-                identical = False
+            identical = canonical_equal(report["performance"], evidence["performance"])
         ctx.shared[key] = identical
     return bool(ctx.shared[key])
 
