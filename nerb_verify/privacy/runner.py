@@ -28,8 +28,17 @@ from pathlib import Path
 
 from nerb_verify.codes import register
 from nerb_verify.findings import Collector, Finding, Label
-from nerb_verify.loader import BUNDLE_LIMITS, LoadFailure, parse_json_bytes, read_regular_file
-from nerb_verify.privacy import messages
+from nerb_verify.loader import (
+    BUNDLE_LIMITS,
+    COLLECTION_TOO_LARGE,
+    STRING_TOO_LONG,
+    TOO_LARGE,
+    TOO_MANY_NODES,
+    LoadFailure,
+    parse_json_bytes,
+    read_regular_file,
+)
+from nerb_verify.privacy import json_stream, messages, stream
 from nerb_verify.privacy.allowlist import Allowlist
 from nerb_verify.privacy.engine import scan_string
 from nerb_verify.privacy.json_scan import scan_json
@@ -41,7 +50,7 @@ NOT_SCANNED = register(
     "The scan fails closed: a path that was named (or found in a folder) but could not be read is reported and the "
     "run exits 2 unless there are privacy findings (exit 1). Files over 32 MiB are not read.")
 
-MAX_FILE_BYTES = 32 * 1024 * 1024
+STREAM_BYTES = 32 * 1024 * 1024
 BINARY_PROBE = 8192
 SKIP_DIRS = frozenset({".git", ".hg", ".svn", "__pycache__", ".pytest_cache", ".hypothesis", ".mypy_cache",
                        ".ruff_cache", ".tox", ".nox", ".venv", "node_modules"})
@@ -61,6 +70,7 @@ class ScanSummary:
     not_scanned: int = 0
     bytes_scanned: int = 0
     suppressed: int = 0
+    streamed: int = 0
     allowlist_problems: int = 0
 
     def to_json(self) -> dict[str, int | str]:
@@ -113,10 +123,35 @@ def _argument_display(path: str, profile: Profile, collector: Collector) -> str:
     return shown
 
 
+def stream_threshold() -> int:
+    """Files larger than this many bytes are streamed (``NERB_SCAN_STREAM_BYTES``, default 32 MiB)."""
+    return _env_bytes("NERB_SCAN_STREAM_BYTES", STREAM_BYTES)
+
+
+def window_bytes() -> int:
+    """How many bytes a streamed file is read at a time (``NERB_SCAN_WINDOW_BYTES``, default 1 MiB)."""
+    return _env_bytes("NERB_SCAN_WINDOW_BYTES", stream.READ_SIZE)
+
+
+def _env_bytes(name: str, default: int) -> int:
+    value = os.environ.get(name, "")
+    return int(value) if value.isascii() and value.isdigit() and int(value) > 0 else default
+
+
 def _scan_file(path: str, shown: str, profile: Profile, collector: Collector, summary: ScanSummary) -> None:
     try:
-        raw = read_regular_file(Path(path), MAX_FILE_BYTES)
+        size = os.lstat(path).st_size
+    except OSError:
+        size = 0
+    if size > stream_threshold():
+        _stream_file(path, shown, profile, collector, summary)
+        return
+    try:
+        raw = read_regular_file(Path(path), stream_threshold())
     except LoadFailure as failure:
+        if failure.problem.code == TOO_LARGE:  # it grew since the size was looked at
+            _stream_file(path, shown, profile, collector, summary)
+            return
         summary.not_scanned += 1
         collector.add(NOT_SCANNED, shown, "", "The file could not be read ({reason}).",
                       reason=Label(failure.problem.code))
@@ -135,17 +170,79 @@ def _scan_file(path: str, shown: str, profile: Profile, collector: Collector, su
         try:
             data = parse_json_bytes(raw, BUNDLE_LIMITS, root="any")
         except LoadFailure as failure:
-            summary.json_scanned_as_text += 1
+            problem = failure.problem
             if profile.name == "contract":
-                problem = failure.problem
                 collector.add(problem.code, shown, problem.pointer, problem.message, line=problem.line,
                               column=problem.column)
+            if problem.code in SIZE_LIMITS:
+                # Too big for the verifier's limits, not malformed: scanned as JSON by the streaming parser.
+                del raw, text
+                _stream_file(path, shown, profile, collector, summary, counted=True)
+                return
+            summary.json_scanned_as_text += 1
         else:
             summary.json_files += 1
             scan_json(data, profile, collector, shown, pointer_root=data)
             return
     summary.text_files += 1
     scan_text(text.removeprefix("\ufeff"), for_text_file(profile, shown), collector, shown)
+
+
+# Load problems that say a JSON file is larger than the verifier accepts, not that it is malformed.
+SIZE_LIMITS = frozenset({TOO_LARGE, TOO_MANY_NODES, COLLECTION_TOO_LARGE, STRING_TOO_LONG})
+
+
+def _stream_file(path: str, shown: str, profile: Profile, collector: Collector, summary: ScanSummary,
+                 counted: bool = False) -> None:
+    """Scan a file streamed from disk in bounded memory: JSON (``*.json``) with the incremental parser, falling
+    back to text when it does not parse (the contract profile reports why, as for a small file); text with the
+    same driver as ``scan_text``. Findings go to a scratch collector first and are kept only when the whole file
+    decoded as UTF-8 (a binary file is skipped, as in memory)."""
+    try:
+        fd, size = stream.open_regular(Path(path))
+    except LoadFailure as failure:
+        summary.not_scanned += 1
+        collector.add(NOT_SCANNED, shown, "", "The file could not be read ({reason}).",
+                      reason=Label(failure.problem.code))
+        return
+    scratch = Collector()
+    kind = "text"
+    try:
+        if shown.endswith(".json"):
+            problem = json_stream.scan_json_stream(stream.decoded(stream.byte_windows(fd, window_bytes(), size)),
+                                                   profile, scratch, shown)
+            if problem is None:
+                kind = "json"
+            else:
+                scratch = Collector()
+                if profile.name == "contract" and not counted:
+                    scratch.add(problem.code, shown, problem.pointer, problem.message, line=problem.line,
+                                column=problem.column)
+                os.lseek(fd, 0, os.SEEK_SET)
+        if kind == "text":
+            pieces = stream.without_bom(stream.decoded(stream.byte_windows(fd, window_bytes(), size)))
+            stream.scan_text_stream(pieces, for_text_file(profile, shown), scratch, shown)
+    except stream.Binary:
+        summary.binary_skipped += 1
+        return
+    except LoadFailure as failure:
+        summary.not_scanned += 1
+        collector.add(NOT_SCANNED, shown, "", "The file could not be read ({reason}).",
+                      reason=Label(failure.problem.code))
+        return
+    finally:
+        os.close(fd)
+    collector.findings.extend(scratch.findings)
+    summary.streamed += 1
+    if not counted:
+        summary.files_scanned += 1
+        summary.bytes_scanned += size
+    if kind == "json":
+        summary.json_files += 1
+    else:
+        summary.text_files += 1
+        if shown.endswith(".json"):
+            summary.json_scanned_as_text += 1
 
 
 def _scan_link(path: str, shown: str, profile: Profile, collector: Collector, summary: ScanSummary) -> None:
