@@ -42,7 +42,7 @@ from nerb_verify.privacy import json_stream, messages, stream
 from nerb_verify.privacy.allowlist import Allowlist
 from nerb_verify.privacy.engine import scan_string
 from nerb_verify.privacy.json_scan import scan_json
-from nerb_verify.privacy.profiles import Profile, for_text_file
+from nerb_verify.privacy.profiles import PROFILES, Profile, for_text_file
 from nerb_verify.privacy.text_scan import scan_text
 
 NOT_SCANNED = register(
@@ -256,7 +256,10 @@ def _scan_link(path: str, shown: str, profile: Profile, collector: Collector, su
     scan_text(target, profile, collector, shown, where=messages.LINK)
 
 
-def _walk(root: str, root_shown: str, profile: Profile, collector: Collector, summary: ScanSummary) -> None:
+def _walk(root: str, root_shown: str, profile: Profile, collector: Collector, summary: ScanSummary,
+          tasks: list[tuple[str, str, int]] | None = None) -> None:
+    """Recurse into ``root``: names and links are scanned here; regular files are scanned at once, or, when
+    ``tasks`` is given, appended to it as ``(path, shown, size)`` in the order ``--jobs 1`` scans them."""
     stack = [(root, root_shown)]
     while stack:
         directory, directory_shown = stack.pop()
@@ -286,19 +289,73 @@ def _walk(root: str, root_shown: str, profile: Profile, collector: Collector, su
                 if not _skip_dir(entry.name):
                     folders.append((path, shown))
             elif stat.S_ISREG(info.st_mode):
-                _scan_file(path, shown, profile, collector, summary)
+                if tasks is None:
+                    _scan_file(path, shown, profile, collector, summary)
+                else:
+                    tasks.append((path, shown, info.st_size))
         stack.extend(reversed(folders))
             # Sockets, FIFOs and devices inside a folder are not content; they are ignored.
 
 
+def default_jobs() -> int:
+    """All the cores this process may run on."""
+    try:
+        return max(len(os.sched_getaffinity(0)), 1)
+    except (AttributeError, OSError):
+        return max(os.cpu_count() or 1, 1)
+
+
+# Below this many bytes of files in all, a tree is scanned in this process: starting workers costs more.
+PARALLEL_MIN_BYTES = 4 * 1024 * 1024
+
+
+def _scan_task(task: tuple[str, str, str]) -> tuple[list[Finding], dict[str, int]]:
+    """Worker: scan one file into a fresh collector; return its findings and the counts it added."""
+    path, shown, profile_name = task
+    collector = Collector()
+    summary = ScanSummary(profile=profile_name)
+    _scan_file(path, shown, PROFILES[profile_name], collector, summary)
+    counts = {name: value for name, value in summary.to_json().items() if isinstance(value, int)}
+    return collector.findings, counts
+
+
+def _scan_tasks(tasks: list[tuple[str, str, int]], profile: Profile, collector: Collector, summary: ScanSummary,
+                jobs: int, parallel_min_bytes: int) -> None:
+    """Scan the files of ``tasks``: in this process (one job, a custom profile, or too little to share), or in
+    ``jobs`` worker processes; findings are added in task order either way, so the output does not depend on
+    ``jobs``."""
+    total = sum(size for _path, _shown, size in tasks)
+    if jobs <= 1 or len(tasks) < 2 or total < parallel_min_bytes or PROFILES.get(profile.name) is not profile:
+        for path, shown, _size in tasks:
+            _scan_file(path, shown, profile, collector, summary)
+        return
+    import multiprocessing
+    from concurrent.futures import ProcessPoolExecutor
+
+    methods = multiprocessing.get_all_start_methods()
+    context = multiprocessing.get_context("fork" if "fork" in methods else None)
+    work = [(path, shown, profile.name) for path, shown, _size in tasks]
+    workers = min(jobs, len(tasks))
+    with ProcessPoolExecutor(max_workers=workers, mp_context=context) as pool:
+        for findings, counts in pool.map(_scan_task, work, chunksize=max(1, min(64, len(work) // (workers * 8)))):
+            collector.findings.extend(findings)
+            for name, value in counts.items():
+                setattr(summary, name, getattr(summary, name) + value)
+
+
 def scan_paths(paths: list[str], profile: Profile, allowlist: Allowlist | None = None,
-               collector: Collector | None = None) -> ScanResult:
-    """Scan every path (file, folder or link) with ``profile``; apply the allowlist; decide the exit code."""
+               collector: Collector | None = None, jobs: int = 1,
+               parallel_min_bytes: int = PARALLEL_MIN_BYTES) -> ScanResult:
+    """Scan every path (file, folder or link) with ``profile``; apply the allowlist; decide the exit code.
+
+    ``jobs``: how many processes scan the files of folders (1: all in this process). Names, links and the files
+    named as arguments are scanned here; the findings are the same, in the same order, for any ``jobs``."""
     collector = collector if collector is not None else Collector()
     summary = ScanSummary(profile=profile.name)
     problems_before = len(collector.findings)
     summary.allowlist_problems = problems_before
     unusable: list[str] = []
+    tasks: list[tuple[str, str, int]] | None = [] if jobs > 1 else None
     for index, path in enumerate(paths, start=1):
         shown = _argument_display(path, profile, collector)
         try:
@@ -312,14 +369,19 @@ def scan_paths(paths: list[str], profile: Profile, allowlist: Allowlist | None =
         if stat.S_ISLNK(info.st_mode):
             _scan_link(path, shown, profile, collector, summary)
         elif stat.S_ISDIR(info.st_mode):
-            _walk(path, shown, profile, collector, summary)
+            _walk(path, shown, profile, collector, summary, tasks)
         elif stat.S_ISREG(info.st_mode):
-            _scan_file(path, shown, profile, collector, summary)
+            if tasks is None:
+                _scan_file(path, shown, profile, collector, summary)
+            else:
+                tasks.append((path, shown, info.st_size))
         else:
             summary.not_scanned += 1
             collector.add(NOT_SCANNED, shown, "", "PATH argument {index} is not a regular file or folder.",
                           index=index)
             unusable.append(shown)
+    if tasks:
+        _scan_tasks(tasks, profile, collector, summary, jobs, parallel_min_bytes)
     kept: list[Finding] = []
     for finding in collector.sorted_findings():
         if allowlist is not None and finding.code.startswith("privacy.") and finding.code != NOT_SCANNED \
