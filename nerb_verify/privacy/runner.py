@@ -5,8 +5,14 @@
   ``.venv``, ``node_modules``, ``*.egg-info``) are not entered: they are not part of a repository's published files.
 * A symbolic link is never followed, but its target *text* is scanned (git stores it as the link's content, so a
   link to a home directory would publish that path).
-* Files are read with the strict loader's regular-file reader (no symlink, bounded size). A file with a NUL byte in
-  its first 8 KiB or that is not UTF-8 is binary: skipped and counted.
+* Files are read with the strict loader's regular-file reader (no symlink). A file with a NUL byte in its first 8 KiB
+  or that is not UTF-8 is binary: skipped and counted.
+* Files over ``NERB_SCAN_STREAM_BYTES`` (32 MiB) are streamed (:mod:`nerb_verify.privacy.stream`): read in windows,
+  with the same rules and the same findings as in memory; so is a ``*.json`` file the strict loader refuses only for
+  its size (bytes, values, members or string length): it is scanned as JSON by the incremental parser
+  (:mod:`nerb_verify.privacy.json_stream`), not as text.
+* ``jobs`` > 1 scans the files in worker processes (names and links in this one); the findings and their order do
+  not depend on it.
 * ``*.json`` files are parsed with the strict loader and scanned as JSON (pointers from key positions); one that does
   not parse is scanned as text instead (the contract profile also reports why it did not parse).
 * Everything else is scanned as text, line by line; under the contract profile Markdown and SVG files (rendered
@@ -46,9 +52,10 @@ from nerb_verify.privacy.profiles import PROFILES, Profile, for_text_file
 from nerb_verify.privacy.text_scan import scan_text
 
 NOT_SCANNED = register(
-    "privacy.not_scanned", "A path could not be scanned (missing, unreadable, too large or a special file).",
+    "privacy.not_scanned", "A path could not be scanned (missing, unreadable or a special file).",
     "The scan fails closed: a path that was named (or found in a folder) but could not be read is reported and the "
-    "run exits 2 unless there are privacy findings (exit 1). Files over 32 MiB are not read.")
+    "run exits 2 unless there are privacy findings (exit 1). Size is no reason: files over 32 MiB are streamed in "
+    "bounded memory.")
 
 STREAM_BYTES = 32 * 1024 * 1024
 BINARY_PROBE = 8192
