@@ -297,3 +297,47 @@ def test_jobs_in_process_match_one_job(tmp_path: Path) -> None:
     assert [f.to_json() for f in two.findings] == [f.to_json() for f in one.findings]
     assert two.summary.to_json() == one.summary.to_json()
     assert os.cpu_count() is None or one.exit_code == 1
+
+
+_PEAK_SCRIPT = """
+import sys
+from nerb_verify.privacy.profiles import PROFILES
+from nerb_verify.privacy.runner import scan_paths
+result = scan_paths([sys.argv[1]], PROFILES["contract"], jobs=1)
+peak = next(int(line.split()[1]) for line in open("/proc/self/status") if line.startswith("VmHWM:"))
+print(result.summary.streamed, len(result.findings), peak)
+"""
+
+
+def _peak_kib(path: Path) -> tuple[int, int, int]:
+    """(files streamed, findings, VmHWM in KiB) of a fresh process that scans ``path`` (its own peak, not the
+    forking pytest process's)."""
+    import subprocess
+    import sys
+
+    env = dict(os.environ, NERB_SCAN_STREAM_BYTES="1", NERB_SCAN_WINDOW_BYTES="65536",
+               PYTHONPATH=str(REAL.parent.parent))
+    out = subprocess.run([sys.executable, "-c", _PEAK_SCRIPT, str(path)], env=env, capture_output=True, text=True,
+                         check=True, timeout=300).stdout.split()
+    return int(out[0]), int(out[1]), int(out[2])
+
+
+@pytest.mark.skipif(not Path("/proc/self/status").exists(), reason="VmHWM needs Linux /proc")
+def test_streaming_memory_does_not_grow_with_the_file(tmp_path: Path) -> None:
+    # The same records, 1 MiB and 8 MiB of them (JSON), 0.25 MiB and 3 MiB of lines (text), streamed in 64 KiB
+    # windows: the peak grows by less than 4 MiB, where holding the file would add at least twice its size (a
+    # single 100 MB window, for instance, adds about 24 MiB for the 8 MiB file).
+    record = json.dumps({"id": "doc-1", "note": "plain words here", "timings_ns": list(range(70_000, 70_030))})
+    sizes = {}
+    for name, unit, small, large in (("d.json", record + ",", 1, 8), ("d.txt", "a line of plain words 42\n", 0.25, 3)):
+        for mib in (small, large):
+            path = tmp_path / f"{mib}-{name}"
+            count = int(mib * 1024 * 1024) // len(unit)
+            body = unit * count
+            path.write_text(("[" + body + record + "]\n") if name.endswith(".json") else body + EMAIL + "\n", "utf-8")
+            sizes[(name, mib)] = _peak_kib(path)
+        (streamed_small, found_small, peak_small) = sizes[(name, small)]
+        (streamed_large, found_large, peak_large) = sizes[(name, large)]
+        assert streamed_small == streamed_large == 1
+        assert found_small == found_large
+        assert peak_large - peak_small < 4 * 1024, (name, peak_small, peak_large)

@@ -94,8 +94,7 @@ class _Frame:
     """One open container."""
 
     __slots__ = ("is_object", "path", "count", "key", "state", "keys", "pieces", "piece_count", "piece_chars",
-                 "values", "value_count", "value_chars", "unknown", "strings", "string_count", "string_chars",
-                 "spell", "spell_kind", "length")
+                 "values", "value_count", "value_chars", "spell", "spell_kind", "length")
 
     def __init__(self, is_object: bool, path: tuple[tuple[str | int, int], ...]) -> None:
         self.is_object = is_object
@@ -111,7 +110,6 @@ class _Frame:
         self.values: list[str] | None = []
         self.value_count = 0
         self.value_chars = 0
-        self.unknown = False
         self.spell: list[Any] | None = []
         self.spell_kind = ""
         self.length = 0
