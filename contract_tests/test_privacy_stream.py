@@ -129,6 +129,8 @@ def test_a_long_line_is_streamed_in_chunks_with_the_in_memory_columns() -> None:
     assert expected[0][3] == 7 * 3001 + 1
     assert _streamed_text(text, 333, long_chars=1000) == expected
     assert _memory_text(text) == expected  # the whole line held and screened: same findings
+    at_end = "a\n" + "r" * 5000 + " " + EMAIL  # a long line that runs to the end of the text
+    assert _streamed_text(at_end, 97, long_chars=1000) == _memory_text(at_end, long_chars=1000) != []
 
 
 def test_streamed_svg_joins_text_elements_as_in_memory() -> None:

@@ -140,6 +140,7 @@ class _Reader:
         self.pieces = pieces
         self.long_chars = long_chars
         self.rest = ""  # text read but not yet cut into lines
+        self.exhausted = False  # a long line ran to the end of the text
 
     def lines(self) -> Iterator[str | LongLine]:
         parts: list[str] = []  # the current line so far
@@ -167,7 +168,7 @@ class _Reader:
                 line.head = "".join(parts)[:JUNCTION_CONTEXT]
                 parts, length = [], 0
                 yield line
-                if self.rest is None:  # the long line ran to the end of the file
+                if self.exhausted:
                     return
 
     def _long(self, line: LongLine, start_text: str) -> Iterator[tuple[int, str]]:
@@ -194,8 +195,7 @@ class _Reader:
             piece = self.rest or next(self.pieces, None)
             self.rest = ""
             if piece is None:
-                self.rest = None  # type: ignore[assignment]
-                ended = True
+                self.exhausted = ended = True
                 continue
             cut = piece.find("\n")
             if cut >= 0:
@@ -235,7 +235,6 @@ class _SvgElements:
         self.newlines = 0  # line feeds before ``base``
         self.found: list[tuple[int, set[str]]] = []  # (line, codes), in the order of the in-memory path
         self.figure: list[str] = []
-        self.figure_chars = 0
         self.elements = 0
         self.first_line = 0
         self.over_budget = False
@@ -276,7 +275,6 @@ class _SvgElements:
         if not self.over_budget:
             text = "".join(pieces)
             self.figure.append(text)
-            self.figure_chars += len(text)
             if not within_budget(self.figure):
                 self.over_budget, self.figure = True, []
 
