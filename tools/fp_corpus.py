@@ -11,8 +11,11 @@ packages (the running interpreter's site-packages unless ``--source``) into ``--
 is deterministic for one set of installed packages; it is never committed (third-party files).
 
 ``report`` scans the tree in process and prints JSON: size, findings by code, by class and per MB. A finding's
-class comes from ``--labels`` (a JSON object mapping ``"<relative path>:<line>:<code>"`` to a class name, written
-by hand after reading each finding in the file) or, failing that, from a structural rule that needs no reading:
+class comes from ``--labels`` (a JSON object mapping ``"<relative path>:<line>:<code>"``, or
+``"<relative path>:<JSON pointer>:<code>"`` for a JSON finding, to a class name, written by hand after reading each
+finding in the file: ``false_positive`` (not personal data, nor its shape), ``personal_address`` (a real person's
+address or home folder), ``published_contact`` (a project's or a list's address), ``invented_identifier`` (a
+placeholder or example in the shape of one), ``local_path`` (a real but impersonal local path in a file URI)) or, failing that, from a structural rule that needs no reading:
 an address in a ``METADATA`` header (``Author-email``, ``Maintainer-email``) is ``published_contact``. Everything
 else is ``unlabelled``. ``strict_false_positives_per_mb`` counts the class ``false_positive``. Like every scanner
 output, the report names files, lines, columns and codes only, never the text that raised a finding.
@@ -36,7 +39,8 @@ from nerb_verify.privacy.runner import scan_paths  # noqa: E402
 
 KINDS = (".py", ".md", ".json", ".txt", ".cfg")
 SKIP_PARTS = frozenset({"__pycache__"})
-CLASSES = ("false_positive", "personal_address", "published_contact", "invented_identifier", "unlabelled")
+CLASSES = ("false_positive", "personal_address", "published_contact", "invented_identifier", "local_path",
+           "unlabelled")
 _METADATA_CONTACT = ("author-email:", "maintainer-email:")
 
 
@@ -96,7 +100,7 @@ def report(tree: Path, labels: dict[str, str], profile_name: str) -> dict[str, o
         if not finding.code.startswith("privacy."):
             continue
         artifact = finding.artifact.removeprefix(prefix)
-        key = f"{artifact}:{finding.line}:{finding.code}"
+        key = f"{artifact}:{finding.line if finding.line is not None else finding.pointer}:{finding.code}"
         label = labels.get(key) or _structural_class(tree, artifact, finding.line)
         by_code[finding.code] = by_code.get(finding.code, 0) + 1
         by_class[label] = by_class.get(label, 0) + 1
