@@ -127,3 +127,21 @@ def test_an_unknown_rule_is_never_skipped() -> None:
                                   "sha256:" + "ab12" * 16, "quality_slices", "0.9530201342281879"])
 def test_ordinary_text_is_skipped(text: str) -> None:
     assert prefilter_skips(text, PROFILES["repository"])
+
+
+def test_rewritten_hex_token_patterns_find_what_the_lookbehind_first_forms_found() -> None:
+    # The engine's hex patterns test "no hex digit before" after their first character (faster); the forms they
+    # replaced, with the test first, must find exactly the same spans.
+    import re
+
+    from nerb_verify.privacy import engine
+
+    before = {engine._HEX_TOKEN: re.compile(r"(?<![0-9A-Fa-f])(?:[0-9A-Fa-f]{2}){6,}(?![0-9A-Fa-f])"),
+              engine._SEPARATED_HEX: re.compile(
+                  r"(?<![0-9A-Fa-f])[0-9A-Fa-f]{2}(?:[ :-][0-9A-Fa-f]{2}){5,}(?![0-9A-Fa-f])")}
+    rng = random.Random(7)
+    texts = _corpus_texts() + ["".join(rng.choice("0123456789abcdefABCDEFxyz :-=\n") for _ in range(rng.randint(0, 90)))
+                               for _ in range(3000)]
+    for text in texts:
+        for now, then in before.items():
+            assert [m.span() for m in now.finditer(text)] == [m.span() for m in then.finditer(text)], text

@@ -75,9 +75,12 @@ _PAYLOAD_SPLIT = regex.compile(r"[&;]")
 # library's ``re`` finds exactly the same matches as ``regex``, several times faster (``test_privacy_joined.py``
 # checks the two agree).
 _BASE64_TOKEN = re.compile(r"(?<![A-Za-z0-9+/_-])[A-Za-z0-9+/_-]{12,}={0,2}(?![A-Za-z0-9+/_=-])")
-_HEX_TOKEN = re.compile(r"(?<![0-9A-Fa-f])(?:[0-9A-Fa-f]{2}){6,}(?![0-9A-Fa-f])")
+# (The two hex patterns test "no hex digit before" just after their first character rather than before it: the same
+# matches, found about three times faster, since the engine then scans ahead for a hex digit.)
+_HEX_TOKEN = re.compile(r"[0-9A-Fa-f](?<![0-9A-Fa-f][0-9A-Fa-f])[0-9A-Fa-f](?:[0-9A-Fa-f]{2}){5,}(?![0-9A-Fa-f])")
 # Hex bytes written with a separator ("6a 61 6e", "6a:61:6e", "6a-61-6e").
-_SEPARATED_HEX = re.compile(r"(?<![0-9A-Fa-f])[0-9A-Fa-f]{2}(?:[ :-][0-9A-Fa-f]{2}){5,}(?![0-9A-Fa-f])")
+_SEPARATED_HEX = re.compile(
+    r"[0-9A-Fa-f](?<![0-9A-Fa-f][0-9A-Fa-f])[0-9A-Fa-f](?:[ :-][0-9A-Fa-f]{2}){5,}(?![0-9A-Fa-f])")
 # Base32 (RFC 4648, either case, padding optional): 16 characters carry 10 bytes.
 _BASE32_TOKEN = re.compile(r"(?<![A-Za-z0-9=])(?:[A-Z2-7]{16,}|[a-z2-7]{16,})=*(?![A-Za-z0-9=])")
 # MIME-style wrapping: base64 lines of 16+ characters joined by line breaks (each line alone may be too short to
