@@ -38,6 +38,7 @@ import regex
 
 from nerb_verify.codes import register
 from nerb_verify.privacy.normalise import decode_quoted_printable, has_quoted_printable, normalise
+from nerb_verify.privacy.prefilter import Hint, needs_full_scan
 from nerb_verify.privacy.profiles import PROFILES, Profile
 from nerb_verify.privacy.rules.email import AT_SIGN, EMAIL
 from nerb_verify.privacy.rules.paths import LOCAL_PATH, PERSONAL_PATH
@@ -74,9 +75,12 @@ _PAYLOAD_SPLIT = regex.compile(r"[&;]")
 # library's ``re`` finds exactly the same matches as ``regex``, several times faster (``test_privacy_joined.py``
 # checks the two agree).
 _BASE64_TOKEN = re.compile(r"(?<![A-Za-z0-9+/_-])[A-Za-z0-9+/_-]{12,}={0,2}(?![A-Za-z0-9+/_=-])")
-_HEX_TOKEN = re.compile(r"(?<![0-9A-Fa-f])(?:[0-9A-Fa-f]{2}){6,}(?![0-9A-Fa-f])")
+# (The two hex patterns test "no hex digit before" just after their first character rather than before it: the same
+# matches, found about three times faster, since the engine then scans ahead for a hex digit.)
+_HEX_TOKEN = re.compile(r"[0-9A-Fa-f](?<![0-9A-Fa-f][0-9A-Fa-f])[0-9A-Fa-f](?:[0-9A-Fa-f]{2}){5,}(?![0-9A-Fa-f])")
 # Hex bytes written with a separator ("6a 61 6e", "6a:61:6e", "6a-61-6e").
-_SEPARATED_HEX = re.compile(r"(?<![0-9A-Fa-f])[0-9A-Fa-f]{2}(?:[ :-][0-9A-Fa-f]{2}){5,}(?![0-9A-Fa-f])")
+_SEPARATED_HEX = re.compile(
+    r"[0-9A-Fa-f](?<![0-9A-Fa-f][0-9A-Fa-f])[0-9A-Fa-f](?:[ :-][0-9A-Fa-f]{2}){5,}(?![0-9A-Fa-f])")
 # Base32 (RFC 4648, either case, padding optional): 16 characters carry 10 bytes.
 _BASE32_TOKEN = re.compile(r"(?<![A-Za-z0-9=])(?:[A-Z2-7]{16,}|[a-z2-7]{16,})=*(?![A-Za-z0-9=])")
 # MIME-style wrapping: base64 lines of 16+ characters joined by line breaks (each line alone may be too short to
@@ -400,12 +404,37 @@ def _finish(found: set[str]) -> frozenset[str]:
     return frozenset(found)
 
 
-def scan_uncached(text: str, profile: Profile, skip_paths: bool = False) -> frozenset[str]:
-    """The finding codes ``text`` raises under ``profile`` (see module docstring). ``skip_paths`` turns off the path
-    rules (used for promotion-gate targets that resolve into the evidence); identifier rules always run."""
+# The hints of the engine's own rewritten views and of wrapped base64, for the prefilter (``prefilter.py``).
+# The letter-O view needs a digit and an O; the ROT13 view an "ng"; wrapped base64 a line break (the prefilter uses a
+# cheaper necessary form of the wrap hint: its part from the line break on).
+PREFILTER_HINTS = (Hint(min_digits=1, lower=("o",), pattern=_LETTER_O_HINT.pattern),
+                   Hint(lower=("ng",), pattern=_ROT13_AT_HINT.pattern),
+                   Hint(literal="\n", pattern=r"\n[ \t]*[A-Za-z0-9+/_-]"))
+
+
+def scan_full(text: str, profile: Profile, skip_paths: bool = False) -> frozenset[str]:
+    """The finding codes ``text`` raises under ``profile`` on the full path (see module docstring), without the
+    prefilter. ``skip_paths`` turns off the path rules (used for promotion-gate targets that resolve into the
+    evidence); identifier rules always run."""
     found: set[str] = set()
     _scan(text, profile, 0, _Budget(), skip_paths, found)
     return _finish(found)
+
+
+def scan_uncached(text: str, profile: Profile, skip_paths: bool = False) -> frozenset[str]:
+    """:func:`scan_full`, behind the prefilter: a text the prefilter proves clean (``prefilter.needs_full_scan``)
+    raises nothing without running the normaliser and the rules; every other text takes the full path."""
+    if not needs_full_scan(text, profile.rule_names, profile.max_chars, PREFILTER_HINTS, encoded_payloads):
+        return _NOTHING
+    return scan_full(text, profile, skip_paths)
+
+
+_NOTHING: frozenset[str] = frozenset()
+
+
+def prefilter_skips(text: str, profile: Profile) -> bool:
+    """True when the prefilter proves that ``text`` raises nothing under ``profile`` (see ``prefilter.py``)."""
+    return not needs_full_scan(text, profile.rule_names, profile.max_chars, PREFILTER_HINTS, encoded_payloads)
 
 
 @functools.lru_cache(maxsize=65536)

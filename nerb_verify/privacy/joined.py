@@ -22,7 +22,7 @@ from collections.abc import Hashable, Sequence
 import regex
 
 from nerb_verify.codes import register
-from nerb_verify.privacy.engine import scan_string, scan_uncached
+from nerb_verify.privacy.engine import prefilter_skips, scan_string, scan_uncached
 from nerb_verify.privacy.normalise import normalise
 from nerb_verify.privacy.profiles import CONTRACT, Profile
 from nerb_verify.privacy.rules.email import EMAIL
@@ -129,9 +129,10 @@ def joined_findings(containers: Sequence[tuple[Hashable, Sequence[str]]],
                     profile: Profile) -> list[tuple[Hashable, set[str]]]:
     """``(key, codes)`` for every container whose joined views raise something new (see :func:`joined_codes`).
 
-    Containers with the same pieces are scanned once (and each reported at its own key). The distinct ones are first
-    screened in batches of about ``SCREEN_CHARS`` characters (see ``SCREEN_SEPARATOR``); only the containers of a
-    batch that raises something are scanned one by one.
+    Containers with the same pieces are scanned once (and each reported at its own key). A container whose views
+    are each a single chunk that the prefilter proves clean (``engine.prefilter_skips``) raises nothing and is not
+    screened. The others are first screened in batches of about ``SCREEN_CHARS`` characters (see
+    ``SCREEN_SEPARATOR``); only the containers of a batch that raises something are scanned one by one.
     """
     codes_of: dict[tuple[str, ...], set[str]] = {}
     batch: list[tuple[str, ...]] = []
@@ -152,6 +153,9 @@ def joined_findings(containers: Sequence[tuple[Hashable, Sequence[str]]],
             codes_of[pieces] = {JOINED_BUDGET}
             continue
         length = sum(len(piece) + 1 for piece in pieces)
+        if length <= CHUNK and all(len(view) <= CHUNK and prefilter_skips(view, profile) for view in views(pieces)):
+            codes_of[pieces] = set()  # each view is one chunk that provably raises nothing
+            continue
         if length > SCREEN_CHARS // 2:
             codes_of[pieces] = joined_codes(pieces, profile)
             continue

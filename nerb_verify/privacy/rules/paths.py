@@ -40,22 +40,40 @@ FILE_URI = register(
 
 _NAME = r"[A-Za-z0-9_][\w.$-]*"
 _SEG = r"[\\/]+"
+_TILDE_USER = compile_rule(r"(?<![\w~])~[A-Za-z_][\w.-]*[\\/]")
+_UNC = compile_rule(rf"(?<![\w\\])\\\\(?P<server>{_NAME})\\(?P<share>[\w.$-]+)")
+
+
+def _not_escape_run(match: regex.Match[str]) -> bool:
+    """A UNC path whose server or share is one character is a run of escapes in source text (``\\\\s\\n``,
+    ``\\\\hline\\n``): real shares have longer names (``\\\\server\\c$`` keeps its ``$``)."""
+    return len(match.group("server")) > 1 and len(match.group("share")) > 1
+
 
 RULES = (
     Rule("path.home", PERSONAL_PATH, compile_rule(
         rf"(?:/home|/var/home|/export/home|/usr/home){_SEG}(?!\$)[A-Za-z0-9_][\w.-]*"
-        rf"|(?<![\w.-])(?:[A-Za-z]:)?(?:{_SEG})?(?:Users|Documents and Settings){_SEG}(?!(?:Public|Shared|Default)\b)"
+        rf"|(?<![\w.-])(?<!(?i:all|end) )(?:[A-Za-z]:)?(?:{_SEG})?(?:Users|Documents and Settings){_SEG}"
+        rf"(?!(?:Public|Shared|Default|All Users)\b)"
         rf"[A-Za-z0-9_][\w.-]*"
-        rf"|(?i:[A-Za-z]:){_SEG}(?i:users){_SEG}(?!(?i:public|shared|default)\b)[A-Za-z0-9_][\w.-]*"), ("remainder",),
+        rf"|(?i:[A-Za-z]:){_SEG}(?i:users){_SEG}(?!(?i:public|shared|default|all users)\b)[A-Za-z0-9_][\w.-]*"),
+         ("remainder",),
          gate=regex.compile(r"(?i)users|home|documents and settings")),
     Rule("path.root_home", PERSONAL_PATH, compile_rule(r"(?<![\w.~-])/r[o]ot(?![\w.-])"), ("remainder",), trigger="/"),
-    Rule("path.tilde_user", PERSONAL_PATH, compile_rule(r"(?<![\w~])~[A-Za-z_][\w.-]*[\\/]"),
-         ("remainder", "url_path"), trigger="~"),
-    Rule("path.unc", NETWORK_SHARE, compile_rule(rf"(?<![\w\\])\\\\{_NAME}\\[\w.$-]+"), ("remainder", "url_path"),
-         trigger="\\"),
+    Rule("path.tilde_user", PERSONAL_PATH, _TILDE_USER, ("remainder",), trigger="~"),
+    # Contract and rendered profiles: a ``~<name>/`` inside an http(s) URL's path too. The repository profile lets a
+    # public web page such as ``https://host/~name/paper.pdf`` through: it is a published address, not a local path.
+    Rule("path.tilde_user_in_url", PERSONAL_PATH, _TILDE_USER, ("url_path",), trigger="~"),
+    Rule("path.unc", NETWORK_SHARE, _UNC, ("remainder", "url_path"), trigger="\\"),
+    # Repository profile: not an escape sequence in source text (``'\\\\hline\\n'``, a regex's ``[^\\\\s\\n]``).
+    Rule("path.unc_public", NETWORK_SHARE, _UNC, ("remainder", "url_path"), trigger="\\", validate=_not_escape_run),
     Rule("path.share_uri", NETWORK_SHARE, compile_rule(r"(?i)(?<![\w+.-])(?:smb|nfs|afp|cifs)://"),
          ("remainder", "url_path"), trigger=":"),
-    Rule("path.file_uri", FILE_URI, compile_rule(r"(?i)(?<![\w+.-])file:(?:/{1,3}[\w.~$%-]|[A-Za-z]:|\\\\)"),
+    # Repository profile: a rooted path, a drive, a share or a host followed by a path; not ``file://.`` (the
+    # current folder, as an SBOM writes it) nor ``file://name`` with no path after it (a relative file, the AWS
+    # CLI's convention).
+    Rule("path.file_uri", FILE_URI, compile_rule(
+        r"(?i)(?<![\w+.-])file:(?:/(?!/)[\w.~$%-]|///[\w.~$%-]|//(?!\.{1,2}(?![\w~$%-]))[\w.~$%-]+/|[A-Za-z]:|\\\\)"),
          ("remainder", "url_path"), trigger=":"),
     Rule("path.file_uri_any", FILE_URI, compile_rule(r"(?i)(?<![\w+.-])file:(?=[^\s])"), ("remainder", "url_path"),
          trigger=":"),
