@@ -127,19 +127,26 @@ def is_word_char(ch: str) -> bool:
 
 @lru_cache(maxsize=1)
 def re2_word_class() -> str:
-    """The Unicode word class as an explicit RE2 character class of code-point ranges (surrogates excluded)."""
+    """The Unicode word class as an explicit RE2 character class of code-point ranges (surrogates excluded).
+
+    Computed a plane-sized block at a time (64K code points), so the peak memory stays small."""
     import regex
 
     from array import array
 
-    points = array("I", range(0xD800))
-    points.extend(range(0xE000, 0x110000))
-    every = points.tobytes().decode("utf-32-le" if sys.byteorder == "little" else "utf-32-be")
-    runs = regex.finditer(r"[\p{Alphabetic}\p{M}\p{Nd}\p{Pc}\p{Join_Control}]+", every)
-    parts = []
-    for run in runs:
-        lo, hi = ord(every[run.start()]), ord(every[run.end() - 1])
-        parts.append(f"\\x{{{lo:X}}}" if lo == hi else f"\\x{{{lo:X}}}-\\x{{{hi:X}}}")
+    word = regex.compile(r"[\p{Alphabetic}\p{M}\p{Nd}\p{Pc}\p{Join_Control}]+")
+    codec = "utf-32-le" if sys.byteorder == "little" else "utf-32-be"
+    ranges: list[list[int]] = []
+    for base in range(0, 0x110000, 0x10000):
+        points = array("I", (c for c in range(base, base + 0x10000) if not 0xD800 <= c < 0xE000))
+        block = points.tobytes().decode(codec)
+        for run in word.finditer(block):
+            lo, hi = ord(block[run.start()]), ord(block[run.end() - 1])
+            if ranges and ranges[-1][1] + 1 == lo:
+                ranges[-1][1] = hi
+            else:
+                ranges.append([lo, hi])
+    parts = [f"\\x{{{lo:X}}}" if lo == hi else f"\\x{{{lo:X}}}-\\x{{{hi:X}}}" for lo, hi in ranges]
     return "[" + "".join(parts) + "]"
 
 
