@@ -200,7 +200,8 @@ def summarize_cell(runs: list[dict[str, Any]]) -> dict[str, Any]:
                        # run; whole-input throughput floors on the slowest warm pass (3 passes: no honest p99)
                        "warm_doc_p99_ms": nearest_rank([ns / 1e6 for r in mine for ns in r.get("warm_doc_ns", [])],
                                                        0.99),
-                       "cold_doc_p99_ms": nearest_rank([ns / 1e6 for r in mine for ns in r["cold_doc_ns"]], 0.99),
+                       "cold_doc_p99_ms": nearest_rank([ns / 1e6 for r in mine for ns in r.get("cold_doc_ns", [])],
+                                                       0.99),
                        "slowest_pass_docs_s": min(r["docs"] / (max(r["warm_pass_ns"]) / 1e9) for r in mine
                                                   if r["warm_pass_ns"]),
                        "slowest_pass_mib_s": min(r["bytes"] / 1_048_576 / (max(r["warm_pass_ns"]) / 1e9)
