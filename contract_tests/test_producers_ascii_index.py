@@ -22,7 +22,7 @@ from nerb_verify.producers.reference_matcher import reference_scan  # noqa: E402
 
 needs_hyperscan = pytest.mark.skipif(ascii_index.HYPERSCAN is None,
                                      reason="the ASCII path needs hyperscan (the 'producers' or 'test' extra)")
-EXAMPLES = int(os.environ.get("NERB_DIFF_EXAMPLES", "300"))
+EXAMPLES = int(os.environ.get("NERB_DIFF_EXAMPLES", "200"))
 MARK = chr(64)  # addresses are built from parts at run time (the repository's own privacy scan)
 
 
