@@ -170,3 +170,25 @@ def test_group_gap_prefilter():
     assert engine._group_gap([by_name["w"]], matcher.plans) is None
     assert engine._group_gap([by_name["y"]], matcher.plans) == bytes(range(128))  # never matches ASCII text
     assert engine._group_gap([by_name["z"]], matcher.plans) == bytes(b for b in range(128) if b not in b"kK")
+
+
+def test_one_compiled_bank_scans_from_many_threads():
+    """The harness scans one compiled bank from a thread pool (``--concurrency``): the ASCII path (one Hyperscan
+    scratch per thread) and the RE2 path (lazy shards, the bounded verifier cache) give the sequential records."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    names = [(f"n{i}", f"N{i}", _lit(f"user{i}{MARK}x.org")) for i in range(300)]
+    people = [(f"p{i}", f"P{i}", _lit(f"Ann{i} Lee", ws=True)) for i in range(300)]
+    bank = make_bank({"c": names + [("u", "U", _regex(EMAIL_REGEX, 999))], "p": people})
+    docs = [(", ".join(f"user{(i * 7 + j) % 400}{MARK}x.org Ann{j}  Lee" for j in range(40))
+             + (" \u00e9" if i % 3 == 0 else "")).encode() for i in range(60)]
+    expected = [compile_bank(bank).scan_bytes(d) for d in docs]
+    old = engine.VERIFIER_CACHE
+    engine.VERIFIER_CACHE = 16  # evictions while other threads read the cache
+    try:
+        compiled = compile_bank(bank)
+        with ThreadPoolExecutor(max_workers=4) as pool:
+            for _ in range(3):
+                assert list(pool.map(compiled.scan_bytes, docs)) == expected
+    finally:
+        engine.VERIFIER_CACHE = old

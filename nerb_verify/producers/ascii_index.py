@@ -26,8 +26,9 @@ rule. Non-ASCII documents take the full RE2 path, and so does every document whe
 from __future__ import annotations
 
 import re
+import threading
 from bisect import bisect_left
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 try:  # optional (the producers extra): without it the engine runs every document on RE2
@@ -48,6 +49,7 @@ _FOLD_TABLE = bytes.maketrans(
     bytes(range(0x41, 0x5B)) + ASCII_WHITE_SPACE.encode("ascii"),
     bytes(range(0x61, 0x7B)) + b" " * len(ASCII_WHITE_SPACE))
 _NOT_SPACE = re.compile(rb"[^ ]")
+_SCRATCH_LOCK = threading.Lock()
 WORD_BYTE = bytes(1 if (chr(b).isalnum() or b == 0x5F) else 0 for b in range(128)) + bytes(128)
 
 
@@ -103,18 +105,30 @@ class Patterns:
     is the whole key), the pattern's and the key's length, the first entity having the key with its first detector
     in order and that detector's word boundaries, and ``more``: None when that is the key's only detector, else
     every ``(entity position, ((detector index, left word, right word), ...))`` having the key, detectors in order.
-    Not thread-safe (one scratch)."""
+    Hyperscan needs one scratch per concurrent scan: each thread gets its own, cloned on first use."""
 
     database: Any
     scratch: Any
     prefixes: list[Entry]
+    local: threading.local = field(default_factory=threading.local, repr=False)
+
+    def thread_scratch(self) -> Any:
+        """This thread's scratch (the one made at compile time for the first thread that asks, clones after)."""
+        scratch = getattr(self.local, "scratch", None)
+        if scratch is None:
+            with _SCRATCH_LOCK:
+                scratch, self.scratch = (self.scratch, None) if self.scratch is not None else (None, None)
+            if scratch is None:
+                scratch = HYPERSCAN.Scratch(self.database)
+            self.local.scratch = scratch
+        return scratch
 
     def resolve(self, text: bytes, data: bytes, runs: list[int], removed: list[int],
                 out: list[list[tuple[int, int, int]]]) -> None:
         """Scan ``text`` (``data`` folded, collapsed when ``runs``) and append every confirmed key occurrence that
         holds its boundaries on ``data`` to ``out[entity]`` as (start, detector index, end) in ``data`` offsets."""
         hits: list[tuple[int, int]] = []
-        self.database.scan(text, match_event_handler=_collect, context=hits, scratch=self.scratch)
+        self.database.scan(text, match_event_handler=_collect, context=hits, scratch=self.thread_scratch())
         if not hits:
             return
         length = len(data)

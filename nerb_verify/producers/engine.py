@@ -35,6 +35,7 @@ as are the ASCII and VERBOSE flags on regexes and the ASCII flag on literals.
 from __future__ import annotations
 
 import sys
+import threading
 from collections import OrderedDict
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -394,13 +395,16 @@ class EntityMatcher:
         self.group_first = ascii_group[0].detector_indices[0] if ascii_group else len(detectors)
         self.verifiers: OrderedDict[int, Any] = OrderedDict()
         self.templates: dict[int, dict[str, Any]] = {}
+        self._lock = threading.Lock()  # the lazy shards and the verifier cache are shared by scanning threads
 
     @property
     def shards(self) -> list[Shard]:
         """The full RE2 path's shards (every detector), compiled on first use."""
         if self._shards is None:
-            self._shards = _build_shards(list(range(len(self.detectors))), self.bodies, self.detectors,
-                                         self.options, self.shard_size)
+            with self._lock:
+                if self._shards is None:
+                    self._shards = _build_shards(list(range(len(self.detectors))), self.bodies, self.detectors,
+                                                 self.options, self.shard_size)
         return self._shards
 
     def record_template(self, index: int) -> dict[str, Any]:
@@ -424,10 +428,11 @@ class EntityMatcher:
         At most :data:`VERIFIER_CACHE` programs are kept per entity (an address list touching 25,000 detectors
         must not keep 25,000 programs): the least recently used one is dropped and recompiled if needed again."""
         cache = self.verifiers
-        compiled = cache.get(index)
-        if compiled is not None:
-            cache.move_to_end(index)
-            return compiled
+        with self._lock:
+            compiled = cache.get(index)
+            if compiled is not None:
+                cache.move_to_end(index)
+                return compiled
         plan = self.plans[index]
         if plan is not None and plan.right_word:
             source = f"({self.bodies[index]})(?-i:\\z|[^{re2_word_class()[1:-1]}])"
@@ -436,9 +441,10 @@ class EntityMatcher:
         compiled = _re2_module().RE2(source.encode("utf-8"), self.options)
         if not compiled.ok():
             raise EngineCompileError(f"entity {self.entity_id}: a detector does not compile in RE2")
-        cache[index] = compiled
-        if len(cache) > VERIFIER_CACHE:
-            cache.popitem(last=False)
+        with self._lock:
+            cache[index] = compiled
+            if len(cache) > VERIFIER_CACHE:
+                cache.popitem(last=False)
         return compiled
 
     def end_if_matches(self, index: int, data: bytes, start: int, known_end: int | None = None) -> int | None:
