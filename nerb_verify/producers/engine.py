@@ -15,13 +15,19 @@ Declared semantics (spec 50 §4.2-4.5, NERB's ``entity_independent`` mode), repr
   so word boundaries are checked in Python against the Unicode word predicate (Alphabetic, M, Nd, Pc,
   Join_Control) and normalized whitespace is an explicit White_Space class.
 
-How it runs. Each entity's detectors are split into shards (at most ``shard_size`` detectors). A shard has a
+Two paths, one result. An ASCII document (most mail) takes the ASCII path: the bank's literals are found by a
+Hyperscan literal index (:mod:`nerb_verify.producers.ascii_index`, exact: keys, folding and boundaries are
+explained there) and merged, leftmost-first, with the entity's *RE2 group* (regexes and the few literals the index
+cannot express), which RE2 is asked about only where it could come first. Every other document, and every document
+when ``hyperscan`` is not installed, takes the RE2 path below, whose shards are compiled on first use.
+
+How the RE2 path runs. Each entity's detectors are split into shards (at most ``shard_size`` detectors). A shard has a
 *finder*, one RE2 alternation of every detector's boundary-free body, sorted lexicographically (RE2 factors common
 prefixes of adjacent alternatives, so this compiles 100k aliases in seconds), and an anchored ``RE2::Set`` over the
 same bodies in detector order. The finder's leftmost start ``s`` is the smallest start at which any detector *could*
 match (a boundary only removes matches). At ``s`` the Set reports every detector whose body matches there; in
-detector order, each is confirmed with its own anchored verifier (compiled lazily, cached) and its word boundaries;
-the first that holds wins. If none holds, the cursor advances one character. This is exact, not heuristic: the
+detector order, each is confirmed with its own anchored verifier (compiled lazily, kept in a bounded LRU) and its
+word boundaries; the first that holds wins. If none holds, the cursor advances one character. This is exact, not heuristic: the
 finder never skips a start that could match, and the Set never omits a detector that matches at ``s``.
 
 Regex detectors are accepted only in a form whose Unicode semantics RE2 can reproduce: optional leading inline
@@ -781,8 +787,9 @@ def compile_bank(bank: dict[str, Any], shard_size: int = DEFAULT_SHARD_SIZE,
     and the RE2 shards, probe for empty matches. Raises :class:`EngineCompileError` when the declared semantics
     cannot be reproduced.
 
-    ``ascii_path=False`` runs every document on RE2 alone (the reference the ASCII path is tested against). With the ASCII path the
-    full RE2 shards (needed only by non-ASCII documents) are compiled on first use unless ``eager_full_path``."""
+    ``ascii_path=False`` runs every document on RE2 alone (the reference the ASCII path is tested against). With the
+    ASCII path the full RE2 shards (needed only by non-ASCII documents) are compiled on first use unless
+    ``eager_full_path``."""
     _re2_module()
     import re2
 
