@@ -64,6 +64,7 @@ def test_keys_and_routing():
     group = sorted(matcher.detectors[i].name_id for s in matcher.ascii_group for i in s.detector_indices)
     assert group == ["c", "d", "h", "r"]
     assert matcher._shards is None  # the full RE2 path waits for a non-ASCII document
+    assert compile_bank(bank, eager_full_path=True).entities[0]._shards is not None
     text = f"ANN \t LEE, kim\n\nro, Ann Lee, Ann, 1-2, x{MARK}y.org"
     assert compiled.scan_text(text) == reference_scan(bank, text)
     assert matcher._shards is None
