@@ -20,8 +20,9 @@ import functools
 
 from nerb_verify.findings import Collector, Label
 from nerb_verify.privacy import messages
-from nerb_verify.privacy.engine import NOT_CONVERGED, TOO_LONG, scan_string, scan_uncached
+from nerb_verify.privacy.engine import FAIL_CLOSED, scan_string, scan_uncached
 from nerb_verify.privacy.joined import SCREEN_SEPARATOR, glued, joined_codes, svg_text_elements, view_codes
+from nerb_verify.privacy.normalise import EXPANSION_RATIO, may_expand_past
 from nerb_verify.privacy.profiles import Profile
 from nerb_verify.privacy.rules.paths import FILE_URI, LOCAL_PATH, NETWORK_SHARE, PERSONAL_PATH
 
@@ -75,7 +76,7 @@ def locate(text: str, code: str, profile: Profile) -> int:
     profile's exception). So each span found is confirmed with the rest of its token (up to the next white space); a span
     that does not hold up is skipped and the search goes on after that token, at most ``MAX_RETRIES`` times.
     """
-    if code in (NOT_CONVERGED, TOO_LONG):
+    if code in FAIL_CLOSED:
         return 0
     first: int | None = None
     offset = 0
@@ -157,7 +158,7 @@ def scan_text(text: str, profile: Profile, collector: Collector, artifact: str,
 
     for first, last in _blocks(lines):
         block_codes = scan_uncached("\n".join(lines[first:last]), screen)
-        if not block_codes:
+        if not block_codes and not _may_expand(lines, first, last, profile):
             continue
         line_codes: set[str] = set()
         for number in range(first + 1, last + 1):
@@ -166,7 +167,7 @@ def scan_text(text: str, profile: Profile, collector: Collector, artifact: str,
                 return state["added"] - result - 1
             state["added"] += result
             line_codes |= _line_codes(lines[number - 1], profile)
-        for code in sorted(block_codes - line_codes - {NOT_CONVERGED, TOO_LONG}):
+        for code in sorted(block_codes - line_codes - FAIL_CLOSED):
             start = _first_line_of_split(lines, first, last, code, screen)
             if start is not None and not report(code, start + 1, 1, messages.JOINED):
                 return state["added"]
@@ -179,6 +180,15 @@ def scan_text(text: str, profile: Profile, collector: Collector, artifact: str,
             if not report(code, text.count("\n", 0, offset) + 1, 1, messages.JOINED):
                 return state["added"]
     return state["added"]
+
+
+def _may_expand(lines: list[str], first: int, last: int, profile: Profile) -> bool:
+    """True when a line chunk of ``lines[first:last]`` might decode past the per-string budget: the screen's budget
+    is sized for the whole block, so it would not fail closed on it, and the per-line pass must
+    (``privacy.expansion_exceeds_budget``). ASCII lines are cleared by a length bound (a chunk is 4,096 characters)."""
+    return any(any(may_expand_past(chunk, profile.max_chars) for _start, chunk in _chunks(line))
+               for line in lines[first:last]
+               if not line.isascii() or len(line) * EXPANSION_RATIO > profile.max_chars)
 
 
 def _line_codes(line: str, profile: Profile) -> frozenset[str]:
