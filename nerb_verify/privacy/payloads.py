@@ -6,15 +6,16 @@ real encoded text is rescanned.
 
 :func:`raw_payloads` finds, in linear time, the printable texts hidden in a string as
 
-* ascii85 (Adobe ``<~...~>`` blocks, whitespace inside allowed, and bare runs of 20 or more characters of its
-  alphabet ``!``..``u`` plus ``z``) and base85 (RFC 1924 / Git / Python's ``b85encode`` alphabet, bare runs of 20 or
-  more). A bare run is decoded only when it holds a character outside the base64 alphabet (else it is a base64 token,
-  an identifier or a digest, decoded elsewhere) and when most of its 5-character group leaders at some alignment
-  are those of text (the first character of a group carries the group's first byte: for a byte up to 0x7E it is one
-  of the first 41 of the 85 characters), which screens out ordinary words, URLs and code at the cost of a slice;
+* ascii85 (Adobe ``<~...~>`` blocks, whitespace inside allowed, and bare runs of 14 or more characters of its
+  alphabet ``!``..``u``) and base85 (RFC 1924 / Git / Python's ``b85encode`` alphabet, bare runs of 14 or more).
+  A bare run is decoded only where one search finds three group leaders of text five apart (the first character of
+  a group carries the group's first byte: for a byte up to 0x7E it is one of the first 41 of the 85 characters),
+  only when every group at some alignment leads that way, and it counts only when it decodes to plain ASCII text,
+  which screens out ordinary words, URLs and code;
 * uuencoded lines: ``begin <mode> <name>`` blocks (every line up to ``end`` or the first line that is not uuencoded,
-  decoded and joined), runs of consecutive lines that are uuencoded on their own (a length character, then exactly
-  the characters that length needs, all from space to backtick), and such a line as one white-space-free token.
+  decoded and joined), runs of full 45-byte lines ended by a shorter one, each uuencoded on its own (a length
+  character, then exactly the characters that length needs, all from space to backtick), and such a line as one
+  white-space-free token.
 
 Each candidate is decoded at most five times (alignments) and each decoding is cached per token, so the cost is
 linear in the string; strings are at most 16,384 characters (the normaliser's budget) except in screens, whose
@@ -125,8 +126,6 @@ _BASE85_ALPHABET = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwx
 _BASE85_CLASS = r"[0-9A-Za-z!#$%&()*+\-;<=>?@^_`{|}~]"
 _BASE85_REST = re.compile(_BASE85_CLASS + "*")
 _BASE85_WINDOW = re.compile(("[0-9A-Za-e]" + _BASE85_CLASS + "{4}") * 2 + "[0-9A-Za-e]" + _BASE85_CLASS + "{3}")
-# A run made only of base64 characters is a base64 token, an identifier or a digest, not base85 text.
-_NOT_BASE64 = re.compile(r"[^A-Za-z0-9+/=_-]")
 # The first character of a 5-character group when the group's first byte is at most 0x7E (text, or a zero byte of
 # UTF-16/32): digit values 0 to 40 of the 85.
 _ASCII85_LEADER_CHARS = "".join(chr(33 + value) for value in range(41))
@@ -306,8 +305,8 @@ _BASE85_ALPHABET_SET = frozenset(_BASE85_ALPHABET)
 
 def _bare_run_texts(text: str, window: re.Pattern[str], rest: re.Pattern[str], alphabet: frozenset[str],
                     decode: Callable[[str], str | None]) -> list[str]:
-    """Texts of the bare runs (maximal runs of ``alphabet``) that hold a ``window`` match and a character outside the
-    base64 alphabet, each run decoded once by ``decode``."""
+    """Texts of the bare runs (maximal runs of ``alphabet``) that hold a ``window`` match, each run decoded once by
+    ``decode`` (a run of base64 characters too: the ascii85 of digits is often made of letters and digits only)."""
     found: list[str] = []
     done = -1
     for match in window.finditer(text):
@@ -318,11 +317,9 @@ def _bare_run_texts(text: str, window: re.Pattern[str], rest: re.Pattern[str], a
             start -= 1
         tail = rest.match(text, match.end())
         done = tail.end() if tail is not None else match.end()
-        run = text[start:done]
-        if _NOT_BASE64.search(run):
-            decoded = decode(run)
-            if decoded is not None:
-                found.append(decoded)
+        decoded = decode(text[start:done])
+        if decoded is not None:
+            found.append(decoded)
     return found
 
 
