@@ -50,7 +50,7 @@ NEW_ENCODINGS = {
     "base64_utf16be_bom": lambda t: "Xq" + _b64(b"\xfe\xff" + t.encode("utf-16-be")),
     "base64_utf32le": lambda t: _b64(t.encode("utf-32-le")),
     "base64_utf32be_bom": lambda t: "Xq" + _b64(t.encode("utf-32")),
-    "ascii85_adobe": lambda t: base64.a85encode(t.encode(), adobe=True).decode("ascii"),
+    "ascii85_adobe": lambda t: base64.a85encode(("to: " + t).encode(), adobe=True).decode("ascii"),
     "ascii85": lambda t: base64.a85encode(("to: " + t).encode()).decode("ascii"),
     "base85": lambda t: base64.b85encode(("to: " + t).encode()).decode("ascii"),
     "uuencode_block": lambda t: "begin 600 x\n" + binascii.b2a_uu(t.encode()).decode("ascii") + "`\nend",
@@ -58,7 +58,7 @@ NEW_ENCODINGS = {
     "base64_reversed": lambda t: _b64(("to: " + t).encode())[::-1],
     "base64_of_base85": lambda t: _b64(base64.b85encode(("to: " + t).encode())),
 }
-_BARE_85 = ("ascii85", "base85")
+_BARE_85 = ("ascii85", "base85", "base64_of_base85")
 
 identifiers = st.one_of(emails(), phones(), ssns(), home_paths())
 

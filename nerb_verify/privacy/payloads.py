@@ -299,6 +299,7 @@ def _uu_texts(text: str) -> list[str]:
     return found
 
 
+_HEX_RUN = re.compile(r"[0-9A-Fa-f]+")
 _ASCII85_ALPHABET_SET = frozenset(_ASCII85_CHARS)
 _BASE85_ALPHABET_SET = frozenset(_BASE85_ALPHABET)
 
@@ -317,7 +318,10 @@ def _bare_run_texts(text: str, window: re.Pattern[str], rest: re.Pattern[str], a
             start -= 1
         tail = rest.match(text, match.end())
         done = tail.end() if tail is not None else match.end()
-        decoded = decode(text[start:done])
+        run = text[start:done]
+        if _HEX_RUN.fullmatch(run):
+            continue  # a digest or an id: base85 of text is practically never made of hex digits only
+        decoded = decode(run)
         if decoded is not None:
             found.append(decoded)
     return found
