@@ -14,12 +14,18 @@ For each string:
    every query key and value and the fragment are scanned again as strings of their own (decoded with their own
    budget), recursively, at most ``max_url_depth`` URLs deep and ``max_url_payloads`` payloads in all; more fails
    closed;
-5. decode every base64 / base64url token (12 characters or more, also when MIME-wrapped over several lines), every
-   base32 token (16 characters or more) and every hex run (6 bytes or more) of the view; bytes that are a gzip or
-   zlib stream are inflated (bounded); a token whose bytes are printable UTF-8 text is scanned again as a string of
-   its own, recursively, under the same depth and payload budget (``privacy.encoded_payload_budget`` when
-   exceeded). Random bytes (hashes, digests, ids) are practically never printable text, so only real encoded text is
-   rescanned.
+5. decode every base64 / base64url token (12 characters or more, also when MIME-wrapped over several lines, also
+   read backwards), every base32 token (16 characters or more), every hex run (6 bytes or more) of the view, and
+   the ascii85, base85 and uuencoded runs of the view and of the text as given (``payloads.py``); bytes that are a
+   gzip or zlib stream are inflated (bounded); a token whose bytes are printable UTF-8, UTF-16 or UTF-32 text is
+   scanned again as a string of its own, recursively, under the same depth and payload budget
+   (``privacy.encoded_payload_budget`` when exceeded). Random bytes (hashes, digests, ids) are practically never
+   printable text, so only real encoded text is rescanned;
+6. profiles with ``escaped`` rules (repository: escaped traversal) run them on the text normalised once more after
+   its plain ``..`` segments were masked, only when a view holds a ``..`` segment at all.
+
+A string that cannot be normalised within budget raises only its fail-closed code (``FAIL_CLOSED``): too long as
+given, expanded past the budget by decoding, or not converged.
 
 Results are cached per (profile, string, path rules on/off): evidence repeats the same keys and values many times.
 """
@@ -50,9 +56,9 @@ NOT_CONVERGED = register(
     "after that is ambiguous: the scan cannot know what it says, so it fails closed. Remove the nested encoding.")
 TOO_LONG = register(
     "privacy.string_too_long", "Text is longer than the normalisation budget.",
-    "A string (or a decoding round's output, since NFKC can expand a character up to 18-fold) longer than 16,384 "
-    "characters is not scanned and fails closed. Text files are scanned in overlapping chunks, so this concerns "
-    "JSON strings and keys.")
+    "A string longer than 16,384 characters before any decoding is not scanned and fails closed (one that decoding "
+    "expands past the budget is privacy.expansion_exceeds_budget). Text files are scanned in overlapping chunks, "
+    "so this concerns JSON strings and keys, and decoded payloads (a compressed stream inflates to up to 64 KiB).")
 EXPANDED = register(
     "privacy.expansion_exceeds_budget", "Decoding expands the text past the normalisation budget.",
     "A string within the 16,384-character budget whose decoding (NFKC expands one character up to 18-fold, so a few "
@@ -94,7 +100,8 @@ _WRAPPED_BASE64 = regex.compile(
 _WRAP_HINT = re.compile(r"[A-Za-z0-9+/_-][ \t]*\r?\n[ \t]*[A-Za-z0-9+/_-]")
 ENCODED_BUDGET = register(
     "privacy.encoded_payload_budget", "Base64 or hex payloads are nested deeper, or are more numerous, than the budget.",
-    "Base64 (standard and URL-safe) and hex tokens that decode to printable text are scanned again as strings of "
+    "Base64 (standard and URL-safe, also reversed), base32, hex, ascii85, base85 and uuencoded tokens that decode to "
+    "printable text are scanned again as strings of "
     "their own, recursively, at most 4 layers deep and 256 payloads per string (shared with URL payloads). Text "
     "that goes beyond that fails closed, because what is hidden deeper was not scanned.")
 
@@ -226,8 +233,7 @@ def _has_escaped_rules(rules: tuple) -> bool:
 def _scan_escaped(text: str, profile: Profile, found: set[str]) -> None:
     """Run the ``escaped`` rules on ``text`` normalised after its plain ``..`` segments were masked: what they match
     there was written with an escape or a look-alike (an escaped slash ``%2F`` after ``..``, dots written ``%2E``,
-    double-encoded ``%252F``, overlong UTF-8, fullwidth
-    dots), never as a plain relative link."""
+    double-encoded ``%252F``, overlong UTF-8, fullwidth dots), never as a plain relative link."""
     masked = normalise(PLAIN_TRAVERSAL.sub(_MASK, text), profile.max_rounds, profile.max_chars)
     if masked.ok:
         _run(profile.rules, "escaped", masked.text, found)
