@@ -22,8 +22,8 @@ from collections.abc import Hashable, Sequence
 import regex
 
 from nerb_verify.codes import register
-from nerb_verify.privacy.engine import prefilter_skips, scan_string, scan_uncached
-from nerb_verify.privacy.normalise import normalise
+from nerb_verify.privacy.engine import FAIL_CLOSED, prefilter_skips, scan_string, scan_uncached
+from nerb_verify.privacy.normalise import may_expand_past, normalise
 from nerb_verify.privacy.profiles import CONTRACT, Profile
 from nerb_verify.privacy.rules.email import EMAIL
 
@@ -41,7 +41,7 @@ MAX_PIECES = 16384
 
 # A joined chunk that is too long after decoding (NFKC expands) or does not converge was not scanned: the joined view
 # fails closed with the budget code.
-_FAIL_CLOSED = frozenset({"privacy.string_too_long", "privacy.encoding_not_converged"})
+_FAIL_CLOSED = FAIL_CLOSED
 
 
 # A piece that ends in an at-sign and a dotted domain ("...@host.tld") already ends a whole domain.
@@ -140,7 +140,11 @@ def joined_findings(containers: Sequence[tuple[Hashable, Sequence[str]]],
 
     def run_batch() -> None:
         texts = [view for pieces in batch for view in views(pieces)]
-        flagged = bool(texts) and bool(scan_uncached(SCREEN_SEPARATOR.join(texts), _screen_profile(profile)))
+        # The screen's budget is sized for the batch: a view chunk that decodes past the per-string budget (which the
+        # per-container scan fails closed on) is sent to that scan too.
+        flagged = bool(texts) and (bool(scan_uncached(SCREEN_SEPARATOR.join(texts), _screen_profile(profile)))
+                                   or any(may_expand_past(chunk, profile.max_chars)
+                                          for text in texts for chunk in _chunks(text)))
         for pieces in batch:
             codes_of[pieces] = joined_codes(pieces, profile) if flagged else set()
         batch.clear()

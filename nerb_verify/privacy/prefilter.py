@@ -134,6 +134,9 @@ RULE_HINTS: dict[str, HintSet] = {
     "path.tilde_user": (Hint(literal="~"),), "path.tilde_user_in_url": (Hint(literal="~"),),
     "path.unc": (Hint(literal="\\"),), "path.unc_public": (Hint(literal="\\"),),
     "path.rooted_backslash": (Hint(literal="\\"),),
+    # Plain traversal needs its ".." segment; the escaped form is found only on a view the escape hints already send
+    # to the full path (a percent, an HTML reference, a backslash escape or non-ASCII dots).
+    "path.traversal": (Hint(literal=".."),), "path.traversal_escaped": (),
     "path.share_uri": (Hint(literal="://"),),
     "path.file_uri": (Hint(lower=("file:",)),), "path.file_uri_any": (Hint(lower=("file:",)),),
     "path.posix_absolute": (Hint(literal="/", pattern=r"/(?<![\w.~%+\-/\\<]/)[\w.~$-]"),),

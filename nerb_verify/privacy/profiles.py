@@ -65,7 +65,7 @@ CONTRACT = Profile(
     name="contract",
     rule_names=_BOTH + _STRICT_SHAPES + _STRICT_IDENTIFIERS + (
         "path.file_uri_any", "path.posix_absolute", "path.drive", "path.rooted_backslash", "path.home_shorthand",
-        "path.option_attached", "path.relative_home",
+        "path.option_attached", "path.relative_home", "path.traversal",
     ),
     flag_numbers=True,
     permit_gate_targets=True,
@@ -78,7 +78,7 @@ REPOSITORY = Profile(
                         "phone.context_public", "phone.north_american_plausible", "path.file_uri",
                         "ssn.spaced_digits_issuable", "phone.grouped_public", "phone.spaced_digits_public",
                         "phone.compact_in_url", "phone.double_zero_public", "phone.trunk_public",
-                        "phone.pairs_public", "path.unc_public"),
+                        "phone.pairs_public", "path.unc_public", "path.traversal_escaped"),
     flag_numbers=False,
     permit_gate_targets=False,
 )
@@ -90,7 +90,7 @@ REPOSITORY = Profile(
 RENDERED = Profile(
     name="rendered",
     rule_names=_BOTH + _STRICT_SHAPES + _STRICT_IDENTIFIERS + (
-        "path.file_uri_any", "path.drive", "path.home_shorthand", "path.relative_home",
+        "path.file_uri_any", "path.drive", "path.home_shorthand", "path.relative_home", "path.traversal",
     ),
     flag_numbers=False,
     permit_gate_targets=False,

@@ -22,8 +22,9 @@ from collections.abc import Iterable, Iterator, Sequence
 
 from nerb_verify.findings import Collector, Label
 from nerb_verify.privacy import messages
-from nerb_verify.privacy.engine import NOT_CONVERGED, TOO_LONG, scan_string, scan_uncached
+from nerb_verify.privacy.engine import FAIL_CLOSED, TOO_LONG, scan_string, scan_uncached
 from nerb_verify.privacy.joined import SCREEN_SEPARATOR, glued, joined_codes, svg_text_elements, view_codes
+from nerb_verify.privacy.normalise import EXPANSION_RATIO, may_expand_past
 from nerb_verify.privacy.profiles import Profile
 from nerb_verify.privacy.rules.email import EMAIL, has_common_tld_address
 from nerb_verify.privacy.rules.paths import FILE_URI, LOCAL_PATH, NETWORK_SHARE, PERSONAL_PATH
@@ -78,7 +79,7 @@ def locate(text: str, code: str, profile: Profile) -> int:
     profile's exception). So each span found is confirmed with the rest of its token (up to the next white space); a span
     that does not hold up is skipped and the search goes on after that token, at most ``MAX_RETRIES`` times.
     """
-    if code in (NOT_CONVERGED, TOO_LONG):
+    if code in FAIL_CLOSED:
         return 0
     first: int | None = None
     offset = 0
@@ -169,7 +170,6 @@ LONG_LINE_CHARS = SCREEN_BYTES * 20
 # longest string the engine judges as one (``Profile.max_chars``), so anything a rule can match in one string fits.
 SEAM_CHARS = 16384
 JUNCTION_CONTEXT = 16384
-_FAIL_CLOSED = frozenset({NOT_CONVERGED, TOO_LONG})
 
 
 @dataclasses.dataclass
@@ -340,13 +340,13 @@ class TextDriver:
         text = "\n".join(lines)
         block_codes = frozenset({TOO_LONG}) if len(text) > self.screen.max_chars else scan_uncached(text, self.screen)
         reported: set[tuple[int, str]] = set()
-        if block_codes:
+        if block_codes or _may_expand(lines, 0, len(lines), self.profile):
             if not self._scan_lines(lines, first):
                 return
             line_codes: set[str] = set()
             for line in lines:
                 line_codes |= _line_codes(line, self.profile)
-            for code in sorted(block_codes - line_codes - _FAIL_CLOSED):
+            for code in sorted(block_codes - line_codes - FAIL_CLOSED):
                 start = _first_line_of_split(lines, 0, len(lines), code, self.screen)
                 if start is not None:
                     if not self.report(code, first + start + 1, 1, messages.JOINED):
@@ -360,7 +360,7 @@ class TextDriver:
         head = _seam_side(head_side, from_end=False)
         if self.seam_tail and head and not self.stopped:
             seam = self.seam_tail + head
-            codes = scan_uncached("\n".join(seam), self.screen) - _FAIL_CLOSED
+            codes = scan_uncached("\n".join(seam), self.screen) - FAIL_CLOSED
             if codes:
                 for line in seam:
                     codes -= _line_codes(line, self.profile)
@@ -400,6 +400,15 @@ class TextDriver:
         self.index += 1
         self._end_block(held, first, set(), [])
         self.previous = line.tail[-JUNCTION_CONTEXT:]
+
+
+def _may_expand(lines: list[str], first: int, last: int, profile: Profile) -> bool:
+    """True when a line chunk of ``lines[first:last]`` might decode past the per-string budget: the screen's budget
+    is sized for the whole block, so it would not fail closed on it, and the per-line pass must
+    (``privacy.expansion_exceeds_budget``). ASCII lines are cleared by a length bound (a chunk is 4,096 characters)."""
+    return any(any(may_expand_past(chunk, profile.max_chars) for _start, chunk in _chunks(line))
+               for line in lines[first:last]
+               if not line.isascii() or len(line) * EXPANSION_RATIO > profile.max_chars)
 
 
 def _line_codes(line: str, profile: Profile) -> frozenset[str]:
