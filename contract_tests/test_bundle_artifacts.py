@@ -20,7 +20,9 @@ from jsonschema import Draft202012Validator
 
 from nerb_verify import context as C
 from nerb_verify.canonical import self_hash
-from nerb_verify.checks import bank_card, capacity, publication
+from nerb_verify.checks import capacity
+from nerb_verify.checks.presentation import publication
+from nerb_verify.checks.provenance import bank_card
 from nerb_verify.context import VerifyContext, VerifyOptions
 from nerb_verify.findings import Collector
 
@@ -280,7 +282,7 @@ def test_source_repo_mode_recomputes_the_attestation(opened, tmp_path):
     attestation["commit_object_sha256"] = "sha256:" + hashlib.sha256(raw).hexdigest()
     attestation["root_tree_object_id"] = raw.split(b"\n", 1)[0][5:].decode()
     attestation["repository_tree_sha256"] = "sha256:" + hashlib.sha256(listing).hexdigest()
-    from nerb_verify.checks import capacity_source
+    from nerb_verify.checks.capacity import capacity_source
 
     ctx = fresh(opened)
     ctx.options.source_repo = repo

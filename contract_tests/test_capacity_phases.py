@@ -1,4 +1,4 @@
-"""The capacity report's phases inside and across (nerb_verify/checks/capacity_phases.py), on coherent forgeries.
+"""The capacity report's phases inside and across (nerb_verify/checks/capacity/capacity_phases.py), on coherent forgeries.
 
 Each edit is applied to the real capacity decision in memory and resealed with the forger's tool
 (:func:`nerb_verify.seal_capacity.seal_capacity_decision`: every internal hash recomputed), so only the semantic rule
@@ -18,7 +18,8 @@ from hypothesis import strategies as st
 from contract_tests.conftest import open_real_bundle
 from nerb_verify import context as C
 from nerb_verify.canonical import self_hash
-from nerb_verify.checks import capacity, capacity_phases
+from nerb_verify.checks import capacity
+from nerb_verify.checks.capacity import capacity_phases
 from nerb_verify.context import VerifyContext, VerifyOptions
 from nerb_verify.findings import Collector
 from nerb_verify.seal_capacity import seal_capacity_decision

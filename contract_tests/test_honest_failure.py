@@ -13,8 +13,8 @@ from pathlib import Path
 import pytest
 
 from contract_tests.conftest import run_cli, verify_dir
-from nerb_verify.checks import manifest_rules
-from nerb_verify.checks.lineage import SUPPORT_FAILURE_ORDER
+from nerb_verify.checks.provenance import manifest_rules
+from nerb_verify.checks.provenance.lineage import SUPPORT_FAILURE_ORDER
 from nerb_verify.seal import seal_bundle
 from tools.fixturelib import materialize
 from tools.mutations.conformance import HONEST_UNTESTED_PATTERN

@@ -33,7 +33,7 @@ from evidence_helpers import (  # noqa: E402
 )
 
 from nerb_verify import timestamps  # noqa: E402
-from nerb_verify.checks import lineage  # noqa: E402
+from nerb_verify.checks.provenance import lineage  # noqa: E402
 from tools.mutations.lineage import (  # noqa: E402
     add_predecessors_dict,
     add_successor_dict,

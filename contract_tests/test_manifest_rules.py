@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 
 from contract_tests.family_harness import real_artifacts, run_families, slice_of
-from nerb_verify.checks import manifest_rules
+from nerb_verify.checks.provenance import manifest_rules
 from nerb_verify.context import EVIDENCE, MANIFEST
 from tools.mutations.manifest import EXTRA_LABEL, REVIEWED, _label, _synthetic
 

@@ -137,7 +137,7 @@ _STATE: dict = {}
 def _base():
     if not _STATE:
         from nerb_verify.bundle import open_bundle
-        from nerb_verify.checks import schema_check
+        from nerb_verify.checks.raw import schema_check
         from nerb_verify.context import VerifyContext, VerifyOptions
         from nerb_verify.findings import Collector
 

@@ -7,7 +7,7 @@ import json
 import sys
 from pathlib import Path
 
-from nerb_verify.checks import capacity_source
+from nerb_verify.checks.capacity import capacity_source
 from nerb_verify.context import VerifyOptions
 from nerb_verify.loader import LoadFailure, parse_json_bytes, read_regular_file
 from nerb_verify.outputs.exit_policy import apply_exit_policy, severities_of

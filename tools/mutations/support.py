@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from nerb_verify.checks.lineage import EMPTY_AUDIT_ARTIFACTS_SHA256
+from nerb_verify.checks.provenance.lineage import EMPTY_AUDIT_ARTIFACTS_SHA256
 
 EVIDENCE = "benchmark-evidence.json"
 PUBLICATION = "publication.json"

@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
-from nerb_verify.checks._access import as_dict, as_int, as_list, dig, exact_fraction
+from nerb_verify.checks.raw._access import as_dict, as_int, as_list, dig, exact_fraction
 from nerb_verify.context import VerifyContext
 from nerb_verify.render.model import GATE_LABELS
 

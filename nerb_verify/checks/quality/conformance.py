@@ -19,7 +19,7 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import Any
 
-from nerb_verify.checks.quality_math import is_stored_number, stored_rate_matches
+from nerb_verify.checks.quality.quality_math import is_stored_number, stored_rate_matches
 from nerb_verify.codes import register
 from nerb_verify.context import EVIDENCE, VerifyContext
 from nerb_verify.findings import Label

@@ -21,7 +21,7 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import Any
 
-from nerb_verify.checks import gate_eval
+from nerb_verify.checks.raw import gate_eval
 from nerb_verify.codes import register
 from nerb_verify.findings import Label
 from nerb_verify.pointers import join

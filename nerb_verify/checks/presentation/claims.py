@@ -24,8 +24,8 @@ from typing import Any
 
 from nerb_verify import context as C
 from nerb_verify.canonical import python_canonical_sha256
-from nerb_verify.checks import gate_eval
-from nerb_verify.checks.lineage import is_promoted, is_verifier_passed
+from nerb_verify.checks.raw import gate_eval
+from nerb_verify.checks.provenance.lineage import is_promoted, is_verifier_passed
 from nerb_verify.codes import register
 from nerb_verify.context import VerifyContext
 from nerb_verify.findings import Label

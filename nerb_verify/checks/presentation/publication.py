@@ -22,8 +22,8 @@ from typing import Any
 
 from nerb_verify import context as C
 from nerb_verify.canonical import python_canonical_sha256, self_hash
-from nerb_verify.checks._access import as_dict, as_int, as_list, check_self_hash, dig, same
-from nerb_verify.checks import gate_eval
+from nerb_verify.checks.raw._access import as_dict, as_int, as_list, check_self_hash, dig, same
+from nerb_verify.checks.raw import gate_eval
 from nerb_verify.checks.capacity import capacity_absent
 from nerb_verify.codes import register
 from nerb_verify.context import VerifyContext

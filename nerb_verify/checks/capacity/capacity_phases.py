@@ -38,7 +38,7 @@ from __future__ import annotations
 from typing import Any
 
 from nerb_verify.canonical import python_canonical_sha256
-from nerb_verify.checks._access import as_dict, as_int, as_list, dig, same
+from nerb_verify.checks.raw._access import as_dict, as_int, as_list, dig, same
 from nerb_verify.codes import register
 from nerb_verify.context import CAPACITY_DECISION as A
 from nerb_verify.context import VerifyContext

@@ -25,7 +25,7 @@ from typing import Any
 from nerb_verify import context as C
 from nerb_verify import timestamps
 from nerb_verify.canonical import python_canonical_bytes, self_hash
-from nerb_verify.checks import gate_eval
+from nerb_verify.checks.raw import gate_eval
 from nerb_verify.codes import register
 from nerb_verify.context import VerifyContext
 from nerb_verify.findings import Label

@@ -38,8 +38,8 @@ from fractions import Fraction
 from typing import Any
 
 from nerb_verify import context as C
-from nerb_verify.checks import summary_layout, summary_model, summary_prose
-from nerb_verify.checks._access import as_dict, as_int, as_list, dig, exact_fraction
+from nerb_verify.checks.presentation import summary_layout, summary_model, summary_prose
+from nerb_verify.checks.raw._access import as_dict, as_int, as_list, dig, exact_fraction
 from nerb_verify.codes import register
 from nerb_verify.context import VerifyContext
 from nerb_verify.findings import Label

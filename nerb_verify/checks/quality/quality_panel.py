@@ -24,7 +24,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from nerb_verify.checks.quality_math import is_open_world_eligible
+from nerb_verify.checks.quality.quality_math import is_open_world_eligible
 from nerb_verify.codes import register
 from nerb_verify.context import EVIDENCE, VerifyContext
 from nerb_verify.findings import Label

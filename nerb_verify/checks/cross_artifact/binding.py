@@ -18,7 +18,7 @@ from typing import Any
 from nerb_verify import context as C
 from nerb_verify import pointers
 from nerb_verify.canonical import python_canonical_bytes, python_canonical_sha256
-from nerb_verify.checks.files import declared_paths, is_unusable
+from nerb_verify.checks.raw.files import declared_paths, is_unusable
 from nerb_verify.codes import register
 from nerb_verify.context import VerifyContext
 from nerb_verify.display import safe_relpath

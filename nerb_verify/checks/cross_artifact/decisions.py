@@ -23,8 +23,8 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
-from nerb_verify.checks.manifest_rules import SHARED_SUPPORT
-from nerb_verify.checks.quality_math import is_stored_number
+from nerb_verify.checks.provenance.manifest_rules import SHARED_SUPPORT
+from nerb_verify.checks.quality.quality_math import is_stored_number
 from nerb_verify.codes import register
 from nerb_verify.context import EVIDENCE, PUBLICATION, VerifyContext
 from nerb_verify.findings import Label, exact_string

@@ -3,7 +3,7 @@
 Value tracing (summary.py) accepts a number if *some* verified figure of its kind supports it, so a coherent
 forger can move numbers between rows, reverse bank-size labels, widen a bar or move a threshold line. This module
 parses the published structure (Markdown table rows and cells; SVG elements and their attributes, never a byte
-diff against a re-render) and asks :class:`~nerb_verify.checks.summary_model.Model` which verified figure belongs
+diff against a re-render) and asks :class:`~nerb_verify.checks.presentation.summary_model.Model` which verified figure belongs
 at each place:
 
 * a table cell must show the figure its row label and column header name (``summary.cell_mismatch``);
@@ -26,7 +26,7 @@ import re
 from dataclasses import dataclass, field
 from fractions import Fraction
 
-from nerb_verify.checks.summary_model import Model, RowFigure, class_of, measure_of, normalise, scale_of
+from nerb_verify.checks.presentation.summary_model import Model, RowFigure, class_of, measure_of, normalise, scale_of
 from nerb_verify.codes import register
 
 CELL = register(

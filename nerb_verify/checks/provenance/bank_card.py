@@ -31,7 +31,7 @@ from fractions import Fraction
 from typing import Any
 
 from nerb_verify import context as C
-from nerb_verify.checks._access import as_dict, as_int, check_self_hash, dig, same
+from nerb_verify.checks.raw._access import as_dict, as_int, check_self_hash, dig, same
 from nerb_verify.codes import register
 from nerb_verify.context import VerifyContext
 from nerb_verify.findings import Label

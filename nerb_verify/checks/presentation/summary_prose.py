@@ -25,8 +25,8 @@ import re
 from collections.abc import Iterator
 from typing import Any
 
-from nerb_verify.checks import summary_layout
-from nerb_verify.checks._access import dig
+from nerb_verify.checks.presentation import summary_layout
+from nerb_verify.checks.raw._access import dig
 from nerb_verify.codes import register
 
 DECISION = register(

@@ -1,5 +1,7 @@
 """Quality family: every quality slice's counts, identities and bounds, and every rate recomputed exactly.
 
+Layer 1 of the derivation graph (``nerb_verify.checks``): the evidence's quality and conformance sections.
+
 For each slice of ``benchmark-evidence.json`` ``/quality/slices`` this family
 
 * reads the 23 counts strictly (exact JSON integers >= 0; ``5.0``, ``true`` and ``"5"`` are findings, never coerced);
@@ -9,7 +11,7 @@ For each slice of ``benchmark-evidence.json`` ``/quality/slices`` this family
 * enforces open-world eligibility: only ``independent`` + ``exhaustive_within_scope`` slices may carry false
   positives, character counts and negative documents; other slices keep hits and misses only;
 * binds every combined ``person_contact`` slice to its ``contact`` and ``person`` slices (span sums, document and
-  character unions: :mod:`nerb_verify.checks.quality_panel`);
+  character unions: :mod:`nerb_verify.checks.quality.quality_panel`);
 * recomputes the 11 rates as exact ``Fraction`` values (None when the denominator is zero or the rate is open-world on
   an ineligible slice) and requires each stored rate to be exactly the correctly rounded double of that fraction.
 
@@ -27,8 +29,8 @@ from nerb_verify.context import EVIDENCE, VerifyContext
 from nerb_verify.findings import Label
 from nerb_verify.pointers import join
 
-from nerb_verify.checks.quality_panel import check_slice_identities
-from nerb_verify.checks.quality_math import (
+from nerb_verify.checks.quality.quality_panel import check_slice_identities
+from nerb_verify.checks.quality.quality_math import (
     COUNT_FIELDS,
     METRIC_NAMES,
     METRICS,

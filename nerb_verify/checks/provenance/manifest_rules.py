@@ -22,7 +22,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from nerb_verify.checks import release_identity
+from nerb_verify.checks.provenance import release_identity
 from nerb_verify.codes import register
 from nerb_verify.context import EVIDENCE, MANIFEST, VerifyContext
 from nerb_verify.findings import Label
@@ -273,7 +273,7 @@ PANEL_SUPPORT = _reg(
 def run(ctx: VerifyContext) -> None:
     """Check manifest semantics, the slice binding and the gate panel (see module docstring).
 
-    The release-identity rule (:mod:`nerb_verify.checks.release_identity`) runs first, on the artifacts as loaded,
+    The release-identity rule (:mod:`nerb_verify.checks.provenance.release_identity`) runs first, on the artifacts as loaded,
     because a malformed commit makes the very manifest it would check schema-invalid.
     """
     release_identity.run(ctx)

@@ -14,7 +14,7 @@ import re
 from typing import Any
 
 from nerb_verify import context as C
-from nerb_verify.checks._access import dig
+from nerb_verify.checks.raw._access import dig
 from nerb_verify.codes import register
 from nerb_verify.context import VerifyContext
 

@@ -9,7 +9,7 @@ For each entry of ``promotion.checks`` (spec 10 sections 5.5, 7, 9.7, 9.9 and 11
 * ``actual`` is a type-strict, bit-exact copy of the stored value (a boolean never copies an integer, an integer never
   copies a float, and a float one ulp away is a different value);
 * the comparison uses the verifier's exact figure where it has one (quality metrics, conformance recall, performance
-  statistics and RSS, see :mod:`nerb_verify.checks.gate_eval`) and the threshold as the exact decimal it is written
+  statistics and RSS, see :mod:`nerb_verify.checks.raw.gate_eval`) and the threshold as the exact decimal it is written
   as; a figure that is missing (its family did not run) or not evaluated (empty denominator) is a finding, never a
   pass; ``passed`` must equal the recomputed result;
 * ``thresholds_sha256`` is recomputed over the exact threshold set and compared with the evidence, the audit
@@ -26,7 +26,8 @@ from typing import Any
 
 from nerb_verify import context as C
 from nerb_verify.canonical import python_canonical_sha256
-from nerb_verify.checks import gate_eval, performance_gate_policy
+from nerb_verify.checks.cross_artifact import performance_gate_policy
+from nerb_verify.checks.raw import gate_eval
 from nerb_verify.codes import register
 from nerb_verify.context import VerifyContext
 from nerb_verify.findings import Label

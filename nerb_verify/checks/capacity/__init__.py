@@ -1,5 +1,7 @@
 """capacity-decision.json (``nerb.enron_capacity_portable_decision``): everything checkable from the file itself.
 
+Layer 1 of the derivation graph (``nerb_verify.checks``): capacity-decision.json re-derived from its own leaves.
+
 Checked standalone (no git, no file modes):
 
 * self hashes: ``decision_sha256``, ``report.run_sha256``, ``report.policy.policy_sha256``, every receipt's
@@ -17,7 +19,7 @@ Checked standalone (no git, no file modes):
   report's scanner; the report's own privacy flags declare aggregate-only content;
 * every report gate is true, and the gates that are arithmetic or a plain reading of the commitments are
   recomputed; the RSS caps follow from the policy and the physical memory;
-* the five phases inside and across (:mod:`nerb_verify.checks.capacity_phases`): commitment hashes, the
+* the five phases inside and across (:mod:`nerb_verify.checks.capacity.capacity_phases`): commitment hashes, the
   phase-to-phase commitment chain, conservation of rows, records and bytes, replay equality, retained resource
   samples and checkpoints against their phase's figures, each phase figure recomputed as the extreme of its
   retained samples, the execution identity;
@@ -25,7 +27,7 @@ Checked standalone (no git, no file modes):
   pattern counts).
 
 What needs the publisher's git history (commit object, root tree, ``ls-tree`` digest) runs only with
-``--source-repo PATH`` (:mod:`nerb_verify.checks.capacity_source`); otherwise ``checks_run`` says it was not run.
+``--source-repo PATH`` (:mod:`nerb_verify.checks.capacity.capacity_source`); otherwise ``checks_run`` says it was not run.
 The capacity file is hashed in one canonical serialisation of the report, reused for the decision hash.
 """
 
@@ -41,8 +43,8 @@ from nerb_verify.canonical import (
     python_canonical_sha256,
     self_hash,
 )
-from nerb_verify.checks import capacity_phases, capacity_source
-from nerb_verify.checks._access import as_dict, as_int, as_list, dig, same
+from nerb_verify.checks.capacity import capacity_phases, capacity_source
+from nerb_verify.checks.raw._access import as_dict, as_int, as_list, dig, same
 from nerb_verify.codes import register
 from nerb_verify.context import VerifyContext
 from nerb_verify.decision_scope import CAPACITY_NOT_EVALUATED
