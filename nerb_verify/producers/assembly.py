@@ -137,7 +137,7 @@ def conformance_label(plan: dict[str, Any]) -> dict[str, Any]:
 def gate_checks(gate_slice: int | None, performance: dict[str, Any] | None) -> list[dict[str, Any]]:
     """The frozen threshold set: fixed gates, charter quality gates on the gate slice (if any), headline speed gates.
 
-    Thresholds are the charter's (``checks.gates.POLICY``) written as decimals; ``actual``/``passed`` are filled in
+    Thresholds are the charter's (``checks.cross_artifact.gates.POLICY``) written as decimals; ``actual``/``passed`` are filled in
     by :func:`evaluate_checks` after scoring.
     """
     checks = [
