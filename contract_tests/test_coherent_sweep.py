@@ -21,13 +21,12 @@ import pytest
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
-from tools import sweep_coherent  # noqa: E402
-from tools.coherent import edit_count, path_of, rederive, render_ours  # noqa: E402
-from tools.fixturelib import apply_op  # noqa: E402
-from tools.sweep_nudges import leaves, string_edits  # noqa: E402
-
-from nerb_verify.canonical import nerb_pretty_bytes  # noqa: E402
-from nerb_verify.verify import verify_bundle  # noqa: E402
+from nerb_verify.canonical import nerb_pretty_bytes
+from nerb_verify.verify import verify_bundle
+from tools import sweep_coherent
+from tools.coherent import edit_count, path_of, rederive, render_ours
+from tools.fixturelib import apply_op
+from tools.sweep_nudges import leaves, string_edits
 
 BUNDLES = REPO / "fixtures" / "bundles"
 SMOKE = "synthetic-smoke"

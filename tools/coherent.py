@@ -121,6 +121,7 @@ def write_back(root: Path, result: VerifyResult, pinned: set[tuple[str, tuple[st
     """Write every mismatching recomputed figure of ``result`` into its leaf under ``root`` (not the pinned ones);
     return how many leaves changed."""
     documents: dict[str, Any] = {}
+    touched: set[str] = set()
     changed = 0
     for item in result.ctx.collector.recomputed:
         if item.status != "mismatch" or item.artifact not in result.ctx.loaded:
@@ -135,11 +136,12 @@ def write_back(root: Path, result: VerifyResult, pinned: set[tuple[str, tuple[st
         if isinstance(current, (dict, list)):
             continue
         ok, value = forward_value(current, item.exact)
-        if ok and value != current or (ok and type(value) is not type(current)):
+        if ok and (value != current or type(value) is not type(current)):
             _set(document, path, value)
             changed += 1
-    for rel, document in documents.items():
-        (root / rel).write_bytes(nerb_pretty_bytes(document))
+            touched.add(item.artifact)
+    for rel in sorted(touched):
+        (root / rel).write_bytes(nerb_pretty_bytes(documents[rel]))
     return changed
 
 
@@ -230,7 +232,13 @@ def edit_count(evidence: dict[str, Any], index: int, name: str, delta: int) -> s
     (to pin them).
     """
     from nerb_verify.checks.quality import IDENTITIES
-    from nerb_verify.checks.quality_panel import BINDING_KEYS, CLASSES, COMBINED, OPEN_WORLD_SPAN_SUMS, SPAN_SUMS
+    from nerb_verify.checks.quality_panel import (
+        BINDING_KEYS,
+        CLASSES,
+        COMBINED,
+        OPEN_WORLD_SPAN_SUMS,
+        SPAN_SUMS,
+    )
 
     slices = evidence["quality"]["slices"]
     changed: set[tuple[str | int, ...]] = set()

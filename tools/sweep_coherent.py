@@ -16,19 +16,23 @@ verdict its policy expects:
   skipped with that reason;
 * ``unchecked``: a known gap (another engineer's rows): edited and reported, never counted as a miss.
 
-A string that names something (a digest, an identifier: eight or more characters without spaces) is replaced
-everywhere it occurs in the bundle's JSON and rendered files, the way a forger renames it; any other leaf is edited
-in place.
+An allowed edit is tried the ways a forger would make it verify: in place; for a name (a digest, an identifier:
+eight or more characters without spaces) also renamed everywhere it occurs in the bundle's JSON and rendered files;
+for a free integer also one step down instead of up (a sample at its phase's peak). A forbidden name is renamed
+everywhere (the stronger forgery). The capacity decision's terminal attempt is edited with the chain's last receipt,
+since the seal rewrites it as a copy of that receipt.
 
-A *miss* is a forbidden edit that verifies; a *false rejection* an allowed edit that does not. Both are defects: a
-miss needs a rule, a false rejection a fix or a documented stricter policy (docs/derivation.md, "Coherent sweep").
+A *miss* is a forbidden edit that verifies; a *false rejection* an allowed edit that does not; an edit *undone by
+the seal* (the edited leaf does not hold its new value after resealing) shows a leaf that is not a primitive. All
+three are defects: a miss needs a rule, a false rejection a fix or a documented stricter policy
+(:data:`PINNED_BY_NEIGHBOURS`, docs/derivation.md "Coherent sweep"), an undone edit a derived row.
 
     python tools/sweep_coherent.py [--base nerb-enron|synthetic-smoke] [--per-pattern 3] [--seed 16]
                                    [--jobs 2] [--json OUT.json] [--policy P] [--limit N]
 
 Leaves are grouped by table pattern (``/report/phases/*/resource_samples/*/elapsed_ns`` is one pattern);
 ``--per-pattern N`` edits the first, the last and N-2 seeded random instances of each (0: every instance).
-Exit status 1 when there is a miss or a false rejection.
+Exit status 1 when there is a miss, a false rejection or an undone edit.
 """
 
 from __future__ import annotations
@@ -48,9 +52,9 @@ REPO = Path(__file__).resolve().parent.parent
 if str(REPO) not in sys.path:
     sys.path.insert(0, str(REPO))
 
-from nerb_verify import derivation, pointers  # noqa: E402
-from nerb_verify.canonical import nerb_pretty_bytes  # noqa: E402
-from tools.coherent import path_of, rederive  # noqa: E402
+from nerb_verify import derivation, pointers
+from nerb_verify.canonical import nerb_pretty_bytes
+from tools.coherent import path_of, rederive
 
 BASES = ("nerb-enron", "synthetic-smoke")
 FORBIDDEN_ENUM = "not_a_member"
@@ -402,11 +406,12 @@ def _caught_by(outcomes: list[Outcome]) -> dict[str, int]:
 def text_lines(report: dict[str, Any]) -> list[str]:
     """A short text form of one base's sweep."""
     c = report["counts"]
-    lines = [f"{report['base']}: {report['edits_tried']} edits over {report['patterns']} patterns: "
-             f"{c[CAUGHT]} forbidden caught, {c[ALLOWED_OK]} allowed verified, {c[MISS]} misses, "
-             f"{c[FALSE_REJECTION]} false rejections; unchecked rows {c[GAP_OPEN]} verified, {c[GAP_CAUGHT]} "
-             f"rejected; {c[UNDONE]} undone by the seal; {c[STRICTER]} free leaves pinned by their neighbours; "
-             f"{len(report['skipped'])} leaves skipped"]
+    head = (f"{report['base']}: {report['edits_tried']} edits over {report['patterns']} patterns: "
+            f"{c[CAUGHT]} forbidden caught, {c[ALLOWED_OK]} allowed verified, {c[MISS]} misses, "
+            f"{c[FALSE_REJECTION]} false rejections; unchecked rows {c[GAP_OPEN]} verified, {c[GAP_CAUGHT]} "
+            f"rejected; {c[UNDONE]} undone by the seal; {c[STRICTER]} free leaves pinned by their neighbours; "
+            f"{len(report['skipped'])} leaves skipped")
+    lines = [head]
     for label, key in (("miss", "misses"), ("false rejection", "false_rejections"), ("undone", "undone_by_seal")):
         for item in report[key]:
             lines.append(f"  {label}: {item['artifact']}#{item['pointer']} ({item['policy']}, {item['expect']}) "

@@ -485,6 +485,8 @@ def _terminal(ctx: VerifyContext, decision: dict[str, Any], report: dict[str, An
     if terminal.get("outcome") != "passed" or terminal.get("report_sha256") != run_hash:
         col.add(TERMINAL, A, "/terminal_attempt/report_sha256",
                 "The terminal attempt is not a passed receipt for this report.")
+    _record_terminal_copy(ctx, chain, terminal, "report_sha256", run_hash,
+                          terminal.get("report_sha256") == run_hash)
     passed_for_report = [i for i, r in enumerate(chain) if isinstance(r, dict) and r.get("outcome") == "passed"
                          and r.get("report_sha256") == run_hash]
     if len(passed_for_report) > 1:
