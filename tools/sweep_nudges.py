@@ -31,7 +31,7 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
-from nerb_verify.pointers import escape, unescape  # noqa: E402
+from nerb_verify.pointers import escape, unescape
 
 
 def _check(args: tuple[str, int]) -> tuple[str, str] | None:
