@@ -512,6 +512,8 @@ def _terminal(ctx: VerifyContext, decision: dict[str, Any], report: dict[str, An
     if terminal.get("outcome") != "passed" or terminal.get("report_sha256") != run_hash:
         col.add(TERMINAL, A, "/terminal_attempt/report_sha256",
                 "The terminal attempt is not a passed receipt for this report.")
+    _record_terminal_copy(ctx, chain, terminal, "report_sha256", run_hash,
+                          terminal.get("report_sha256") == run_hash)
     passed_for_report = [i for i, r in enumerate(chain) if isinstance(r, dict) and r.get("outcome") == "passed"
                          and r.get("report_sha256") == run_hash]
     if len(passed_for_report) > 1:
@@ -537,7 +539,9 @@ def _terminal(ctx: VerifyContext, decision: dict[str, Any], report: dict[str, An
     except (TypeError, ValueError):
         pass
     for key, expected in equal:
-        if expected is None or not same(terminal.get(key), expected):
+        ok = expected is not None and same(terminal.get(key), expected)
+        _record_terminal_copy(ctx, chain, terminal, key, expected, ok)
+        if not ok:
             col.add(TERMINAL_BINDING, A, join(["terminal_attempt", key]),
                     "The terminal attempt's {field} does not match the report.", field=Label(key))
     # The attempt's measurement boundary is wider than the report's, so its figures bound the report's.
@@ -552,6 +556,26 @@ def _terminal(ctx: VerifyContext, decision: dict[str, Any], report: dict[str, An
     if mine is None or theirs is None or mine > theirs:
         col.add(TERMINAL_BINDING, A, "/terminal_attempt/minimum_free_disk_bytes",
                 "The terminal attempt's minimum free disk is above the report's.")
+
+
+def _record_terminal_copy(ctx: VerifyContext, chain: list[Any], terminal: dict[str, Any], key: str, expected: Any,
+                          ok: bool) -> None:
+    """Record a report fact that the terminal attempt (and the last receipt it copies) repeats.
+
+    The passing receipt certifies this report, so these of its leaves are derived from the report, not attempt
+    history: recording them (at the terminal copy and at the last receipt) tells the derivation model so and gives
+    a forward re-derivation the value to write. A flag is recorded as 0 or 1."""
+    shown = int(expected) if isinstance(expected, bool) else expected if isinstance(expected, (str, int)) else None
+    mine = terminal.get(key)
+    published = mine if isinstance(mine, (str, int, bool)) else None
+    ctx.collector.record(A, join(["terminal_attempt", key]), "capacity.terminal." + key, published, shown, ok,
+                         evaluated=shown is not None)
+    last = chain[-1] if chain and isinstance(chain[-1], dict) else None
+    if last is not None:
+        value = last.get(key)
+        ctx.collector.record(A, join(["attempt_chain", len(chain) - 1, key]), "capacity.terminal." + key,
+                             value if isinstance(value, (str, int, bool)) else None, shown,
+                             expected is not None and same(value, expected), evaluated=shown is not None)
 
 
 def _attestation(ctx: VerifyContext, decision: dict[str, Any], report: dict[str, Any], run_hash: str,

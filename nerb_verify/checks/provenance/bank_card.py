@@ -296,7 +296,12 @@ def _iterations(ctx: VerifyContext, card: dict[str, Any]) -> None:
             col.add(ITERATIONS, A, join(base + ["parent_id"]), "Iteration {n} is not linked to an earlier one.",
                     n=index + 1)
         seen.append(item.get("id"))
-        if (item.get("selected") is True) != (item.get("decision") == "keep"):
+        # keep exactly when selected (the schema's closed set is keep/discard): the decision is derived.
+        kept = (item.get("selected") is True) == (item.get("decision") == "keep")
+        col.record(A, join(base + ["decision"]), "card.iteration_decision",
+                   item.get("decision") if isinstance(item.get("decision"), str) else None,
+                   "keep" if item.get("selected") is True else "discard", kept)
+        if not kept:
             col.add(ITERATIONS, A, join(base + ["decision"]), "Only the selected iteration may be kept.")
         tp, fn, spans = (as_int(item.get(k)) for k in ("contact_labeled_true_positive",
                                                          "contact_labeled_false_negative", "contact_labeled_spans"))
@@ -319,9 +324,23 @@ def _iterations(ctx: VerifyContext, card: dict[str, Any]) -> None:
         ("canonical_json_bytes", dig(card, "bank", "canonical_json_bytes"), "/bank/canonical_json_bytes"),
     ]
     for key, expected, _where in checks:
-        if expected is None or not same(chosen.get(key), expected):
+        ok = expected is not None and same(chosen.get(key), expected)
+        record_copy(ctx, join(["iterations", index, key]), key, chosen.get(key), expected, ok)
+        if not ok:
             col.add(ITERATIONS, A, join(["iterations", index, key]),
                     "The selected iteration's {field} does not match the card.", field=Label(key))
+
+
+def record_copy(ctx: VerifyContext, pointer: str, key: str, mine: Any, theirs: Any, ok: bool) -> None:
+    """Record a selected-iteration leaf beside the card leaf it copies (figure ``card.selected_iteration.<key>``).
+
+    The selected iteration is the validated bank, so its copies are derived leaves, not history: recording them
+    tells the derivation model so, and gives a forward re-derivation the value to write. A flag is recorded as 0
+    or 1; a counterpart that is absent (person not evaluated) is recorded as not evaluated."""
+    shown = int(theirs) if isinstance(theirs, bool) else theirs if isinstance(theirs, (str, int)) else None
+    published = mine if isinstance(mine, (str, int, bool)) else None
+    ctx.collector.record(A, pointer, "card.selected_iteration." + key, published, shown, ok,
+                         evaluated=shown is not None)
 
 
 def _exact_rate(stored: Any, numerator: int, denominator: int) -> bool:
@@ -476,6 +495,7 @@ def _validation_semantics(ctx: VerifyContext, card: dict[str, Any]) -> None:
                        ("person_cataloged_wrong_canonical", "cataloged_wrong_canonical")):
         pairs.append((key, selected.get(key), person.get(field) if person_evaluated else None))
     for key, mine, theirs in pairs:
+        record_copy(ctx, join(["iterations", index, key]), key, mine, theirs, same(mine, theirs))
         if not same(mine, theirs):
             col.add(VALIDATION, A, join(["iterations", index, key]), "The selected iteration's {field} is not the "
                     "development validation's.", field=Label(key))
