@@ -5,7 +5,7 @@ of a given size, deterministic for a seed. They are generated, never committed.
 
 writes ``OUT_DIR/large-evidence.json`` (an object with run metadata and an array of per-document records: ids,
 hashes, timestamps, labels, offsets, per-sample integer timings, short notes in varied words, nested metrics; every
-container stays within the joined-view budget, as real evidence does) and ``OUT_DIR/large-notes.txt`` (log-like and
+container is small, as in real evidence) and ``OUT_DIR/large-notes.txt`` (log-like and
 prose lines of varied length, with an occasional long line). ``--plant`` adds one e-mail address near the end of
 each file (assembled at run time), so a run can check that the end of a 200 MiB file is still read.
 

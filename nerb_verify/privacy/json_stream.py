@@ -2,8 +2,9 @@
 
 An incremental tokenizer (one regular expression per token over a window of decoded text) drives a stack of open
 containers; nothing but the open containers' state is held: per container its path, its position, its keys (for the
-duplicate test), the pieces of its joined views (only while they are within the joined-view budget; past it the
-container fails closed, as in memory) and the first 4,097 elements of an array (for the text it may spell). Each
+duplicate test), the pieces of its joined views (while they are few and short; past ``HELD_PIECES`` or ``HELD_CHARS`` the views
+are scanned as sliding windows instead, :class:`joined.JoinedScan`, holding one window per view, with the same
+findings as in memory) and the first 4,097 elements of an array (for the text it may spell). Each
 string is scanned when it is read, each container's joined views when it closes (screened in batches). A string
 longer than ``HOLD_CHARS`` is not held: it is validated and measured piece by piece and raises what any string over
 the normaliser's budget raises.
@@ -42,7 +43,7 @@ from nerb_verify.loader import (
 )
 from nerb_verify.privacy import messages
 from nerb_verify.privacy.engine import TOO_LONG, scan_string
-from nerb_verify.privacy.joined import MAX_JOINED_CHARS, MAX_PIECES, joined_findings
+from nerb_verify.privacy.joined import JoinedScan, joined_findings
 from nerb_verify.privacy.json_scan import (
     _MAX_SPELLED,
     _MIN_SPELLED,
@@ -57,8 +58,12 @@ MAX_DEPTH = 100
 MAX_INT_DIGITS = 4300
 MAX_ABS_NUMBER = 1e300
 # Strings longer than this are measured, never held (any string over the normaliser's 16,384 characters raises only
-# privacy.string_too_long, and one over 262,144 puts its container over the joined-view budget).
+# privacy.string_too_long; a container's joined views cannot window a string not held and fail closed).
 HOLD_CHARS = 1 << 20
+# A container's joined-view pieces are held (and screened in batches) up to this many pieces or characters; past
+# it they are fed to a sliding-window join (:class:`joined.JoinedScan`) as they are read.
+HELD_PIECES = 16384
+HELD_CHARS = 262144
 # Closed containers whose joined views wait to be screened together.
 BATCH_CHARS = 1 << 18
 BATCH_CONTAINERS = 4096
@@ -103,11 +108,11 @@ class _Frame:
         self.key: Any = None
         self.state = 0  # object: 0 key or '}', 1 ':', 2 value, 3 ',' or '}', 4 key; array: 0 value or ']', 2, 3
         self.keys: set[Any] = set()
-        # Joined-view pieces, kept while within budget (None once over it, counts still kept).
-        self.pieces: list[str] | None = []
+        # Joined-view pieces, held while few and short; past that a sliding-window join (counts still kept).
+        self.pieces: list[str] | JoinedScan = []
         self.piece_count = 0
         self.piece_chars = 0
-        self.values: list[str] | None = []
+        self.values: list[str] | JoinedScan = []
         self.value_count = 0
         self.value_chars = 0
         self.spell: list[Any] | None = []
@@ -115,24 +120,38 @@ class _Frame:
         self.length = 0
 
 
-def _add_piece(frame: _Frame, piece: str | _LongString, values: bool) -> None:
+def _held(held: list[str] | JoinedScan, piece: str | _LongString, count: int, chars: int,
+          profile: Profile) -> list[str] | JoinedScan:
+    """Add ``piece`` to one view's pieces: held in a list while within ``HELD_PIECES`` and ``HELD_CHARS``, else in a
+    sliding-window join (the held pieces first); a string not held (:class:`_LongString`) cannot be windowed."""
+    if isinstance(held, list):
+        if not isinstance(piece, _LongString) and count <= HELD_PIECES and chars <= HELD_CHARS:
+            held.append(piece)
+            return held
+        window = JoinedScan(profile)
+        for earlier in held:
+            window.add(earlier)
+        held = window
+    if isinstance(piece, _LongString):
+        held.add_unseen()
+    else:
+        held.add(piece)
+    return held
+
+
+def _add_piece(frame: _Frame, piece: str | _LongString, values: bool, scanner: _Scanner | None) -> None:
+    """Count ``piece`` into the frame's joined views; hold or window it only when scanning (a parse-only run joins
+    nothing)."""
     size = piece.length if isinstance(piece, _LongString) else len(piece)
     frame.piece_count += 1
     frame.piece_chars += size
-    if frame.pieces is not None:
-        if isinstance(piece, _LongString) or frame.piece_count > MAX_PIECES or frame.piece_chars > MAX_JOINED_CHARS:
-            frame.pieces = None
-        else:
-            frame.pieces.append(piece)
+    if scanner is not None:
+        frame.pieces = _held(frame.pieces, piece, frame.piece_count, frame.piece_chars, scanner.profile)
     if values:
         frame.value_count += 1
         frame.value_chars += size
-        if frame.values is not None:
-            if isinstance(piece, _LongString) or frame.value_count > MAX_PIECES \
-                    or frame.value_chars > MAX_JOINED_CHARS:
-                frame.values = None
-            else:
-                frame.values.append(piece)
+        if scanner is not None:
+            frame.values = _held(frame.values, piece, frame.value_count, frame.value_chars, scanner.profile)
 
 
 class _Scanner:
@@ -144,7 +163,7 @@ class _Scanner:
         self.added = 0
         self.stopped = False
         self.vocabulary = pointers.known_keys()
-        self.batch: list[tuple[tuple[tuple[str | int, int], ...], list[str]]] = []
+        self.batch: list[tuple[tuple[tuple[str | int, int], ...], list[str] | set[str]]] = []
         self.batch_chars = 0
 
     def hit(self, code: str, pointer: str, where: messages.Label) -> None:
@@ -185,25 +204,33 @@ class _Scanner:
 
     def joined(self, frame: _Frame) -> None:
         """Queue the joined views of a closed container (pieces; sibling values too when unknown keys are
-        pieces), as ``scan_json`` collects them; a view over budget fails closed."""
-        views: list[list[str] | None] = []
+        pieces), as ``scan_json`` collects them: held pieces to be screened in a batch, a windowed view's codes as
+        they are (a window holding a string too long to hold fails closed)."""
+        views: list[list[str] | JoinedScan] = []
         if frame.piece_count >= 2:
             views.append(frame.pieces)
         if frame.is_object and frame.value_count != frame.piece_count and frame.value_count >= 2:
             views.append(frame.values)
         for pieces in views:
-            if pieces is None:  # over budget: joined_findings reports the budget code for it
-                pieces = [""] * (MAX_PIECES + 1)
-            self.batch.append((frame.path, pieces))
-            self.batch_chars += sum(len(piece) for piece in pieces)
+            if isinstance(pieces, JoinedScan):
+                self.batch.append((frame.path, pieces.codes()))
+            else:
+                self.batch.append((frame.path, pieces))
+                self.batch_chars += sum(len(piece) for piece in pieces)
         if self.batch_chars >= BATCH_CHARS or len(self.batch) >= BATCH_CONTAINERS:
             self.flush()
 
     def flush(self) -> None:
+        """Report the queued containers' joined findings in the order they closed."""
         if self.batch and not self.stopped:
-            for path, codes in joined_findings(self.batch, self.profile):
-                pointer = pointers.for_path(path)  # type: ignore[arg-type]
-                for code in sorted(codes):
+            held = [(index, pieces) for index, (_path, pieces) in enumerate(self.batch) if isinstance(pieces, list)]
+            codes_at: dict[int, set[str]] = {index: codes for index, (_path, codes) in enumerate(self.batch)
+                                             if isinstance(codes, set) and codes}
+            for index, codes in joined_findings(held, self.profile):
+                codes_at[index] = codes  # type: ignore[index]
+            for index in sorted(codes_at):
+                pointer = pointers.for_path(self.batch[index][0])
+                for code in sorted(codes_at[index]):
                     self.hit(code, pointer, messages.JOINED)
         self.batch, self.batch_chars = [], 0
 
@@ -315,7 +342,7 @@ class _Parser:
             if isinstance(value, (str, _LongString)):
                 gate = scanner is not None and scanner.profile.permit_gate_targets and _is_gate_target(path, value)
                 if not gate:
-                    _add_piece(frame, value, values=True)
+                    _add_piece(frame, value, values=True, scanner=scanner)
             if scanner is not None and (isinstance(value, (str, _LongString))
                                         or (scanner.profile.flag_numbers and type(value) is int)):
                 scanner.scalar(value, path, gate)
@@ -325,7 +352,7 @@ class _Parser:
             _spell(frame, value)
             frame.length += 1
             if isinstance(value, (str, _LongString)):
-                _add_piece(frame, value, values=False)
+                _add_piece(frame, value, values=False, scanner=scanner)
             if scanner is not None and (isinstance(value, (str, _LongString))
                                         or (scanner.profile.flag_numbers and type(value) is int)):
                 scanner.scalar(value, frame.path + ((index, index),), False)
@@ -340,7 +367,7 @@ class _Parser:
         frame.keys.add(identity)
         frame.key = key if isinstance(key, str) else ""
         if not (isinstance(key, str) and key in (self.scanner.vocabulary if self.scanner else ())):
-            _add_piece(frame, key, values=False)
+            _add_piece(frame, key, values=False, scanner=self.scanner)
         if self.scanner is not None:
             self.scanner.key(frame, key, frame.count)
         frame.state = 1

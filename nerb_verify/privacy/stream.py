@@ -27,7 +27,7 @@ import regex
 from nerb_verify.findings import Collector, Label
 from nerb_verify.loader import SYMLINK, TOO_LARGE, UNREADABLE, LoadFailure, LoadProblem
 from nerb_verify.privacy import messages
-from nerb_verify.privacy.joined import _SVG_TEXT, _TAG, JOINED_BUDGET, joined_codes, within_budget
+from nerb_verify.privacy.joined import _SVG_TEXT, _TAG, JOINED_BUDGET, JoinedScan, joined_codes
 from nerb_verify.privacy.profiles import Profile
 from nerb_verify.privacy.text_scan import (
     CHUNK,
@@ -225,8 +225,8 @@ SVG_ELEMENT_CHARS = 4 * 1024 * 1024
 
 class _SvgElements:
     """The ``<text>`` elements of an SVG document fed piece by piece, as :func:`joined.svg_text_elements` finds them
-    in the whole text: each element's pieces are joined at once, the figure's texts are kept only while they are
-    within the joined-view budget (past it the figure fails closed, as ``joined_codes`` decides for a whole text)."""
+    in the whole text: each element's pieces are joined at once, the figure's texts are fed to a sliding-window join
+    (:class:`joined.JoinedScan`) as each element closes, so a figure of any size is joined in bounded memory."""
 
     def __init__(self, profile: Profile) -> None:
         self.profile = profile
@@ -234,10 +234,9 @@ class _SvgElements:
         self.base = 0  # offset of ``buffer`` in the whole text
         self.newlines = 0  # line feeds before ``base``
         self.found: list[tuple[int, set[str]]] = []  # (line, codes), in the order of the in-memory path
-        self.figure: list[str] = []
+        self.figure = JoinedScan(profile)
         self.elements = 0
         self.first_line = 0
-        self.over_budget = False
 
     def feed(self, piece: str) -> None:
         self.buffer += piece
@@ -272,16 +271,12 @@ class _SvgElements:
         self.elements += 1
         if self.elements == 1:
             self.first_line = line
-        if not self.over_budget:
-            text = "".join(pieces)
-            self.figure.append(text)
-            if not within_budget(self.figure):
-                self.over_budget, self.figure = True, []
+        self.figure.add("".join(pieces))
 
     def finish(self) -> list[tuple[int, set[str]]]:
         """``(line, codes)`` of every element, then of the figure."""
         if self.elements > 1:
-            codes = {JOINED_BUDGET} if self.over_budget else joined_codes(self.figure, self.profile)
+            codes = self.figure.codes()
             if codes:
                 self.found.append((self.first_line, codes))
         return self.found
