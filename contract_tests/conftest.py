@@ -67,7 +67,7 @@ def open_real_bundle():
     """The real bundle opened and schema-checked: the parsed, schema-valid inputs every later check family reads
     (for tests that run one family's ``run`` on edited copies of those inputs)."""
     from nerb_verify.bundle import open_bundle
-    from nerb_verify.checks import schema_check
+    from nerb_verify.checks.raw import schema_check
     from nerb_verify.context import VerifyContext, VerifyOptions
     from nerb_verify.findings import Collector
 

@@ -18,7 +18,10 @@ REPO = Path(__file__).resolve().parent.parent
 if str(REPO) not in sys.path:
     sys.path.insert(0, str(REPO))
 
-from nerb_verify.checks import conformance, decisions, manifest_rules, quality  # noqa: E402
+from nerb_verify.checks import quality  # noqa: E402
+from nerb_verify.checks.cross_artifact import decisions  # noqa: E402
+from nerb_verify.checks.provenance import manifest_rules  # noqa: E402
+from nerb_verify.checks.quality import conformance  # noqa: E402
 from nerb_verify.context import EVIDENCE, MANIFEST, PUBLICATION, VerifyContext, VerifyOptions  # noqa: E402
 from nerb_verify.findings import Collector  # noqa: E402
 

@@ -9,6 +9,7 @@ written with the break marker ``«»`` inside it (which stops every rule) and as
 from __future__ import annotations
 
 import base64
+import binascii
 import codecs
 import gzip
 import urllib.parse
@@ -29,6 +30,8 @@ FILE_URI = "privacy.file_uri"
 NOT_CONVERGED = "privacy.encoding_not_converged"
 TOO_LONG = "privacy.string_too_long"
 URL_BUDGET = "privacy.url_budget_exceeded"
+EXPANDED = "privacy.expansion_exceeds_budget"
+TRAVERSAL = "privacy.path_traversal"
 
 
 def assemble(text: str) -> str:
@@ -114,6 +117,14 @@ def _confusable_letters() -> Callable[[str], str]:
     return lambda text: "".join(table.get(char, char) for char in text)
 
 
+def _ascii85(text: str) -> str:
+    return base64.a85encode(text.encode("utf-8")).decode("ascii")
+
+
+def _uu_block(text: str) -> str:
+    return "begin 644 notes.txt\n" + binascii.b2a_uu(text.encode("utf-8")).decode("ascii") + "`\nend\n"
+
+
 _CJK_DIGITS = str.maketrans({str(d): "\u3007\u4e00\u4e8c\u4e09\u56db\u4e94\u516d\u4e03\u516b\u4e5d"[d]
                              for d in range(10)})
 
@@ -172,6 +183,29 @@ ENCODERS: dict[str, Callable[[str], str]] = {
     "hex_0x_upper": lambda t: "0x" + t.encode("utf-8").hex().upper(),
     "url_nested": lambda t: "https://a.example.org/?u=" + urllib.parse.quote(
         "https://b.example.org/?v=" + urllib.parse.quote(t, safe=""), safe=""),
+    # Issue 17 class 5: base64 of UTF-16 (both byte orders, with and without a byte order mark) and UTF-32, base85 and
+    # ascii85, uuencode, reversed base64 and nested payloads. ("Xq" glued in front keeps a token that starts with a
+    # slash from reading as an absolute path to the contract profile, and tests the alignments.)
+    "base64_utf16be": lambda t: base64.b64encode(t.encode("utf-16-be")).decode("ascii"),
+    "base64_utf16le_bom": lambda t: "Xq" + base64.b64encode(b"\xff\xfe" + t.encode("utf-16-le")).decode("ascii"),
+    "base64_utf16be_bom": lambda t: "Xq" + base64.b64encode(b"\xfe\xff" + t.encode("utf-16-be")).decode("ascii"),
+    "base64_utf32be": lambda t: base64.b64encode(t.encode("utf-32-be")).decode("ascii"),
+    "base64_utf32_bom": lambda t: "Xq" + base64.b64encode(t.encode("utf-32")).decode("ascii"),
+    "hex_utf16be": lambda t: t.encode("utf-16-be").hex(),
+    "ascii85": _ascii85,
+    "ascii85_adobe_wrapped": lambda t: base64.a85encode(t.encode("utf-8"), adobe=True, wrapcol=16).decode("ascii"),
+    "ascii85_glued": lambda t: "key:" + _ascii85(t),
+    "ascii85_in_url_query": lambda t: "https://track.example.org/c?d=" + urllib.parse.quote(_ascii85(t), safe=""),
+    "base85": lambda t: base64.b85encode(t.encode("utf-8")).decode("ascii"),
+    "base85_glued": lambda t: "blob=" + base64.b85encode(("to: " + t).encode("utf-8")).decode("ascii"),
+    "uuencode_block": _uu_block,
+    "uuencode_token": lambda t: "payload " + binascii.b2a_uu(t.encode("utf-8"), backtick=True).decode("ascii").strip()
+    + " end",
+    "base64_reversed": lambda t: _base64(t)[::-1],
+    "base64_reversed_misaligned": lambda t: _base64("to: " + t)[::-1] + "Xq",
+    "base64_of_ascii85": lambda t: _base64(_ascii85(t)),
+    "uuencode_of_base64": lambda t: binascii.b2a_uu(_base64(t).encode("ascii")).decode("ascii"),
+    "reversed_base64_of_ascii85": lambda t: _base64(_ascii85(t))[::-1],
 }
 
 # Rows: (id, text (with break markers), contract codes, repository codes).
@@ -184,6 +218,14 @@ _OVERRIDES: dict[tuple[str, str], tuple[set[str], set[str]]] = {
     ("home", "negative_circled"): ({LOCAL}, set()),
     ("home", "negative_squared_letters"): ({LOCAL}, set()),
 }
+# The ascii85 and uuencode alphabets hold the at-sign: where the encoded text itself has one, the contract profile
+# rejects it anywhere (as it would any at-sign), on top of what the payload decodes to.
+for _base, _encoders in (("phone_e164", ("uuencode_block", "uuencode_token")),
+                         ("phone_us", ("uuencode_block", "uuencode_token")),
+                         ("ssn", ("ascii85", "ascii85_adobe_wrapped", "ascii85_glued", "ascii85_in_url_query")),
+                         ("home", ("ascii85", "ascii85_adobe_wrapped", "ascii85_glued", "ascii85_in_url_query"))):
+    for _encoder in _encoders:
+        _OVERRIDES[(_base, _encoder)] = (BASE[_base][1] | {AT}, BASE[_base][2])
 
 
 def _encoded_rows() -> list[Row]:
@@ -375,11 +417,47 @@ HAND_REJECT: list[Row] = [
     ("email-mixed-enclosed", "\u24d9\U0001F130\u24a9\u24ba\u00ad@«»\U0001D41C\u24de\u24ad\u24df.org",
      {EMAIL}, {EMAIL}),
     ("email-math-script-at-small", "\U0001D4BF\U0001D4B6ne\ufe6b«»c\U0001D4C8rp.org", {EMAIL}, {EMAIL}),
+    # Issue 17 class 6: parent-directory traversal. Every ".." segment in the contract profile (a path outside the
+    # bundle); in the repository profile only one written with an escape or a look-alike (a plain one is a link).
+    ("traversal-plain", "..«»/..«»/secrets/key.txt", {TRAVERSAL}, set()),
+    ("traversal-backslash", "..«»\\..«»\\secrets", {TRAVERSAL}, set()),
+    ("traversal-trailing", "output/run/..«»", {TRAVERSAL}, set()),
+    ("traversal-option", "--out..«»/results", {TRAVERSAL}, set()),
+    ("traversal-option-equals", "--out=..«»/results", {TRAVERSAL}, set()),
+    ("traversal-path-parameter", "static/..«»;/admin", {TRAVERSAL, LOCAL}, set()),
+    ("traversal-url-path", "https://example.org/static/..«»/..«»/admin", {TRAVERSAL}, set()),
+    ("traversal-in-url-query", "https://example.org/dl?file=..«»/..«»/secrets", {TRAVERSAL}, set()),
+    ("traversal-in-base64", _base64("../../secrets/key"), {TRAVERSAL}, set()),
+    ("traversal-percent-slash", "..%«»2F..%2Fsecrets", {TRAVERSAL}, {TRAVERSAL}),
+    ("traversal-percent-lower", "..%«»2f..%2fsecrets", {TRAVERSAL}, {TRAVERSAL}),
+    ("traversal-percent-dots", "%2E%«»2E/secrets", {TRAVERSAL}, {TRAVERSAL}),
+    ("traversal-percent-all", "%2e%«»2e%2fsecrets", {TRAVERSAL}, {TRAVERSAL}),
+    ("traversal-percent-backslash", "..%«»5Csecrets", {TRAVERSAL}, {TRAVERSAL}),
+    ("traversal-double-encoded", "..%«»252F..%252Fsecrets", {TRAVERSAL}, {TRAVERSAL}),
+    ("traversal-double-encoded-dots", "%252E%«»252E%252Fsecrets", {TRAVERSAL}, {TRAVERSAL}),
+    ("traversal-overlong-2-byte", "%c0%«»ae%c0%ae%c0%afsecrets", {TRAVERSAL}, {TRAVERSAL}),
+    ("traversal-overlong-slash", "..%«»c0%afsecrets", {TRAVERSAL}, {TRAVERSAL}),
+    ("traversal-overlong-backslash", "..%«»c1%9csecrets", {TRAVERSAL}, {TRAVERSAL}),
+    ("traversal-overlong-3-byte", "%e0%«»80%ae%e0%80%ae/secrets", {TRAVERSAL}, {TRAVERSAL}),
+    ("traversal-percent-u", "%u002e%«»u002e%u2215secrets", {TRAVERSAL}, {TRAVERSAL}),
+    ("traversal-html", "&#46;&«»#46;/secrets", {TRAVERSAL}, {TRAVERSAL}),
+    ("traversal-fullwidth", "\uff0e\uff0e«»\uff0fsecrets", {TRAVERSAL}, {TRAVERSAL}),
+    ("traversal-escaped-after-plain", "..«»/..%«»2Fsecrets", {TRAVERSAL}, {TRAVERSAL}),
+    ("traversal-escaped-in-url-path", "https://example.org/static/..%«»2F..%2Fadmin", {TRAVERSAL}, {TRAVERSAL}),
+    ("traversal-escaped-in-url-query", "https://example.org/dl?file=..%«»252F..%252Fsecrets", {TRAVERSAL},
+     {TRAVERSAL}),
+    # Escaped traversal that reaches a home folder: both codes.
+    ("traversal-to-home", "..%«»2F..%2Fho«»me%2Fjroe%2Fnotes", {TRAVERSAL, PERSONAL}, {TRAVERSAL, PERSONAL}),
     # Fail closed.
     ("not-converged-percent", "A%«»" + "25" * 9 + "41", {NOT_CONVERGED}, {NOT_CONVERGED}),
     ("not-converged-html", "A&«»" + "amp;" * 9 + "amp;x", {NOT_CONVERGED}, {NOT_CONVERGED}),
     ("too-long", "a" * 16385, {TOO_LONG}, {TOO_LONG}),
-    ("too-long-after-nfkc", "\ufdfa" * 1000, {TOO_LONG}, {TOO_LONG}),
+    # Issue 17 class 6: text within the budget that NFKC expands past it fails closed with its own code (a ligature
+    # of 18 characters, squared katakana words of 6, an entity decoded in one round and expanded in the next).
+    ("expanded-after-nfkc", "\ufdfa" * 1000, {EXPANDED}, {EXPANDED}),
+    ("expanded-squared-words", "\u3316" * 2800, {EXPANDED}, {EXPANDED}),
+    ("expanded-entity-then-nfkc", "&#xFDFA;" * 1000, {EXPANDED}, {EXPANDED}),
+    ("expanded-around-an-address", "\ufdfa" * 910 + "jane«»" + chr(64) + "corp-mail.org", {EXPANDED}, {EXPANDED}),
     ("url-too-deep", "https://a.example.org/?u=https://b.example.org/?u=https://c.example.org/?u=https://"
      "d.example.org/?u=https://e.example.org/?u=https://f.example.org/?u=x", {URL_BUDGET}, {URL_BUDGET}),
 ]
@@ -390,7 +468,7 @@ ACCEPT_BOTH: list[str] = [
     "5 / 3", "142 / 1,393", "Plan B: retry", "Vitamin C: 10mg", "urn:x:y", "<b>bold</b>", "</svg>",
     '<path d="M10 10 L20 20"/>', "<br/>", r"\d{3}-\d{2}-\d{4}", r"\bword\b", r"[\w.]+", "[docs](/docs/x)",
     "[docs](https://example.org/docs/x)", "TCP/IP", "07/10/2026", "2026-07-15T09:26:30.373967Z", "corbt/enron-emails",
-    "venv/lib/python3.13/site-packages", "src/nerb/enron_contract.py", "./x", "../x", "-Lrelative/lib",
+    "venv/lib/python3.13/site-packages", "src/nerb/enron_contract.py", "./x", "-Lrelative/lib",
     "--out=relative/x", ".nerb/private", "sha256:" + _HEX64, "9b2e4f60-1c1d-4b8e-9a7a-0f5c2d1e3b4a", "97.26%",
     "Research &amp; Development", "1700000000", "4,294,967,296", "id_1234567890", "0.1234567890", "+0.123456789",
     "+1.5 ms", "v1.2.3", "192.168.100.200", "10.0.0.1:8080", "https://example.org/a/b(c)", "n = 40",
@@ -439,6 +517,18 @@ ACCEPT_BOTH: list[str] = [
     "3.14159265358979", "p99 = 0.000123456 s", "HEAD~3..HEAD~1", "x = 100 + 2000", "ratio 1:2:3:4:5",
     "matrix [0, 1, 0, 1, 0, 1, 0, 1, 0, 1]", "Room 101 (Floor 2)", "1O0 items", "boot order: O1, O2",
     "Andrew Ng at Stanford", "ng build --prod", "the NG version ships at noon",
+    # Two dots that are not a parent-directory segment (issue 17 class 6).
+    "HEAD~3..HEAD~1", "git log main..feature", "range 1..10", "for i in 0..9 {", "wait... ok", "etc.../x",
+    "cd ..", "see ... below", "a..b", "v1.2..v1.3", "x = [0..n]",
+    # Text that looks like base85, ascii85 or uuencode but is not (issue 17 class 5): punctuation-rich words,
+    # operators, ALL-CAPS lines, "begin" in prose and in SQL.
+    "Tr0ub4dor&3!correct#horse$battery", "if(a<b&&c>d){return(x+y)*z;}", "x=(a+b)*c-d;y=e%f;z=g^h",
+    "R&D;Q&A;P&L;M&A;S&P-500;AT&T", "begin 644 is a file mode, not the start of a block",
+    "begin\nthe work\nend", "BEGIN TRANSACTION;\nUPDATE T SET X=1;\nCOMMIT;", "WARNING: DO NOT EDIT THIS FILE",
+    "MAX_INFLATED_BYTES = 65536", "M1 M2 M3 M4 M5 M6", "<~ not ascii85 ~>", "a+b=c;d*e=f;g-h=i;j/k=l",
+    "the <~ and ~> delimiters", "MIME-Version: 1.0\nContent-Type: text/plain", "1,1d,0K,C^,F3,B9",
+    # Text with compatibility characters that stays within the budget after NFKC.
+    "\ufdfa" * 100, "\u3316" * 100 + " ok",
 ]
 
 ACCEPT_REPOSITORY_ONLY: list[tuple[str, set[str]]] = [
@@ -449,6 +539,11 @@ ACCEPT_REPOSITORY_ONLY: list[tuple[str, set[str]]] = [
     ("/home/<name>/notes", {LOCAL}), ("/var/log/syslog", {LOCAL}), ("-I/usr/include", {LOCAL}),
     ("ping@example.org", {EMAIL}), ("docs@example.com", {EMAIL}), ("alice@example.test", {EMAIL}),
     ("Call 202-555-0198", {PHONE}), ("+1 212 555 0123", {PHONE}), ("C:\\Users\\Public\\x", {LOCAL}),
+    # Relative links and paths with a plain parent-directory segment: ordinary in a repository, outside the bundle in
+    # public evidence (issue 17 class 6).
+    ("../x", {TRAVERSAL}), ("[contributing](../CONTRIBUTING.md)", {TRAVERSAL}), ("see ../docs/index.md", {TRAVERSAL}),
+    ('from ..engine import scan  # "../engine.py"', {TRAVERSAL}), ("docs/findings/../index.md", {TRAVERSAL}),
+    ("..\\build\\out", {TRAVERSAL, LOCAL}), ("include(../cmake/x.cmake)", {TRAVERSAL}),
 ]
 
 

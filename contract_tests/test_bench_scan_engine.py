@@ -65,3 +65,40 @@ def test_summary_flags_a_record_difference() -> None:
     assert same["records_equal"] and same["ratio"]["warm"] == 2.0 and same["ratio"]["cold"] == 2.0
     differ = summarize_cell([run("ours", ["a", "b"], 10), run("nerb", ["a", "c"], 20)])
     assert not differ["records_equal"] and differ["differing_documents"] == [1]
+
+
+def test_nearest_rank_p99() -> None:
+    from tools.bench_scan_engine import nearest_rank
+
+    values = list(range(1, 101))
+    assert nearest_rank(values, 0.99) == 99 and nearest_rank(values, 1.0) == 100
+    assert nearest_rank([5.0], 0.99) == 5.0
+    assert nearest_rank(list(range(1, 201)), 0.99) == 198
+
+
+def _cell(bank: int, workload: str, ours_ns: int, nerb_ns: int, doc_ms: float) -> dict[str, object]:
+    def run(engine: str, ns: int) -> dict[str, object]:
+        return {"engine": engine, "docs": 100, "bytes": 1 << 20, "records": 100, "digests": ["a"],
+                "warm_pass_ns": [ns], "warm_pass_cpu_ns": [ns], "cold_ns": ns, "cold_cpu_ns": ns,
+                "cold_doc_ns": [int(doc_ms * 1e6)] * 100, "warm_doc_ns": [int(doc_ms * 1e6)] * 100,
+                "warm_doc_cpu_ns": [int(doc_ms * 1e6)] * 100, "compile_ns": 1, "import_ns": 1,
+                "peak_rss_bytes": 1 << 20, "load_before": 1.0, "load_after": 1.0}
+
+    runs = [run("ours", ours_ns), run("nerb", nerb_ns)]
+    return {"bank": bank, "workload": workload, "docs": 100, "mean_bytes": 10_000.0, "bank_bytes": 1,
+            "summary": summarize_cell(runs), "runs": runs}
+
+
+def test_charter_table_and_plot_come_from_the_report() -> None:
+    import xml.dom.minidom
+
+    from tools.bench_scan_engine import charter_table, markdown, svg_plot
+
+    report = {"seed": 18, "cells": [_cell(1000, "normal", 10**8, 2 * 10**8, 1.0),
+                                    _cell(1000, "long", 4 * 10**8, 10**8, 80.0)]}
+    table = charter_table(report)
+    assert "| 1,000 | normal | 1.00 |" in table and table.count("NOT held") == 1  # 80 ms > 50 ms
+    assert "2.00x" in markdown(report) and "0.25x" in markdown(report)
+    svg = svg_plot(report)
+    xml.dom.minidom.parseString(svg)  # well-formed
+    assert "1,000 normal warm_cpu: 2.00x" in svg and "1,000 long warm_cpu: 0.25x" in svg

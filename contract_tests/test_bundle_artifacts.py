@@ -20,7 +20,9 @@ from jsonschema import Draft202012Validator
 
 from nerb_verify import context as C
 from nerb_verify.canonical import self_hash
-from nerb_verify.checks import bank_card, capacity, publication
+from nerb_verify.checks import capacity
+from nerb_verify.checks.presentation import publication
+from nerb_verify.checks.provenance import bank_card
 from nerb_verify.context import VerifyContext, VerifyOptions
 from nerb_verify.findings import Collector
 
@@ -280,7 +282,7 @@ def test_source_repo_mode_recomputes_the_attestation(opened, tmp_path):
     attestation["commit_object_sha256"] = "sha256:" + hashlib.sha256(raw).hexdigest()
     attestation["root_tree_object_id"] = raw.split(b"\n", 1)[0][5:].decode()
     attestation["repository_tree_sha256"] = "sha256:" + hashlib.sha256(listing).hexdigest()
-    from nerb_verify.checks import capacity_source
+    from nerb_verify.checks.capacity import capacity_source
 
     ctx = fresh(opened)
     ctx.options.source_repo = repo
@@ -337,3 +339,40 @@ def test_card_pattern_counts_hold_on_the_real_and_the_smoke_card(opened, real_re
     assert not [f for f in real_result.collector.findings if f.code == "card.pattern_counts"]
     smoke = verify_dir(REPO / "fixtures" / "bundles" / "synthetic-smoke")
     assert not [f for f in smoke.collector.findings if f.code == "card.pattern_counts"]
+
+
+# --- card reason codes state what the development validation's figures show (issue 16) --------------------------
+
+DV = ("development_validation",)
+
+
+@pytest.mark.parametrize(("edits", "pointers"), [
+    # person has no gold spans, so its reason can only be that there are none
+    ({(*DV, "person", "reason_code"): "structured_weak_person_spans"},
+     ["/development_validation/person/reason_code"]),
+    # the labels are structured_weak: open-world metrics are unsupported for want of independent labels
+    ({(*DV, "unsupported_reason_code"): "not_requested"}, ["/development_validation/unsupported_reason_code"]),
+    # documents with gold: bounded by documents and gold spans, free within those bounds
+    ({(*DV, "contact", "documents_with_sensitive_gold"): 51681}, []),
+    ({(*DV, "contact", "documents_with_sensitive_gold"): 51724},
+     ["/development_validation/contact/documents_with_sensitive_gold"]),
+])
+def test_card_reason_codes_follow_the_figures(opened, edits, pointers):
+    found = _card_edit(opened, edits)
+    assert sorted(p for code, p in found if code == "card.validation_inconsistent") == pointers
+    assert {code for code, _ in found} <= {"card.validation_inconsistent"}
+
+
+def test_person_reason_code_when_person_is_evaluated(opened):
+    """With person gold spans, 'zero labeled person spans' would be false; any other reason code is not judged."""
+    card = copy.deepcopy(opened.artifacts[C.BANK_CARD])
+    validation = card["development_validation"]
+    ctx = fresh(opened)
+    validation["person"].update(gold_spans=3, reason_code="zero_labeled_person_spans")
+    bank_card._reason_codes(ctx, validation, "structured_weak", False)
+    assert codes_of(ctx) == ["card.validation_inconsistent"]
+    ctx = fresh(opened)
+    validation["person"]["reason_code"] = "structured_weak_person_spans"
+    validation["unsupported_reason_code"] = "independent_exhaustive_validation_labels_unavailable"
+    bank_card._reason_codes(ctx, validation, "independent", True)
+    assert codes_of(ctx) == ["card.validation_inconsistent"]

@@ -9,7 +9,13 @@ from pathlib import Path
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from nerb_verify.canonical import jcs_sha256, nerb_pretty_bytes, python_canonical_bytes, python_canonical_sha256
+from nerb_verify.canonical import (
+    canonical_equal,
+    jcs_sha256,
+    nerb_pretty_bytes,
+    python_canonical_bytes,
+    python_canonical_sha256,
+)
 from nerb_verify.loader import parse_json_bytes
 
 
@@ -95,3 +101,40 @@ def test_pretty_form_refuses_what_json_refuses() -> None:
         except error:
             continue
         raise AssertionError(f"{bad!r} was written")
+
+
+_json_scalars = st.one_of(st.none(), st.booleans(), st.integers(-(2**70), 2**70), st.sampled_from([0, 1, 0.0, -0.0, 1.0,
+                                                                                               True, False, 2**31]),
+                          st.floats(allow_nan=False, allow_infinity=False), st.sampled_from(["", "a", "é", "1"]))
+_json_values = st.recursive(_json_scalars, lambda inner: st.one_of(
+    st.lists(inner, max_size=4), st.dictionaries(st.sampled_from(["a", "b", "1", "é"]), inner, max_size=4)),
+    max_leaves=12)
+
+
+def _reordered(value: object) -> object:
+    """The same JSON value with every object's keys in reverse insertion order (same canonical bytes)."""
+    if isinstance(value, dict):
+        return {key: _reordered(value[key]) for key in reversed(list(value))}
+    if isinstance(value, list):
+        return [_reordered(item) for item in value]
+    return value
+
+
+@settings(max_examples=400, deadline=None)
+@given(_json_values, _json_values)
+def test_canonical_equal_is_equality_of_canonical_bytes(a: object, b: object) -> None:
+    """The marshal fast path never says equal where the canonical bytes differ (1 / 1.0 / true, 0.0 / -0.0), and a
+    copy, a reparse or a key reordering of a value is equal to it."""
+    assert canonical_equal(a, b) == (python_canonical_bytes(a) == python_canonical_bytes(b))
+    assert canonical_equal(a, json.loads(json.dumps(a)))
+    assert canonical_equal(a, _reordered(a))
+
+
+def test_canonical_equal_on_the_real_bundle_performance_sections(real_bundle: Path) -> None:
+    evidence, report = load(real_bundle, "benchmark-evidence.json"), load(real_bundle, "performance-report.json")
+    assert canonical_equal(evidence["performance"], report["performance"])
+    edited = json.loads(json.dumps(report["performance"]))
+    edited["workloads"][0]["samples_seconds"][0] = -0.0
+    assert not canonical_equal(evidence["performance"], edited)
+    assert not canonical_equal(1, 1.0) and not canonical_equal(True, 1) and not canonical_equal(0.0, -0.0)
+    assert not canonical_equal({"a": 1}, {"a": 1, "b": None}) and not canonical_equal([1, 2], [2, 1])

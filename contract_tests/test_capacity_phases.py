@@ -1,4 +1,4 @@
-"""The capacity report's phases inside and across (nerb_verify/checks/capacity_phases.py), on coherent forgeries.
+"""The capacity report's phases inside and across (nerb_verify/checks/capacity/capacity_phases.py), on coherent forgeries.
 
 Each edit is applied to the real capacity decision in memory and resealed with the forger's tool
 (:func:`nerb_verify.seal_capacity.seal_capacity_decision`: every internal hash recomputed), so only the semantic rule
@@ -17,7 +17,9 @@ from hypothesis import strategies as st
 
 from contract_tests.conftest import open_real_bundle
 from nerb_verify import context as C
-from nerb_verify.checks import capacity, capacity_phases
+from nerb_verify.canonical import self_hash
+from nerb_verify.checks import capacity
+from nerb_verify.checks.capacity import capacity_phases
 from nerb_verify.context import VerifyContext, VerifyOptions
 from nerb_verify.findings import Collector
 from nerb_verify.seal_capacity import seal_capacity_decision
@@ -98,11 +100,11 @@ def test_the_real_report_holds_every_rule_and_every_fact_gate(opened: VerifyCont
      ["capacity.commitment_chain_broken"]),
     ("samples-out-of-sequence", _swap_samples(1), ["capacity.resource_sample_mismatch"]),
     ("sample-free-disk-below-minimum", lambda d: _phase(d, 2)["resource_samples"][7].__setitem__(
-        "free_disk_bytes", 25086013439), ["capacity.resource_sample_mismatch"]),
+        "free_disk_bytes", 25086013439), ["capacity.phase_extreme_mismatch", "capacity.resource_sample_mismatch"]),
     ("sample-rss-acquisition-longer-than-whole", lambda d: _phase(d, 3)["resource_samples"][2].__setitem__(
         "rss_acquisition_duration_ns", 10**9), ["capacity.resource_sample_mismatch"]),
     ("more-samples-than-observations", lambda d: _phase(d, 3).__setitem__("resource_observation_count", 190),
-     ["capacity.resource_sample_mismatch"]),
+     ["capacity.phase_extreme_mismatch", "capacity.resource_sample_mismatch"]),
     # Sample 1 and 2 of the preparation phase are consecutive: the second's gap is exactly the wall time between.
     ("consecutive-sample-gap-off-by-one", lambda d: _phase(d, 0)["resource_samples"][1].__setitem__(
         "resource_observation_wall_gap_ns", 8432001), ["capacity.resource_sample_mismatch"]),
@@ -116,7 +118,7 @@ def test_the_real_report_holds_every_rule_and_every_fact_gate(opened: VerifyCont
     ("last-checkpoint-short-of-records", lambda d: _phase(d, 3)["checkpoint_samples"][-1].__setitem__(
         "completed_records", 51722), ["capacity.checkpoint_mismatch"]),
     ("progress-gap-above-worst", lambda d: _phase(d, 2)["progress_signals"][5].__setitem__(
-        "progress_wall_gap_ns", 16861269501), ["capacity.checkpoint_mismatch"]),
+        "progress_wall_gap_ns", 16861269501), ["capacity.checkpoint_mismatch", "capacity.phase_extreme_mismatch"]),
     ("phase-ran-another-commit", lambda d: _phase(d, 1).__setitem__("executable_git_commit", "0" * 40),
      ["capacity.execution_identity_mismatch"]),
     ("phase-ran-another-runner", lambda d: _phase(d, 4).__setitem__("runner_implementation_sha256", OTHER),
@@ -134,6 +136,41 @@ def test_the_real_report_holds_every_rule_and_every_fact_gate(opened: VerifyCont
     ("sealed-test-accessed-everywhere", lambda d: (_restate("sealed_test_accessed", True)(d),
                                                    d["report"]["privacy"].__setitem__("sealed_test_accessed", True)),
      ["capacity.gate_unsupported"]),
+    # Phase figures are the extremes of the retained samples (which keep the extreme ones and the last one): a
+    # figure raised with everything that restates it still verifies only if a sample attains it.
+    ("phase-peak-raised-with-totals-and-receipt", lambda d: (
+        _phase(d, 4).__setitem__("peak_process_tree_rss_bytes", 3122921473),
+        d["report"]["totals"].__setitem__("peak_process_tree_rss_bytes", 3122921473),
+        d["attempt_chain"][-1].__setitem__("peak_process_tree_rss_bytes", 3122921473)),
+     ["capacity.phase_extreme_mismatch"]),
+    ("owned-disk-high-water-lowered", lambda d: (
+        _phase(d, 0).__setitem__("owned_disk_high_water_bytes", 8789528575)),
+     ["capacity.phase_extreme_mismatch", "capacity.resource_sample_mismatch"]),
+    ("observation-count-raised", lambda d: _phase(d, 1).__setitem__("resource_observation_count", 22049),
+     ["capacity.phase_extreme_mismatch"]),
+    ("signal-count-raised", lambda d: _phase(d, 2).__setitem__("progress_signal_count", 11657),
+     ["capacity.phase_extreme_mismatch"]),
+    ("worst-acquisition-raised-with-total", lambda d: (
+        _phase(d, 4).__setitem__("maximum_resource_acquisition_duration_ns", 92436334),
+        d["report"]["totals"].__setitem__("maximum_resource_acquisition_duration_ns", 92436334)),
+     ["capacity.phase_extreme_mismatch"]),
+    ("worst-progress-gap-raised", lambda d: _phase(d, 3).__setitem__(
+        "maximum_progress_checkpoint_wall_gap_ns", 8808887251), ["capacity.phase_extreme_mismatch"]),
+    # Nothing retained: the count must then be 0 (the extremes cannot be recomputed and are not judged).
+    ("no-signals-retained-count-kept", lambda d: _phase(d, 3).__setitem__("progress_signals", []),
+     ["capacity.phase_extreme_mismatch"]),
+    ("no-signals-retained-none-counted", lambda d: (_phase(d, 3).__setitem__("progress_signals", []),
+                                                    _phase(d, 3).__setitem__("progress_signal_count", 0)), []),
+    # The final owned disk is the pre-report owned disk plus the report file and the 26-byte commit marker.
+    ("final-owned-disk-raised-with-receipt", lambda d: (
+        d["report"]["totals"].__setitem__("final_owned_disk_bytes", 14003381782),
+        d["attempt_chain"][-1].__setitem__("final_owned_disk_bytes", 14003381782)),
+     []),
+    # The report's privacy flags declare aggregate-only content.
+    ("report-declares-paths-included", lambda d: d["report"]["privacy"].__setitem__("paths_included", True),
+     ["capacity.privacy_mismatch"]),
+    ("report-not-aggregate-only", lambda d: d["report"]["privacy"].__setitem__("aggregate_only", False),
+     ["capacity.privacy_mismatch"]),
     ("tombstones-above-retention", lambda d: (d["report"]["environment"].__setitem__(
         "preexisting_private_tombstone_count", 1025), d["attempt_chain"][-1].__setitem__(
         "preexisting_private_tombstone_count", 1025)), ["capacity.gate_unsupported"]),
@@ -192,3 +229,67 @@ def test_hostile_shapes_give_findings_not_tracebacks(opened: VerifyContext, plac
     capacity_phases.gate_facts(report)
     for finding in ctx.collector.findings:
         assert finding.code.startswith("capacity.")
+
+
+def test_pre_report_owned_disk_is_final_minus_report_and_marker(opened: VerifyContext) -> None:
+    """The seal re-derives the pre-report owned disk from the final one (a coherent forger would); left stale, a
+    nudge is caught, and the real report's figures satisfy the identity exactly."""
+    totals = opened.artifacts[C.CAPACITY_DECISION]["report"]["totals"]
+    assert totals["final_owned_disk_bytes"] == (totals["pre_report_owned_disk_bytes"] + totals["report_bytes"]
+                                                + capacity.COMMIT_MARKER_BYTES)
+
+    def nudge(decision: dict[str, Any]) -> None:
+        decision["report"]["totals"]["pre_report_owned_disk_bytes"] += 1
+        seal_capacity_decision(decision, skip=["pre_report_owned_disk_bytes"])
+    assert _run(opened, nudge, reseal=False) == ["capacity.report_arithmetic_mismatch"]
+
+
+def _policy_leaves(value: Any, path: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
+    if isinstance(value, dict):
+        return [leaf for key in value for leaf in _policy_leaves(value[key], path + (key,))]
+    if isinstance(value, list):
+        return [leaf for index, item in enumerate(value) for leaf in _policy_leaves(item, path + (index,))]
+    return [path]
+
+
+def _nudged(value: Any) -> Any:
+    if isinstance(value, bool):
+        return not value
+    if isinstance(value, int):
+        return value + 1
+    return value + "x"
+
+
+def test_every_policy_field_is_frozen_by_the_published_hash(opened: VerifyContext) -> None:
+    """docs/derivation.md classifies every capacity policy field as frozen: whichever field a forger edits, with
+    policy_sha256 and every other hash recomputed, the policy hash no longer is the published policy's."""
+    policy = opened.artifacts[C.CAPACITY_DECISION]["report"]["policy"]
+    leaves = [leaf for leaf in _policy_leaves(policy) if leaf != ("policy_sha256",)]
+    assert len(leaves) > 80
+    assert _run(opened, lambda d: d["report"]["policy"].__setitem__("maximum_portable_attempts", 1025)) == [
+        "capacity.policy_hash_mismatch"]
+    for leaf in leaves:
+        edited = copy.deepcopy(policy)
+        parent = edited
+        for part in leaf[:-1]:
+            parent = parent[part]
+        parent[leaf[-1]] = _nudged(parent[leaf[-1]])
+        edited["policy_sha256"] = self_hash(edited, "policy_sha256")
+        ctx = VerifyContext(root=opened.root, options=VerifyOptions(), collector=Collector())
+        capacity._policy(ctx, {"policy": edited})
+        assert [f.code for f in ctx.collector.findings] == ["capacity.policy_hash_mismatch"], leaf
+
+
+def test_the_frozen_policy_carries_the_charter_bounds(opened: VerifyContext) -> None:
+    """The published policy's floors and ceilings are the bounds spec 30 A.7 states for a passed receipt (4 h
+    runtime, 8 GiB RSS, 5 GiB runtime free disk, 0.5 s observation gap, 20 GiB owned disk), and the sizes the
+    verifier enforces (report 4 MiB, at most 1,024 attempts)."""
+    policy = opened.artifacts[C.CAPACITY_DECISION]["report"]["policy"]
+    bounds = {field: bound for field, _, bound in capacity.BOUNDS}
+    assert policy["maximum_total_runtime_ns"] == bounds["elapsed_ns"]
+    assert policy["max_absolute_rss_bytes"] == bounds["peak_process_tree_rss_bytes"]
+    assert policy["minimum_runtime_free_disk_bytes"] == bounds["minimum_free_disk_bytes"]
+    assert policy["maximum_resource_observation_wall_gap_ns"] == bounds["maximum_resource_observation_wall_gap_ns"]
+    assert policy["maximum_owned_disk_bytes"] == bounds["final_owned_disk_bytes"]
+    assert policy["maximum_capacity_report_bytes"] == capacity.MAX_REPORT_BYTES
+    assert policy["maximum_portable_attempts"] == 1024

@@ -30,7 +30,7 @@ from evidence_helpers import (  # noqa: E402
 )
 
 from nerb_verify.canonical import python_canonical_sha256  # noqa: E402
-from nerb_verify.checks import claims  # noqa: E402
+from nerb_verify.checks.presentation import claims  # noqa: E402
 from tools.mutations.claim import claim  # noqa: E402
 
 GATE_SLICE_UNCLAIMABLE = {

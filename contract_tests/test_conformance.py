@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 from contract_tests.family_harness import codes, real_artifacts, run_families
-from nerb_verify.checks import conformance
+from nerb_verify.checks.quality import conformance
 from nerb_verify.context import EVIDENCE, MANIFEST
 
 

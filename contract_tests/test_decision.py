@@ -15,7 +15,7 @@ import pytest
 
 from contract_tests.conftest import run_cli
 from contract_tests.family_harness import codes, mutate, real_artifacts, run_families, slice_of
-from nerb_verify.checks import decisions
+from nerb_verify.checks.cross_artifact import decisions
 from nerb_verify.context import EVIDENCE, PUBLICATION
 
 FAILED = ["open_world_recall", "catalog_coverage", "cataloged_recall", "sensitive_character_recall",

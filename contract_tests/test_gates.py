@@ -31,7 +31,8 @@ from evidence_helpers import (  # noqa: E402
     run_families,
 )
 
-from nerb_verify.checks import gate_eval, gates  # noqa: E402
+from nerb_verify.checks.cross_artifact import gates  # noqa: E402
+from nerb_verify.checks.raw import gate_eval  # noqa: E402
 
 PUBLISHED_THRESHOLDS = "sha256:db75046ed5e9d296cd6a650eae48c73767574eb15618896c4c13d82d9876e2a1"
 CHECKS = "promotion", "checks"

@@ -33,7 +33,7 @@ from evidence_helpers import (  # noqa: E402
 )
 
 from nerb_verify import timestamps  # noqa: E402
-from nerb_verify.checks import lineage  # noqa: E402
+from nerb_verify.checks.provenance import lineage  # noqa: E402
 from tools.mutations.lineage import (  # noqa: E402
     add_predecessors_dict,
     add_successor_dict,
@@ -264,6 +264,42 @@ def test_each_rule_raises_exactly_its_code(name: str, mutate: Callable[[dict[str
     if seal:
         reseal(evidence)
     assert lineage_codes(evidence) == expected
+
+
+@pytest.mark.parametrize(("manifest_created", "evidence_created", "expected"), [
+    # Unparseable or naive creation times are errors, never a silently skipped ordering.
+    ("15 July 2026", None, {("lineage.invalid_timestamp", "benchmark-manifest.json")}),
+    (NAIVE, None, {("lineage.invalid_timestamp", "benchmark-manifest.json")}),
+    (None, "2026-07-15T10:55:05", {("lineage.invalid_timestamp", "benchmark-evidence.json")}),
+    # The evidence cannot predate the manifest it evaluates (nor, here, the access it reports).
+    (None, "2026-07-15T09:26:30.373966Z", {("lineage.evidence_before_manifest", "benchmark-evidence.json"),
+                                           ("lineage.evidence_before_access", "benchmark-evidence.json")}),
+    # Equal instants in another offset are in order.
+    ("2026-07-15T11:26:30.373967+02:00", "2026-07-15T12:55:05+02:00", set()),
+])
+def test_creation_times_parse_and_order(manifest_created: str | None, evidence_created: str | None,
+                                        expected: set[tuple[str, str]]) -> None:
+    manifest, evidence = real_manifest(), real_evidence()
+    if manifest_created is not None:
+        manifest["created_at"] = manifest_created
+    if evidence_created is not None:
+        evidence["created_at"] = evidence_created
+    ctx = run_lineage(evidence, manifest)
+    assert {(f.code, f.artifact) for f in ctx.collector.findings if f.code.startswith("lineage.")} == expected
+
+
+def test_evidence_before_manifest_without_any_access() -> None:
+    """With no test access there is no access time to order against: the manifest still bounds the evidence."""
+    manifest, evidence = real_manifest(), real_evidence()
+    manifest["created_at"] = "2026-07-15T11:00:00Z"
+    ta = evidence["test_access"]
+    ta.update(current_version_access_count=0, current_version_accessed_at=None, lineage=[],
+              lineage_head_sha256=None)
+    ta["frozen_target"]["frozen_at"] = "2026-07-15T11:00:00Z"
+    got = codes(run_lineage(evidence, manifest), "lineage")
+    assert "lineage.evidence_before_manifest" in got
+    manifest["created_at"] = "2026-07-15T10:55:05Z"
+    assert "lineage.evidence_before_manifest" not in codes(run_lineage(evidence, manifest), "lineage")
 
 
 def test_findings_point_at_the_offending_field() -> None:

@@ -100,3 +100,39 @@ def test_fast_path_matches_hooked_parse_on_generated_json(value: object) -> None
         for limits in (SMALL, BUNDLE_LIMITS):
             fast, hooked = _both(raw, limits, monkeypatch)
             assert fast == hooked
+
+
+_list_items = st.one_of(st.integers(-10**310, 10**310), st.floats(), st.sampled_from([1e300, -1e300, 1e301, 1e308,
+                                                                                    -1e308, 10**300, 10**300 + 1]),
+                        st.booleans(), st.none(), st.text(max_size=3))
+
+
+@settings(max_examples=500, deadline=None)
+@given(st.lists(_list_items, min_size=1, max_size=12), st.sampled_from([1e300, 10.0, 1e308]))
+def test_number_list_pass_equals_the_per_item_number_rule(values: list[object], bound: float) -> None:
+    """The walk's C-level pass over a list (``loader._numbers_within``) says yes only when every item is an int or
+    float (not a bool) within the bound, the rule the walk applies one item at a time (NaN and infinities fail), and
+    says no to such a list only when its float sum overflows (the walk then visits the items one by one)."""
+    per_item = all(type(v) in (int, float) and -bound <= v <= bound for v in values)  # type: ignore[operator]
+    fast = loader._numbers_within(values, bound)
+    if fast:
+        assert per_item
+    elif per_item:
+        try:
+            assert not math.isfinite(sum(values, 0.0))  # type: ignore[arg-type]
+        except OverflowError:
+            pass
+
+
+@pytest.mark.parametrize("raw", [b'{"a": [1, 1e300, 2]}', b'{"a": [1, 1e301]}', b'{"a": [1.0, NaN]}',
+                                 b'{"a": [1e300, 1e300, 1e300]}', b'{"a": [1e308, 1e308]}', b'{"a": [true, 2]}',
+                                 b'{"a": [2, ' + b"9" * 301 + b"]}", b'{"a": [[1, -1e301], 2]}',
+                                 b'[1, 2, 1e-300, -0.0, 5]'])
+def test_number_lists_give_the_outcome_of_the_per_item_walk(raw: bytes, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Accepted or refused with the same problem and pointer as when the walk visits every item itself."""
+    for limits in (SMALL, BUNDLE_LIMITS):
+        with_pass = _outcome(raw, limits)
+        with monkeypatch.context() as patch:
+            patch.setattr(loader, "_numbers_within", lambda values, bound: False)
+            per_item = _outcome(raw, limits)
+        assert with_pass == per_item

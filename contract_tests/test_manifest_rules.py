@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 
 from contract_tests.family_harness import real_artifacts, run_families, slice_of
-from nerb_verify.checks import manifest_rules
+from nerb_verify.checks.provenance import manifest_rules
 from nerb_verify.context import EVIDENCE, MANIFEST
 from tools.mutations.manifest import EXTRA_LABEL, REVIEWED, _label, _synthetic
 
@@ -99,6 +99,11 @@ CASES: list[tuple[str, Callable[[dict[str, Any]], None]]] = [
         roles=["conformance"], role_populations=[{"documents": 1, "role": "conformance", "spans": 0}]))),
     ("manifest.annotation_review_provenance", lambda a: a[MANIFEST]["labels"].append(
         _label(annotation_provenance=dict(REVIEWED, independently_reviewed=False)))),
+    # The three gold labels share one sealed annotation artifact and one adjudication artifact.
+    ("manifest.label_artifact_inconsistent", lambda a: a[MANIFEST]["labels"][2]["artifact"].__setitem__(
+        "bytes", 92452)),
+    ("manifest.label_artifact_inconsistent", lambda a: a[MANIFEST]["labels"][1]["annotation_provenance"][
+        "adjudication_artifact"].__setitem__("sha256", "sha256:" + "7" * 64)),
     ("manifest.annotation_independence", lambda a: a[MANIFEST]["labels"].append(
         _synthetic(annotation_provenance=copy.deepcopy(EXTRA_LABEL["annotation_provenance"])))),
     ("manifest.quality_plan_label_set", lambda a: a[MANIFEST]["labels"].append(_label(
@@ -296,3 +301,14 @@ def test_without_manifest_the_panel_still_runs() -> None:
     ctx = run(a)
     assert "manifest.gate_support_floor" in {f.code for f in ctx.collector.findings}
     assert ctx.collector.checks_run["manifest"]["status"] == "not_evaluated"
+
+
+def test_label_artifact_sizes_are_free_when_every_reference_agrees() -> None:
+    """A size restated the same in every label that names the artifact is not checkable (the artifact is private):
+    docs/derivation.md classifies it as an identity between the references, free by design otherwise."""
+    def edit(a: dict[str, Any]) -> None:
+        for label in a[MANIFEST]["labels"][:3]:
+            label["artifact"]["bytes"] = 92452
+    assert codes_of(edit) == set()
+    assert found(lambda a: a[MANIFEST]["labels"][2]["artifact"].__setitem__("bytes", 92452.0)) == {
+        ("manifest.label_artifact_inconsistent", "/labels/2/artifact/bytes")}

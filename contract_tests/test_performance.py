@@ -22,7 +22,8 @@ sys.path.insert(0, str(REPO))
 
 from nerb_verify import schema_validation  # noqa: E402
 from nerb_verify.bundle import open_bundle  # noqa: E402
-from nerb_verify.checks import performance, schema_check  # noqa: E402
+from nerb_verify.checks import performance  # noqa: E402
+from nerb_verify.checks.raw import schema_check  # noqa: E402
 from nerb_verify.checks.performance import codes as C  # noqa: E402
 from nerb_verify.checks.performance import hashes  # noqa: E402
 from nerb_verify.checks.performance.breakeven import breakeven_result  # noqa: E402

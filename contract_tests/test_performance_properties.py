@@ -15,7 +15,12 @@ from hypothesis import strategies as st
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from nerb_verify.checks.performance.permutation import permutation_count  # noqa: E402
-from nerb_verify.checks.performance.statistics import mad4, median2, nearest_rank_index  # noqa: E402
+from nerb_verify.checks.performance.statistics import (  # noqa: E402
+    mad4,
+    median2,
+    nearest_rank_index,
+    samples_to_ns,
+)
 
 samples = st.lists(st.integers(min_value=1, max_value=10**6), min_size=1, max_size=60)
 
@@ -71,6 +76,38 @@ def test_permutation_count_equals_direct_enumeration(blocks: int, size: int, met
     assert permutation_count(cand, ctrl, metric) == _direct_p_value(cand, ctrl, metric)
 
 
+def _samples_to_ns_by_definition(values: list[object]) -> tuple[list[int] | None, int | None]:
+    """The sample rule one value at a time: a finite non-bool number in [1 ns, 86,400 s] that is an exact ns count."""
+    out = []
+    for index, value in enumerate(values):
+        if type(value) is int and 1 <= value <= 86400:
+            out.append(value * 10**9)
+        elif type(value) is float and math.isfinite(value) and 1e-9 <= value <= 86400.0 \
+                and round(value * 1e9) / 1e9 == value:
+            out.append(round(value * 1e9))
+        else:
+            return None, index
+    return out, None
+
+
+edge_sample = st.sampled_from([0.0, -0.0, 1e-9, 5e-10, 86400.0, 86400.000001, 86401.0, -1.0, math.nan, math.inf,
+                               -math.inf, 0.1, 1.5e-9, True, False, 0, 1, 86400, 86401, None, "1"])
+published_sample = st.integers(min_value=1, max_value=10**12).map(lambda ns: ns / 1e9)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.one_of(published_sample, published_sample, st.floats(), edge_sample), max_size=40))
+def test_samples_to_ns_equals_the_rule_applied_one_value_at_a_time(values: list[object]) -> None:
+    """samples_to_ns applies the sample rule (spec 20 section 5) to every value and names the first bad sample."""
+    assert samples_to_ns(values) == _samples_to_ns_by_definition(values)
+
+
+@given(st.lists(published_sample, min_size=1, max_size=40))
+def test_samples_to_ns_accepts_every_published_form(values: list[float]) -> None:
+    ns, bad = samples_to_ns(values)
+    assert bad is None and ns == [round(v * 1e9) for v in values]
+
+
 # --- robustness: arbitrary values anywhere in the section never raise -------------------------------------------
 
 json_leaf = st.one_of(st.none(), st.booleans(), st.integers(min_value=-(2**63), max_value=2**63 - 1),
@@ -100,7 +137,7 @@ _STATE: dict = {}
 def _base():
     if not _STATE:
         from nerb_verify.bundle import open_bundle
-        from nerb_verify.checks import schema_check
+        from nerb_verify.checks.raw import schema_check
         from nerb_verify.context import VerifyContext, VerifyOptions
         from nerb_verify.findings import Collector
 
@@ -138,3 +175,38 @@ def test_any_edit_of_the_section_is_a_finding_never_a_traceback(data: st.DataObj
     performance.run(ctx)  # must not raise
     assert ctx.collector.checks_run["performance"]["status"] in ("ran", "not_evaluated")
     assert ctx.collector.decisions["performance"]["decision_grade"] in ("passed", "failed", "not_evaluated")
+
+
+@given(st.lists(st.integers(min_value=1, max_value=86_400 * 10**9), min_size=1, max_size=60))
+def test_float_step_statistics_equal_their_one_value_at_a_time_definition(ns: list[int]) -> None:
+    """The float-step replica (what a publisher's float arithmetic gives) computed in C-level passes equals the same
+    steps written per value: x / 1e9, the float median, then the median of |x / 1e9 - median|."""
+    from nerb_verify.checks.performance.statistics import Denominators, compute_stats, float_median
+
+    stats = compute_stats(ns, "end_to_end", Denominators("operation", None, None, None, 1))
+    floats = sorted([x / 1e9 for x in ns])
+    median = float_median(floats)
+    assert stats.float_step["median_seconds"] == median
+    assert stats.float_step["mad_seconds"] == float_median(sorted([abs(x / 1e9 - median) for x in ns]))
+    assert stats.float_step["p95_seconds"] == (floats[nearest_rank_index(len(ns), 95)] if len(ns) >= 20 else None)
+    assert Fraction(stats.exact["mad_seconds"]) == Fraction(mad4(ns, median2(sorted(ns))), 4 * 10**9)
+
+
+@given(st.lists(st.one_of(st.integers(-5, 10**20), st.booleans(), st.floats(), st.none()), max_size=12))
+def test_rss_samples_rule_is_every_item_a_positive_int(values: list[object]) -> None:
+    from nerb_verify.checks.performance.workloads import _positive_ints
+
+    assert _positive_ints(values) == all(type(v) is int and v > 0 for v in values)  # type: ignore[operator]
+
+
+@given(json_leaf | st.lists(json_leaf, max_size=3) | st.dictionaries(st.text(max_size=3), json_leaf, max_size=3))
+def test_json_copy_is_a_deep_copy_with_the_same_types(value: object) -> None:
+    import copy
+
+    from nerb_verify.canonical import python_canonical_bytes
+    from nerb_verify.checks.performance.hashes import json_copy
+
+    copied = json_copy({"v": value, "nested": [value]})
+    assert python_canonical_bytes(copied) == python_canonical_bytes(copy.deepcopy({"v": value, "nested": [value]}))
+    copied["nested"].append(1)
+    assert copied["v"] is not value or not isinstance(value, (list, dict))

@@ -213,7 +213,8 @@ def test_bundle_hook_file_pattern_matches_bundle_files_only() -> None:
         assert pattern.search(path), path
     for path in ("README.md", "src/app.py", "evidence/enron/figures/deep/x.svg", "docs/summary.md.bak", "data.json"):
         assert not pattern.search(path), path
-    assert hooks["nerb-privacy-scan"]["entry"] == "nerb-verify scan --profile repository --pre-commit"
+    # --jobs 1: pre-commit already runs the hook on batches of files in parallel (docs/privacy-scanner.md).
+    assert hooks["nerb-privacy-scan"]["entry"] == "nerb-verify scan --profile repository --pre-commit --jobs 1"
     assert hooks["nerb-privacy-scan"]["types"] == ["text"]
     assert hooks["nerb-verify-bundle"]["entry"] == "nerb-verify scan --bundles --pre-commit"
     manual = hooks["nerb-privacy-allowlist"]

@@ -14,7 +14,7 @@ import pytest
 from contract_tests.conftest import run_cli
 from nerb_verify import catalog, codes
 from nerb_verify.bundle import open_bundle
-from nerb_verify.checks import privacy_scan
+from nerb_verify.checks.raw import privacy_scan
 from nerb_verify.context import VerifyContext, VerifyOptions
 from nerb_verify.findings import Collector
 from nerb_verify.privacy.json_scan import scan_json

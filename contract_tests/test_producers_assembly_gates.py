@@ -11,8 +11,8 @@ import json
 from pathlib import Path
 
 from contract_tests.conftest import REAL_BUNDLE
-from nerb_verify.checks import gate_eval
-from nerb_verify.checks.performance_gate_policy import budget, required_fields
+from nerb_verify.checks.raw import gate_eval
+from nerb_verify.checks.cross_artifact.performance_gate_policy import budget, required_fields
 from nerb_verify.producers import harness
 from nerb_verify.producers.assembly import decision_cell_gates, gate_checks
 

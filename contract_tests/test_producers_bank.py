@@ -236,7 +236,7 @@ def test_card_and_bank_section_are_schema_valid_and_private(train_dir):
     schema = json.loads((REPO / "schemas" / "nerb.enron_public_bank_card.json").read_text())
     jsonschema.Draft202012Validator(schema).validate(card)
     assert card_arithmetic_problems(card) == []
-    from nerb_verify.checks import bank_card as card_family
+    from nerb_verify.checks.provenance import bank_card as card_family
     from nerb_verify.context import BANK_CARD, VerifyContext, VerifyOptions
     from nerb_verify.findings import Collector
 

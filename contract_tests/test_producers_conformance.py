@@ -46,7 +46,7 @@ def drop_last_shard(compiled: CompiledBank) -> CompiledBank:
 
 def verifier_codes(section: dict, bank_active_patterns: int) -> tuple[list[str], object]:
     """Run the verifier's conformance family on a minimal evidence + manifest built around ``section``."""
-    from nerb_verify.checks import conformance
+    from nerb_verify.checks.quality import conformance
 
     label = {"id": section["label_artifact_id"], "label_strength": "synthetic_conformance",
              "annotation_completeness": "exhaustive_within_scope", "artifact": section["positive_cases_artifact"],

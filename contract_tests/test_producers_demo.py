@@ -22,7 +22,7 @@ from contract_tests.conftest import REPO, harness_inputs, run_cli, verify_dir
 pytest.importorskip("re2")
 
 sys.path.insert(0, str(REPO))
-from nerb_verify.checks import quality_math
+from nerb_verify.checks.quality import quality_math
 from nerb_verify.checks.performance import blocks
 from nerb_verify.producers import evaluation, harness
 from tools import fixturelib

@@ -277,7 +277,7 @@ def test_cli_prepare_split_and_one_shot_open(corpus, tmp_path):
 
 def test_emitted_sections_pass_the_verifiers_manifest_checks(baseline, real_bundle):
     """Our three sections dropped into the real manifest raise no manifest-family finding inside those sections."""
-    from nerb_verify.checks import manifest_rules
+    from nerb_verify.checks.provenance import manifest_rules
     from nerb_verify.context import VerifyContext, VerifyOptions
     from nerb_verify.findings import Collector
 

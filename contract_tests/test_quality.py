@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 
 from contract_tests.family_harness import codes, mutate, real_artifacts, run_families, slice_of
 from nerb_verify.checks import quality
-from nerb_verify.checks.quality_math import COUNT_FIELDS, METRIC_NAMES
+from nerb_verify.checks.quality.quality_math import COUNT_FIELDS, METRIC_NAMES
 from nerb_verify.context import EVIDENCE
 
 # Published figures of the combined gate slice (spec 10 section 10), unreduced as the spec writes them.
@@ -490,7 +490,7 @@ def test_brute_force_perturbed_rate_is_rejected(docs: list[dict[str, Any]], name
 def test_brute_force_ineligible_slices_keep_hits_and_misses_only(docs: list[dict[str, Any]], completeness: str,
                                                                  strength: str) -> None:
     """Partial or structured-weak labels: hits and misses only, open-world counts zero and open-world rates null."""
-    from nerb_verify.checks.quality_math import OPEN_WORLD_ONLY_COUNTS, is_open_world_eligible
+    from nerb_verify.checks.quality.quality_math import OPEN_WORLD_ONLY_COUNTS, is_open_world_eligible
 
     artifacts, counts = synthetic_evidence(docs, "person")
     item = artifacts[EVIDENCE]["quality"]["slices"][0]
@@ -534,7 +534,7 @@ def test_brute_force_panel_satisfies_every_slice_identity(docs: list[dict[str, A
     """Combined and per-class slices scored from one matching never violate the identities (they are sound)."""
     artifacts = synthetic_panel(docs)
     assert only_quality(artifacts).collector.findings == []
-    from nerb_verify.checks.quality_panel import check_slice_identities  # the panel is found (and so checked)
+    from nerb_verify.checks.quality.quality_panel import check_slice_identities  # the panel is found (and so checked)
 
     ctx = only_quality(artifacts)
     assert check_slice_identities(ctx, artifacts[EVIDENCE]["quality"]["slices"]) == 1
@@ -599,7 +599,7 @@ def test_a_combined_slice_without_an_unambiguous_panel_is_not_bound() -> None:
     artifacts = real_artifacts()
     slice_of(artifacts, 2)["text_view"] = "another_view"
     slice_of(artifacts, 0)["true_positive"] = 1
-    from nerb_verify.checks.quality_panel import check_slice_identities
+    from nerb_verify.checks.quality.quality_panel import check_slice_identities
 
     ctx = only_quality(artifacts)
     assert identity_findings(ctx) == set()

@@ -12,7 +12,7 @@ import copy
 import pytest
 
 from contract_tests.conftest import open_real_bundle
-from nerb_verify.checks import release_identity
+from nerb_verify.checks.provenance import release_identity
 from nerb_verify.context import EVIDENCE, MANIFEST
 
 CODE = release_identity.PLACEHOLDER_RELEASE_IDENTITY

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from nerb_verify import families, schema_validation
-from nerb_verify.checks import schema_check
+from nerb_verify.checks.raw import schema_check
 from nerb_verify.context import VerifyContext, VerifyOptions
 from nerb_verify.findings import Collector
 

@@ -14,7 +14,7 @@ REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
 from nerb_verify import schema_validation  # noqa: E402
-from nerb_verify.checks.schema_check import ARTIFACT_SCHEMAS, INVENTORY_SCHEMA  # noqa: E402
+from nerb_verify.checks.raw.schema_check import ARTIFACT_SCHEMAS, INVENTORY_SCHEMA  # noqa: E402
 from nerb_verify.loader import BUNDLE_LIMITS, LoadFailure, parse_json_bytes  # noqa: E402
 from tools.fixturelib import INVALID, materialize  # noqa: E402
 

@@ -11,9 +11,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from nerb_verify.checks import summary_layout as L
-from nerb_verify.checks import summary_prose as P
-from nerb_verify.checks.summary_model import RowFigure, class_of, measure_of, scale_of
+from nerb_verify.checks.presentation import summary_layout as L
+from nerb_verify.checks.presentation import summary_prose as P
+from nerb_verify.checks.presentation.summary_model import RowFigure, class_of, measure_of, scale_of
 
 
 @pytest.mark.parametrize("label,measure", [

@@ -12,7 +12,7 @@ from conftest import REAL_BUNDLE, run_cli
 from hypothesis import given
 from hypothesis import strategies as st
 
-from nerb_verify.checks import summary
+from nerb_verify.checks.presentation import summary
 from nerb_verify.findings import Collector
 from nerb_verify.render.numbers import fixed, percent
 from nerb_verify.render.output import render_files

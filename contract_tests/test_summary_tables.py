@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from nerb_verify.checks.summary import cell_class, class_of_label, table_classes
+from nerb_verify.checks.presentation.summary import cell_class, class_of_label, table_classes
 
 
 @pytest.mark.parametrize("label,expected", [

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import marshal
 from typing import Any
 
 import rfc8785
@@ -24,6 +25,27 @@ def python_canonical_bytes(value: Any) -> bytes:
     return json.dumps(value, ensure_ascii=False, sort_keys=True, separators=(",", ":"), allow_nan=False).encode(
         "utf-8"
     )
+
+
+def canonical_equal(a: Any, b: Any) -> bool:
+    """Whether two parsed JSON values have the same :func:`python_canonical_bytes` (type-strict: ``1``, ``1.0`` and
+    ``true`` differ, and so do ``0.0`` and ``-0.0``); False when either cannot be canonicalised.
+
+    Fast path: equal ``marshal`` version-2 bytes. That format is a faithful serialisation (a type tag per value,
+    floats as their exact 8 bytes, every key and item in order, no back-references), so equal bytes mean the two
+    values are the same typed tree, whose canonical bytes are then equal. Unequal bytes (keys in another order, an
+    interned key string) prove nothing, and the canonical bytes decide. Values from :mod:`nerb_verify.loader` never
+    hold NaN or infinity, which the canonical form refuses.
+    """
+    try:
+        if marshal.dumps(a, 2) == marshal.dumps(b, 2):
+            return True
+    except ValueError:  # not a JSON value
+        pass
+    try:
+        return python_canonical_bytes(a) == python_canonical_bytes(b)
+    except (TypeError, ValueError):
+        return False
 
 
 def python_canonical_sha256(value: Any) -> str:

@@ -33,8 +33,23 @@ COMMANDS: list[tuple[str, str, str]] = [
 ]
 
 
-def build_parser() -> argparse.ArgumentParser:
-    """The argument parser with every subcommand registered."""
+def selected_command(argv: Sequence[str]) -> str | None:
+    """The subcommand ``argv`` names, or None when it names none of ``COMMANDS``.
+
+    The top-level options (``--version``, ``--list-codes``, ``-h``) take no value, so the first token that is not an
+    option is the subcommand (``--`` ends the options). Used so that a run imports only its own command module: the
+    producer commands (and what they import) are not loaded to verify a bundle.
+    """
+    for token in argv:
+        if token == "--" or not token.startswith("-"):
+            return token if any(token == name for name, _, _ in COMMANDS) else None
+    return None
+
+
+def build_parser(only: str | None = None) -> argparse.ArgumentParser:
+    """The argument parser with every subcommand registered; with ``only``, every subcommand is still listed (same
+    help and usage text) but only that one's module is imported and given its arguments, since argparse parses the
+    remaining arguments with the chosen subcommand's parser alone."""
     parser = argparse.ArgumentParser(
         prog="nerb-verify",
         description="Verify NERB benchmark bundles, scan for private data, and gate CI.",
@@ -43,8 +58,10 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--list-codes", action="store_true", help="list every finding code and exit")
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND")
     for name, module_name, help_text in COMMANDS:
-        module = importlib.import_module(f"nerb_verify.commands.{module_name}")
         sub = subparsers.add_parser(name, help=help_text, description=help_text)
+        if only is not None and name != only:
+            continue
+        module = importlib.import_module(f"nerb_verify.commands.{module_name}")
         module.add_arguments(sub)
         sub.set_defaults(_run=module.run)
     return parser
@@ -52,7 +69,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point for the ``nerb-verify`` console script and ``python -m nerb_verify``."""
-    parser = build_parser()
+    parser = build_parser(selected_command(sys.argv[1:] if argv is None else argv))
     try:
         args = parser.parse_args(argv)
     except SystemExit as exc:  # argparse exits 2 on usage errors, 0 for --help/--version

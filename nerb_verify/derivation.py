@@ -224,7 +224,7 @@ def match_row(index: RowIndex, artifact: str, pattern: tuple[str, ...]) -> Row |
 
 def text_leaves(rel: str, text: str) -> Iterator[tuple[str, tuple[str, ...]]]:
     """Every number and hash that the summary family reads in one rendered file (its own tokenizer)."""
-    from nerb_verify.checks import summary  # only under --coverage
+    from nerb_verify.checks.presentation import summary  # only under --coverage
 
     numbers, hashes = summary.tokens(rel, text)
     for index in range(len(numbers)):

@@ -8,24 +8,12 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from nerb_verify.checks import (
-    bank_card,
-    binding,
-    capacity,
-    claims,
-    conformance,
-    decisions,
-    files,
-    gates,
-    lineage,
-    manifest_rules,
-    performance,
-    privacy_scan,
-    publication,
-    quality,
-    schema_check,
-    summary,
-)
+from nerb_verify.checks import capacity, performance, quality
+from nerb_verify.checks.cross_artifact import binding, decisions, gates
+from nerb_verify.checks.presentation import claims, publication, summary
+from nerb_verify.checks.provenance import bank_card, lineage, manifest_rules
+from nerb_verify.checks.quality import conformance
+from nerb_verify.checks.raw import files, privacy_scan, schema_check
 from nerb_verify.context import VerifyContext
 
 FamilyRun = Callable[[VerifyContext], None]

@@ -25,7 +25,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from nerb_verify import context as C
-from nerb_verify.checks.files import FIGURES
+from nerb_verify.checks.raw.files import FIGURES
 from nerb_verify.codes import register
 from nerb_verify.context import VerifyContext
 from nerb_verify.findings import Label

@@ -27,7 +27,6 @@ import marshal
 import os
 import stat
 import sys
-import tempfile
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -162,6 +161,8 @@ def _load_cached(path: Path) -> tuple[str, Any] | None:
 
 
 def _store_cached(path: Path, name: str, code: Any) -> None:
+    import tempfile  # only when a validator is generated (never with the wheel's precompiled validators)
+
     try:
         handle, temp = tempfile.mkstemp(dir=path.parent, prefix=".tmp-")
         with os.fdopen(handle, "wb") as out:

@@ -29,7 +29,7 @@ from typing import Any
 
 from nerb_verify import context as C
 from nerb_verify.canonical import nerb_pretty_bytes, python_canonical_sha256, self_hash
-from nerb_verify.checks.gates import thresholds_sha256
+from nerb_verify.checks.cross_artifact.gates import thresholds_sha256
 from nerb_verify.loader import sha256_prefixed
 from nerb_verify.seal_capacity import seal_capacity_decision
 

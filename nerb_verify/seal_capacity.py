@@ -2,7 +2,7 @@
 
 ``capacity-decision.json`` seals itself in layers: each phase's ``commitments_sha256`` covers its commitments; the
 report's privacy block chains the phases' privacy-scan hashes; the execution block hashes the runtime environment;
-the report records its own size and ``run_sha256``; the passing (last) receipt names the report, execution and
+the report records its own size (and so the owned disk before it was written) and ``run_sha256``; the passing (last) receipt names the report, execution and
 policy hashes; every receipt hashes itself and links to its predecessor; the terminal attempt copies the last
 receipt; the attestation names the report, chain and terminal hashes and the source inventory; the scope and privacy
 blocks hash themselves; ``decision_sha256`` covers everything. :func:`seal_capacity_decision` recomputes all of them
@@ -22,7 +22,7 @@ from nerb_verify.canonical import python_canonical_sha256, self_hash
 
 STEPS = (
     "policy_sha256", "commitments_sha256", "privacy_scan_chain_sha256", "runtime_environment_sha256",
-    "report_bytes", "run_sha256", "terminal_receipt", "attempt_hashes", "terminal", "attestation",
+    "report_bytes", "pre_report_owned_disk_bytes", "run_sha256", "terminal_receipt", "attempt_hashes", "terminal", "attestation",
     "verification_scope_sha256", "privacy_sha256", "decision_sha256",
 )
 _ERRORS = (TypeError, ValueError, KeyError, AttributeError, RecursionError)
@@ -51,20 +51,32 @@ def _phases(report: dict[str, Any]) -> list[dict[str, Any]]:
     return [p for p in phases if isinstance(p, dict)] if isinstance(phases, list) else []
 
 
-def _report_size(report: dict[str, Any]) -> None:
-    """totals.report_bytes: the report's length in NERB's pretty form plus a newline (iterated to a fixed point)."""
+# Bytes of the commit marker the run writes into the owned tree after the report (capacity.COMMIT_MARKER_BYTES).
+_COMMIT_MARKER_BYTES = 26
+
+
+def _report_size(report: dict[str, Any], skip: frozenset[str]) -> None:
+    """totals.report_bytes: the report's length in NERB's pretty form plus a newline; and the pre-report owned disk
+    that follows from it (final owned disk - report - commit marker). Iterated to a fixed point, since each value's
+    digits count towards the size."""
     totals = _dict(report.get("totals"))
     if totals is None:
         return
-    for _ in range(4):
+    for _ in range(6):
         try:
             size = len(json.dumps(report, sort_keys=True, indent=2, ensure_ascii=False,
                                   allow_nan=False).encode("utf-8")) + 1
         except _ERRORS:
             return
-        if totals.get("report_bytes") == size:
+        wanted: dict[str, Any] = {}
+        if "report_bytes" not in skip:
+            wanted["report_bytes"] = size
+        final = totals.get("final_owned_disk_bytes")
+        if "pre_report_owned_disk_bytes" not in skip and isinstance(final, int) and not isinstance(final, bool):
+            wanted["pre_report_owned_disk_bytes"] = final - size - _COMMIT_MARKER_BYTES
+        if all(totals.get(key) == value for key, value in wanted.items()):
             return
-        totals["report_bytes"] = size
+        totals.update(wanted)
 
 
 def _report(report: dict[str, Any], skip: frozenset[str]) -> None:
@@ -90,8 +102,7 @@ def _report(report: dict[str, Any], skip: frozenset[str]) -> None:
         value = _hash(runtime)
         if value is not None:
             execution["runtime_environment_sha256"] = value
-    if "report_bytes" not in skip:
-        _report_size(report)
+    _report_size(report, skip)
     if "run_sha256" not in skip:
         _self(report, "run_sha256")
 
@@ -146,7 +157,7 @@ def seal_capacity_decision(decision: Any, skip: list[str] | tuple[str, ...] | fr
     """Recompute, in place and bottom-up, every internal hash of a capacity decision except the ``skip`` steps.
 
     Order (each step reads only what the steps before it wrote): policy hash; each phase's commitments hash; the
-    privacy-scan chain; the runtime-environment hash; the report size; the report run hash; the passing receipt's
+    privacy-scan chain; the runtime-environment hash; the report size and the pre-report owned disk; the report run hash; the passing receipt's
     report, execution, policy and runtime hashes; receipt links and hashes; the terminal copy; the attestation
     (report, chain, terminal and source-inventory hashes, then its own); scope and privacy self hashes; the decision
     hash. Unknown step names are refused so a typo cannot silently keep a hash fresh.

@@ -9,7 +9,12 @@ Verdicts and exit codes (spec 00 decision 6):
   check family failed internally;
 * ``ineligible`` (3): verified, but ``--require-standalone-redaction-eligible`` was asked and the verifier's own
   standalone-redaction decision is not eligible, or ``--require-decision-grade`` was asked and a decision-grade
-  requirement is unmet (possible only for a declared smoke bundle, see :mod:`nerb_verify.decision_scope`).
+  requirement is unmet (possible only for a bundle that does not claim decision grade: a declared smoke run, or a
+  decision run that honestly reports its grade as not passed; see :mod:`nerb_verify.decision_scope`).
+
+A requirement the evidence honestly fails (a failed quality gate, a gate panel whose declared support is
+insufficient, an unstable stability cell in a bundle that does not claim decision grade) is such an outcome, never an
+error finding; an error finding means something the bundle states is false (docs/threat-model.md).
 
 Every family always runs; a family whose inputs are missing or invalid records ``not_evaluated`` in ``checks_run``
 and the missing input is itself an error finding, so nothing passes by being skipped.
@@ -41,13 +46,18 @@ INTERNAL_ERROR = register(
 INELIGIBLE = register(
     "decision.standalone_redaction_ineligible", "Standalone redaction eligibility was required but does not hold.",
     "With --require-standalone-redaction-eligible the verifier's own standalone-redaction decision must be eligible. "
-    "The message names the gates that failed. The evidence itself may still be authentic (exit code 3).")
+    "The message names the gates that failed (quality gates, quality_support for a gate panel that honestly misses "
+    "a support floor, catalog conformance, privacy, clean git, performance). The evidence itself may still be "
+    "authentic and verified: this is a decision outcome, reported only under the flag (exit code 3).")
 
 NOT_DECISION_GRADE = register(
     "decision.decision_grade_ineligible", "Decision grade was required but the bundle is not decision grade.",
     "With --require-decision-grade every decision-grade requirement must hold (19 decision cells, controlled "
-    "sweeps, value model, quality gate slice, capacity decision, decision profile). A declared smoke bundle verifies "
-    "without them but is not decision grade (exit code 3). The message lists the unmet requirement codes.")
+    "sweeps, value model, quality gate slice, capacity decision, decision profile, and measured outcomes the charter "
+    "calls nonpromotable). A bundle that does not claim decision grade (a declared smoke run, or a decision run "
+    "whose report honestly says its grade did not pass, with no promotion and no claims) verifies without them: "
+    "the unmet requirements are a decision outcome, exit code 3 only under this flag. The message lists the unmet "
+    "requirement codes.")
 
 EXIT_VERIFIED = 0
 EXIT_REJECTED = 1

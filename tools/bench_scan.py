@@ -1,13 +1,24 @@
-"""Benchmark the privacy scanner: MB/s of the contract profile over the vendored bundle, and of the repository profile
-over a large generated tree beside detect-secrets on the same tree, in the same run.
+"""Benchmark the privacy scanner: whole-process runs of ``nerb-verify scan --profile repository`` alternating (ABBA)
+with detect-secrets on the same trees, plus the contract profile over the vendored bundle in process.
 
-Usage: python tools/bench_scan.py [--tree-mb 20] [--repeats 5] [--keep-tree DIR]
+Usage:
 
-detect-secrets is not a dependency: install it for the benchmark only (``pip install detect-secrets``); without it
-the comparison is reported as not run. Timings are integer nanoseconds from ``time.perf_counter_ns``; each figure is
-the median of ``--repeats`` runs, and the scanner's string cache is cleared before every run (cold cache), so the
-figures are what a single invocation sees. Results go to stdout as JSON and as a Markdown table for
-docs/performance.md; nothing here is asserted by tests.
+    python3 -m venv /tmp/ds-venv && /tmp/ds-venv/bin/pip install detect-secrets
+    python tools/bench_scan.py --detect-secrets /tmp/ds-venv/bin/detect-secrets [--real-mb 13] [--tree-mb 10]
+                               [--rounds 2] [--real-tree DIR] [--out result.json]
+
+Trees: a *real mixed tree*, the installed third-party packages' ``.py``, ``.md``, ``METADATA``, ``.json``, ``.txt``
+and ``.cfg`` files (``tools/fp_corpus.py build``, ``--real-mb`` MB, or ``--real-tree DIR``), and a *generated tree*
+(deterministic Python, Markdown and JSON files, ``--tree-mb`` MB). Each round runs, in fresh processes, ours, theirs,
+theirs, ours (ABBA), so drifting load hits both alike; with ``--one-core`` (the default, where ``taskset`` exists)
+both are pinned to CPU 0 (detect-secrets starts a worker pool per core it sees; pinned, the pool shares one core).
+Per run: wall time (``perf_counter_ns``) and CPU time (user + system of the process and every descendant it waited
+for, from ``getrusage(RUSAGE_CHILDREN)`` deltas). Reported: medians, MB/s (bytes of the tree's regular files over
+the median), and the ratio of medians from the same run (theirs / ours). detect-secrets is never a dependency;
+without ``--detect-secrets`` (or ``detect-secrets`` on PATH) the comparison is reported as not run. Its output
+(file names and hashed secrets) and ours are counted, never printed. The bundle figure is in process: the
+scanner's caches are cleared before every repeat (cold). Output: JSON on stdout (and ``--out``), then a Markdown
+table for ``docs/privacy-scanner.md``; nothing here is asserted by tests.
 """
 
 from __future__ import annotations
@@ -17,8 +28,12 @@ import json
 import os
 import platform
 import random
+import resource
+import shutil
 import statistics
+import subprocess
 import sys
+import sysconfig
 import tempfile
 import time
 from pathlib import Path
@@ -30,13 +45,19 @@ from nerb_verify.findings import Collector  # noqa: E402
 from nerb_verify.loader import BUNDLE_LIMITS, parse_json_bytes  # noqa: E402
 from nerb_verify.privacy import engine  # noqa: E402
 from nerb_verify.privacy.json_scan import scan_json  # noqa: E402
-from nerb_verify.privacy.profiles import CONTRACT, REPOSITORY  # noqa: E402
-from nerb_verify.privacy.runner import scan_paths  # noqa: E402
+from nerb_verify.privacy.profiles import CONTRACT  # noqa: E402
+from tools.fp_corpus import build as build_real_tree  # noqa: E402
 
 BUNDLE = REPO / "fixtures" / "bundles" / "nerb-enron"
 
 WORDS = ("alpha beta gamma delta evidence bundle verify scanner profile contract repository manifest quality "
          "slice metric recall precision throughput latency median sample pattern entity alias document").split()
+
+
+def _clear_caches() -> None:
+    """Empty the engine's per-string and per-token caches, so a repeat is what a fresh process sees."""
+    for cached in (engine._cached, engine._base64_text, engine._base32_text, engine._hex_text):
+        cached.cache_clear()
 
 
 def _median_ns(samples: list[int]) -> int:
@@ -57,7 +78,7 @@ def bench_bundle(repeats: int) -> dict[str, object]:
     cpu: list[int] = []
     findings = 0
     for _ in range(repeats):
-        engine._cached.cache_clear()
+        _clear_caches()
         cpu_start = time.process_time_ns()
         start = time.perf_counter_ns()
         parsed = [(rel, parse_json_bytes(raw, BUNDLE_LIMITS, root="any")) for rel, raw in raws]
@@ -126,82 +147,144 @@ def make_tree(root: Path, target_mb: float, seed: int = 20260710) -> int:
     return size
 
 
-def bench_tree(tree: Path, size: int, repeats: int) -> dict[str, object]:
-    """Repository profile over the tree (in process), and detect-secrets' default plugins on the same files."""
-    ours: list[int] = []
-    ours_cpu: list[int] = []
-    findings = 0
-    files = 0
-    for _ in range(repeats):
-        engine._cached.cache_clear()
-        cpu_start = time.process_time_ns()
-        start = time.perf_counter_ns()
-        result = scan_paths([str(tree)], REPOSITORY)
-        ours.append(time.perf_counter_ns() - start)
-        ours_cpu.append(time.process_time_ns() - cpu_start)
-        findings = len(result.findings)
-        files = result.summary.files_scanned
-    out: dict[str, object] = {"bytes": size, "files": files, "findings": findings, "nerb_verify_ns": _median_ns(ours),
-                              "nerb_verify_cpu_ns": _median_ns(ours_cpu),
-                              "nerb_verify_mb_s": round(_mb_per_s(size, _median_ns(ours)), 2)}
-    try:
-        from detect_secrets import SecretsCollection
-        from detect_secrets.settings import default_settings
-    except ImportError:
-        out["detect_secrets"] = "not installed (pip install detect-secrets)"
-        return out
-    paths = sorted(str(p) for p in tree.rglob("*") if p.is_file())
-    theirs: list[int] = []
-    theirs_cpu: list[int] = []
-    for _ in range(max(1, repeats // 2)):
-        cpu_start = time.process_time_ns()
-        start = time.perf_counter_ns()
-        with default_settings():
-            secrets = SecretsCollection()
-            for path in paths:
-                secrets.scan_file(path)
-        theirs.append(time.perf_counter_ns() - start)
-        theirs_cpu.append(time.process_time_ns() - cpu_start)
-    from importlib.metadata import version
+def tree_bytes(tree: Path) -> tuple[int, int]:
+    """(files, bytes) of the regular files under ``tree`` (symbolic links not followed)."""
+    files = size = 0
+    for folder, _dirs, names in os.walk(tree):
+        for name in names:
+            path = Path(folder) / name
+            if path.is_file() and not path.is_symlink():
+                files += 1
+                size += path.stat().st_size
+    return files, size
 
-    out.update({"detect_secrets_version": version("detect-secrets"), "detect_secrets_ns": _median_ns(theirs),
-                "detect_secrets_cpu_ns": _median_ns(theirs_cpu),
-                "detect_secrets_mb_s": round(_mb_per_s(size, _median_ns(theirs)), 2),
-                "speedup": round(_median_ns(theirs) / _median_ns(ours), 2)})
+
+def run_process(command: list[str], cwd: Path) -> tuple[int, int, int, bytes]:
+    """Run ``command`` to completion: (wall ns, CPU ns of it and its waited-for descendants, exit code, stdout)."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    start = time.perf_counter_ns()
+    done = subprocess.run(command, cwd=cwd, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, check=False)
+    wall = time.perf_counter_ns() - start
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = (after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime) * 1e9
+    return wall, int(cpu), done.returncode, done.stdout
+
+
+def _ours(tree: Path, pin: list[str]) -> tuple[list[str], Path]:
+    return pin + [sys.executable, "-m", "nerb_verify", "scan", "--profile", "repository", "--format", "json",
+                  str(tree)], REPO
+
+
+def _theirs(tree: Path, pin: list[str], detect_secrets: str) -> tuple[list[str], Path]:
+    return pin + [detect_secrets, "scan", "--all-files", "."], tree
+
+
+def _count_ours(stdout: bytes) -> int:
+    return len(json.loads(stdout).get("findings", []))
+
+
+def _count_theirs(stdout: bytes) -> int:
+    return sum(len(found) for found in json.loads(stdout).get("results", {}).values())
+
+
+def _summary(size: int, walls: list[int], cpus: list[int], found: int) -> dict[str, object]:
+    wall, cpu = _median_ns(walls), _median_ns(cpus)
+    return {"runs": len(walls), "wall_ns": walls, "cpu_ns": cpus, "median_wall_ns": wall, "median_cpu_ns": cpu,
+            "mb_s_wall": round(_mb_per_s(size, wall), 3), "mb_s_cpu": round(_mb_per_s(size, cpu), 3),
+            "findings": found}
+
+
+def bench_tree_abba(tree: Path, rounds: int, detect_secrets: str | None, pin: list[str]) -> dict[str, object]:
+    """``rounds`` ABBA rounds (ours, theirs, theirs, ours) of whole-process scans of ``tree``."""
+    files, size = tree_bytes(tree)
+    samples: dict[str, tuple[list[int], list[int]]] = {"ours": ([], []), "theirs": ([], [])}
+    found = {"ours": 0, "theirs": 0}
+    loads = [os.getloadavg()[0]]
+    for _round in range(rounds):
+        order = ("ours", "theirs", "theirs", "ours") if detect_secrets else ("ours", "ours")
+        for who in order:
+            command, cwd = _ours(tree, pin) if who == "ours" else _theirs(tree, pin, detect_secrets or "")
+            wall, cpu, code, stdout = run_process(command, cwd)
+            if who == "ours" and code not in (0, 1):
+                raise SystemExit(f"nerb-verify scan failed (exit {code})")
+            if who == "theirs" and code != 0:
+                raise SystemExit(f"detect-secrets failed (exit {code})")
+            found[who] = _count_ours(stdout) if who == "ours" else _count_theirs(stdout)
+            samples[who][0].append(wall)
+            samples[who][1].append(cpu)
+        loads.append(os.getloadavg()[0])
+    out: dict[str, object] = {"files": files, "bytes": size, "load_average_1min": loads,
+                              "nerb_verify": _summary(size, *samples["ours"], found["ours"])}
+    if not detect_secrets:
+        out["detect_secrets"] = "not run (pass --detect-secrets PATH, or put detect-secrets on PATH)"
+        return out
+    theirs = _summary(size, *samples["theirs"], found["theirs"])
+    ours = out["nerb_verify"]
+    assert isinstance(ours, dict)
+    out["detect_secrets"] = theirs
+    out["ratio_cpu"] = round(int(theirs["median_cpu_ns"]) / int(ours["median_cpu_ns"]), 2)  # type: ignore[arg-type]
+    out["ratio_wall"] = round(int(theirs["median_wall_ns"]) / int(ours["median_wall_ns"]), 2)  # type: ignore[arg-type]
     return out
 
 
-def main() -> int:
+def _detect_secrets_version(executable: str) -> str:
+    done = subprocess.run([executable, "--version"], capture_output=True, text=True, check=False)
+    return done.stdout.strip() or "unknown"
+
+
+def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--tree-mb", type=float, default=20.0)
-    parser.add_argument("--repeats", type=int, default=5)
-    parser.add_argument("--keep-tree", type=Path, help="write the generated tree here instead of a temp folder")
-    args = parser.parse_args()
+    parser.add_argument("--detect-secrets", help="the detect-secrets executable (default: on PATH, if any)")
+    parser.add_argument("--real-mb", type=float, default=13.0, help="size of the real mixed tree to build")
+    parser.add_argument("--real-tree", type=Path, help="scan this tree as the real mixed tree instead")
+    parser.add_argument("--tree-mb", type=float, default=10.0, help="size of the generated tree")
+    parser.add_argument("--rounds", type=int, default=2, help="ABBA rounds per tree")
+    parser.add_argument("--repeats", type=int, default=5, help="in-process repeats of the bundle figure")
+    parser.add_argument("--no-one-core", dest="one_core", action="store_false", help="do not pin to CPU 0")
+    parser.add_argument("--out", type=Path, help="also write the JSON here")
+    args = parser.parse_args(argv)
+    detect_secrets = args.detect_secrets or shutil.which("detect-secrets")
+    pin = ["taskset", "-c", "0"] if args.one_core and shutil.which("taskset") else []
     bundle = bench_bundle(args.repeats)
+    trees: dict[str, object] = {}
     with tempfile.TemporaryDirectory() as scratch:
-        tree = args.keep_tree or Path(scratch) / "tree"
-        tree.mkdir(parents=True, exist_ok=True)
-        size = make_tree(tree, args.tree_mb)
-        repository = bench_tree(tree, size, args.repeats)
+        real = args.real_tree
+        if real is None:
+            real = Path(scratch) / "real"
+            real.mkdir()
+            build_real_tree(Path(sysconfig.get_paths()["purelib"]), real, args.real_mb, 2.5)
+        trees["real_mixed_tree"] = bench_tree_abba(real, args.rounds, detect_secrets, pin)
+        generated = Path(scratch) / "generated"
+        generated.mkdir()
+        make_tree(generated, args.tree_mb)
+        trees["generated_tree"] = bench_tree_abba(generated, args.rounds, detect_secrets, pin)
     machine = {"python": platform.python_version(), "machine": platform.machine(), "cpus": os.cpu_count(),
-               "system": platform.system()}
-    print(json.dumps({"machine": machine, "contract_bundle": bundle, "repository_tree": repository}, indent=2))
+               "system": platform.system(), "pinned_to_one_core": bool(pin)}
+    result = {"machine": machine, "detect_secrets_version": _detect_secrets_version(detect_secrets)
+              if detect_secrets else None, "contract_bundle_in_process": bundle, "repository_profile": trees}
+    text = json.dumps(result, indent=2)
+    if args.out:
+        args.out.write_text(text + "\n", encoding="utf-8")
+    print(text)
     print()
-    print("| measurement | bytes | median wall time | MB/s (wall) | median CPU time | MB/s (CPU) |")
-    print("|---|---:|---:|---:|---:|---:|")
-
-    def row(label: str, size: int, wall: int, cpu_ns: int | None) -> None:
-        cpu_text = f"{cpu_ns / 1e9:.3f} s | {_mb_per_s(size, cpu_ns):.2f}" if cpu_ns else "- | -"
-        print(f"| {label} | {size:,} | {wall / 1e9:.3f} s | {_mb_per_s(size, wall):.2f} | {cpu_text} |")
-
-    row(f"contract profile, vendored bundle ({bundle['files']} JSON files): parse + scan", bundle["bytes"],
-        bundle["parse_and_scan_ns"], bundle["parse_and_scan_cpu_ns"])
-    row("contract profile, vendored bundle: scan of parsed data", bundle["bytes"], bundle["scan_only_ns"], None)
-    row(f"repository profile, generated tree ({repository['files']} files)", repository["bytes"],
-        repository["nerb_verify_ns"], repository["nerb_verify_cpu_ns"])
-    if "detect_secrets_ns" in repository:
-        row(f"detect-secrets {repository['detect_secrets_version']} (default plugins), same tree",
-            repository["bytes"], repository["detect_secrets_ns"], repository["detect_secrets_cpu_ns"])
+    print("| tree | MB | nerb-verify CPU s (MB/s) | nerb-verify wall s | detect-secrets CPU s (MB/s) | "
+          "detect-secrets wall s | ratio CPU | ratio wall |")
+    print("|---|---:|---:|---:|---:|---:|---:|---:|")
+    for name, tree in trees.items():
+        assert isinstance(tree, dict)
+        ours, theirs = tree["nerb_verify"], tree["detect_secrets"]
+        megabytes = int(tree["bytes"]) / 1e6
+        cells = [name, f"{megabytes:.1f}", f"{ours['median_cpu_ns'] / 1e9:.2f} ({ours['mb_s_cpu']:.2f})",
+                 f"{ours['median_wall_ns'] / 1e9:.2f}"]
+        if isinstance(theirs, dict):
+            cells += [f"{theirs['median_cpu_ns'] / 1e9:.2f} ({theirs['mb_s_cpu']:.2f})",
+                      f"{theirs['median_wall_ns'] / 1e9:.2f}", f"{tree['ratio_cpu']}", f"{tree['ratio_wall']}"]
+        else:
+            cells += ["not run", "-", "-", "-"]
+        print("| " + " | ".join(cells) + " |")
+    print(f"\ncontract profile, vendored bundle in process: parse + scan {bundle['parse_and_scan_cpu_ns'] / 1e9:.3f} "
+          f"s CPU ({_mb_per_s(int(bundle['bytes']), int(bundle['parse_and_scan_cpu_ns'])):.2f} MB/s), scan of parsed "
+          f"data {bundle['scan_only_mb_s']} MB/s (wall)")
     return 0
 
 

@@ -1,106 +1,174 @@
-"""Time the full ``nerb-verify verify`` of the vendored real bundle, and the performance family alone.
+"""Time ``nerb-verify verify`` of the vendored real bundle as a whole process from an installed wheel, against NERB.
 
-Prints medians of several runs (wall clock, and CPU time where a busy machine would distort wall time): in-process (``verify_bundle``), the performance family on its own, and as a
-subprocess (``python -m nerb_verify verify``, which includes interpreter start-up and imports). No assertions:
-timing is informational (the target is well under a second for the whole bundle on one core).
+Whole-process mode (the default) builds a wheel of this tree (and of ``--baseline DIR``, a ``git archive`` copy of
+another commit, when given), installs each into its own throwaway virtual environment (no system site-packages, the
+dependencies from the package index), and runs fresh processes of
 
-In-process runs clear the content-addressed memo first (:mod:`nerb_verify.memo`), so a repeated verification of
-the same bytes is timed as a fresh one, not as a memo hit. ``--baseline DIR`` (a ``git archive`` copy of another
-commit) times whole processes of both trees alternately (ABBA, fresh processes, same minutes) and prints the
-medians of wall time, user CPU and peak RSS, and their ratios.
+* ``nerb-verify verify BUNDLE`` from each of those environments, and
+* NERB's verifier, ``nerb verify-enron-evidence --bundle BUNDLE``, from ``--nerb-python``'s environment
+  (``python3 -m venv /tmp/nerb-venv && /tmp/nerb-venv/bin/pip install nerb==0.0.12 google-re2``),
 
-Usage: python tools/bench_verify.py [--runs N] [--baseline DIR]
+alternated in a palindrome (A B C C B A, repeated), so that each subject is measured in the same minutes as the
+others and a slow spell of the shared machine falls on all of them alike. It prints, per subject, the median wall
+time, user+system CPU and peak RSS (``/usr/bin/time``'s maximum resident set size of the child), the exit codes seen,
+and the ratios of the medians from the same run; ``--json FILE`` writes every sample too. No assertions: timing is
+informational.
+
+NERB from the package index is not a git checkout of its own source, so it stops at its capacity step ("Portable
+capacity decision verification failed.", exit 1, docs/interop.md) before the rest of its checks: its time here is a
+lower bound of a full NERB verification, and the ratio against it is a lower bound too.
+
+``--stages`` instead times each stage in this process (opening and parsing the bundle, then every family in
+``families.FAMILY_ORDER``), minimum and first of ``--runs`` fresh contexts; the memo is cleared before each.
+
+Usage: python tools/bench_verify.py [--runs N] [--baseline DIR] [--nerb-python PY] [--json FILE] [--stages]
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import os
+import shutil
 import statistics
 import subprocess
 import sys
+import tempfile
 import time
+import venv
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(REPO))
-
-from nerb_verify import memo  # noqa: E402
-from nerb_verify.checks import performance  # noqa: E402
-from nerb_verify.verify import verify_bundle  # noqa: E402
-
 BUNDLE = REPO / "fixtures" / "bundles" / "nerb-enron"
+TIME = "/usr/bin/time"
+NERB_PYTHON = "/tmp/nerb-venv/bin/python"
+IGNORED = shutil.ignore_patterns(".git", "build", "*.egg-info", "__pycache__", ".hypothesis", ".pytest_cache",
+                                 "_compiled", "nerb-public")
 
 
-def _median_seconds(action, runs: int, clock=time.perf_counter) -> float:
-    times = []
+def install_wheel(tree: Path, work: Path) -> Path:
+    """Build a wheel of ``tree`` and install it, with its dependencies, into a new venv under ``work``; return the
+    venv's ``nerb-verify`` console script."""
+    source = work / "source"
+    shutil.copytree(tree, source, ignore=IGNORED)
+    wheels = work / "wheels"
+    subprocess.run([sys.executable, "-m", "pip", "wheel", str(source), "--no-deps", "-q", "-w", str(wheels)],
+                   check=True, cwd=work, stdout=subprocess.DEVNULL)
+    env_dir = work / "venv"
+    venv.EnvBuilder(system_site_packages=False, with_pip=True).create(env_dir)
+    wheel = next(wheels.glob("nerb_verify-*.whl"))
+    subprocess.run([str(env_dir / "bin" / "python"), "-m", "pip", "install", "-q", "--disable-pip-version-check",
+                    str(wheel)], check=True, cwd=work, stdout=subprocess.DEVNULL)
+    return env_dir / "bin" / "nerb-verify"
+
+
+def measure(command: list[str]) -> dict[str, float | int]:
+    """One fresh process of ``command``, run from a neutral folder: wall seconds (this process's clock), user+system
+    CPU seconds and peak RSS KiB (``/usr/bin/time``), exit code."""
+    start = time.perf_counter()
+    done = subprocess.run([TIME, "-f", "%U %S %M %x", *command], cwd=tempfile.gettempdir(), capture_output=True,
+                          text=True, check=False)
+    wall = time.perf_counter() - start
+    user, system, rss, code = done.stderr.strip().splitlines()[-1].split()
+    return {"wall_s": wall, "cpu_s": float(user) + float(system), "rss_kib": int(rss), "exit_code": int(code)}
+
+
+def summarise(samples: list[dict[str, float | int]]) -> dict[str, object]:
+    """Medians of wall, CPU and RSS, and the exit codes seen."""
+    return {"runs": len(samples),
+            "median_wall_s": statistics.median(float(s["wall_s"]) for s in samples),
+            "median_cpu_s": statistics.median(float(s["cpu_s"]) for s in samples),
+            "median_rss_mib": statistics.median(int(s["rss_kib"]) for s in samples) / 1024,
+            "exit_codes": sorted({int(s["exit_code"]) for s in samples})}
+
+
+def whole_process(args: argparse.Namespace) -> dict[str, object]:
+    """Install, then run every subject alternately; return the JSON-ready result."""
+    bundle = str(BUNDLE)
+    commands: dict[str, list[str]] = {}
+    with tempfile.TemporaryDirectory(prefix="bench-verify-") as scratch:
+        work = Path(scratch)
+        if args.baseline is not None:
+            (work / "baseline").mkdir()
+            commands["baseline"] = [str(install_wheel(args.baseline.resolve(), work / "baseline")), "verify", bundle]
+        (work / "this").mkdir()
+        commands["this_tree"] = [str(install_wheel(REPO, work / "this")), "verify", bundle]
+        nerb = Path(args.nerb_python).parent / "nerb"
+        if nerb.is_file():
+            commands["nerb"] = [str(nerb), "verify-enron-evidence", "--bundle", bundle]
+        else:
+            print(f"no NERB at {nerb}: install it (see --help); comparing without it", file=sys.stderr)
+        names = list(commands)
+        order: list[str] = []
+        while len(order) < args.runs * len(names):
+            order += names + names[::-1]
+        order = order[:args.runs * len(names)]
+        for name in names:  # one untimed warm-up each (page cache, .pyc files)
+            measure(commands[name])
+        samples: dict[str, list[dict[str, float | int]]] = {name: [] for name in names}
+        load_before = os.getloadavg()
+        for name in order:
+            samples[name].append(measure(commands[name]))
+        load_after = os.getloadavg()
+    medians = {name: summarise(items) for name, items in samples.items()}
+    ratios: dict[str, float] = {}
+    ours = medians["this_tree"]
+    for name in names:
+        if name != "this_tree":
+            ratios[f"{name}/this_tree wall"] = float(medians[name]["median_wall_s"]) / float(ours["median_wall_s"])
+            ratios[f"{name}/this_tree cpu"] = float(medians[name]["median_cpu_s"]) / float(ours["median_cpu_s"])
+    return {"bundle": "fixtures/bundles/nerb-enron", "order": order, "cpus": os.cpu_count(),
+            "loadavg_before": load_before, "loadavg_after": load_after,
+            "commands": {name: [Path(c).name if i == 0 else c for i, c in enumerate(cmd)]
+                         for name, cmd in commands.items()},
+            "medians": medians, "ratios": ratios, "samples": samples}
+
+
+def stages(runs: int) -> dict[str, dict[str, float]]:
+    """Milliseconds per stage in this process: minimum and first of ``runs`` fresh verifications."""
+    sys.path.insert(0, str(REPO))
+    from nerb_verify import families, layout, memo
+    from nerb_verify.bundle import open_bundle
+    from nerb_verify.context import VerifyContext, VerifyOptions
+    from nerb_verify.findings import Collector
+
+    times: dict[str, list[float]] = {}
     for _ in range(runs):
-        start = clock()
-        action()
-        times.append(clock() - start)
-    return statistics.median(times)
-
-
-def _fresh_verify() -> None:
-    memo.clear()
-    verify_bundle(BUNDLE)
-
-
-def _process(tree: Path) -> tuple[float, float, int]:
-    """(wall s, user CPU s, peak RSS KiB) of one fresh ``python -m nerb_verify verify`` of the real bundle run from
-    ``tree`` (its own ``nerb_verify``)."""
-    command = ["/usr/bin/time", "-f", "%e %U %M", sys.executable, "-m", "nerb_verify", "verify", str(BUNDLE)]
-    env = dict(os.environ, PYTHONPATH=str(tree))
-    done = subprocess.run(command, cwd=tree, env=env, capture_output=True, text=True, check=False)
-    wall, user, rss = done.stderr.strip().splitlines()[-1].split()
-    return float(wall), float(user), int(rss)
-
-
-def compare(baseline: Path, runs: int) -> None:
-    """ABBA whole-process comparison of this tree (B) against ``baseline`` (A); prints medians and ratios."""
-    results: dict[str, list[tuple[float, float, int]]] = {"A": [], "B": []}
-    order = "ABBA" * ((runs + 1) // 2)
-    for label in order:
-        results[label].append(_process(baseline if label == "A" else REPO))
-    medians = {label: [statistics.median(run[i] for run in items) for i in range(3)]
-               for label, items in results.items()}
-    for label, name in (("A", f"baseline {baseline}"), ("B", "this tree")):
-        wall, user, rss = medians[label]
-        print(f"{name}: median of {len(results[label])}: {wall:.3f} s wall, {user:.3f} s user, {rss / 1024:.1f} MiB")
-    print(f"ratio baseline/this tree: wall {medians['A'][0] / medians['B'][0]:.2f}x, "
-          f"user {medians['A'][1] / medians['B'][1]:.2f}x")
+        memo.clear()
+        ctx = VerifyContext(root=BUNDLE, options=VerifyOptions(), collector=Collector())
+        start = time.perf_counter()
+        layout.has_publication_entry(BUNDLE)
+        open_bundle(ctx)
+        layout.check_layout(ctx)
+        times.setdefault("open", []).append(time.perf_counter() - start)
+        for family, run in families.FAMILY_ORDER:
+            start = time.perf_counter()
+            run(ctx)
+            times.setdefault(family, []).append(time.perf_counter() - start)
+    return {name: {"min_ms": 1000 * min(values), "first_ms": 1000 * values[0]} for name, values in times.items()}
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--runs", type=int, default=5)
-    parser.add_argument("--baseline", type=Path, help="a checkout of another commit to compare with (ABBA)")
+    parser.add_argument("--runs", type=int, default=10, help="timed processes per subject (default 10)")
+    parser.add_argument("--baseline", type=Path, help="a checkout of another commit to compare with")
+    parser.add_argument("--nerb-python", default=NERB_PYTHON, help="interpreter of the venv holding nerb 0.0.12")
+    parser.add_argument("--json", type=Path, help="write the result, every sample included, to this file")
+    parser.add_argument("--stages", action="store_true", help="time each stage in this process instead")
     args = parser.parse_args(argv)
-    if args.baseline is not None:
-        compare(args.baseline.resolve(), args.runs)
-        return 0
-    result = verify_bundle(BUNDLE)
-    ctx = result.ctx
-
-    def family_only() -> None:
-        ctx.collector.findings.clear()
-        ctx.collector.recomputed.clear()
-        ctx.shared.pop("text.tables", None)
-        performance.run(ctx)
-
-    in_process = _median_seconds(_fresh_verify, args.runs)
-    in_process_cpu = _median_seconds(_fresh_verify, args.runs, time.process_time)
-    family = _median_seconds(family_only, args.runs)
-    family_cpu = _median_seconds(family_only, args.runs, time.process_time)
-    env = dict(os.environ, PYTHONPATH=str(REPO))
-    command = [sys.executable, "-m", "nerb_verify", "verify", str(BUNDLE)]
-    subprocess_time = _median_seconds(
-        lambda: subprocess.run(command, env=env, capture_output=True, check=False), args.runs)
-    print(f"verdict: {result.verdict}")
-    print(f"verify, in process (median of {args.runs}): {in_process:.3f} s")
-    print(f"verify, in process CPU time (median of {args.runs}): {in_process_cpu:.3f} s")
-    print(f"performance family alone (median of {args.runs}): {family:.3f} s wall, {family_cpu:.3f} s CPU")
-    print(f"verify, subprocess (median of {args.runs}): {subprocess_time:.3f} s")
+    if args.stages:
+        result: dict[str, object] = {"stages": stages(args.runs)}
+        for name, value in result["stages"].items():  # type: ignore[union-attr]
+            print(f"{name:12s} min {value['min_ms']:7.1f} ms   first {value['first_ms']:7.1f} ms")
+    else:
+        result = whole_process(args)
+        for name, value in result["medians"].items():  # type: ignore[union-attr]
+            print(f"{name:10s} median of {value['runs']}: {value['median_wall_s']:.3f} s wall, "
+                  f"{value['median_cpu_s']:.3f} s CPU, {value['median_rss_mib']:.1f} MiB, exit {value['exit_codes']}")
+        for name, ratio in result["ratios"].items():  # type: ignore[union-attr]
+            print(f"ratio {name}: {ratio:.2f}x")
+    if args.json is not None:
+        args.json.write_text(json.dumps(result, indent=2) + "\n", encoding="utf-8")
     return 0
 
 

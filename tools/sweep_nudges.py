@@ -31,6 +31,8 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
+from nerb_verify.pointers import escape, unescape
+
 
 def _check(args: tuple[str, int]) -> tuple[str, str] | None:
     from contract_tests import test_mutation_property as prop
@@ -56,7 +58,7 @@ CAPACITY_SEALED = ("/commitments_sha256", "/privacy_scan_chain_sha256", "/runtim
                    "/report_bytes", "/run_sha256", "/policy_sha256", "/report_sha256", "/execution_sha256",
                    "/attempt_sha256", "/previous_attempt_sha256", "/attempt_chain_sha256", "/terminal_attempt_sha256",
                    "/measured_source_inventory_sha256", "/commit_source_inventory_sha256", "/decision_sha256",
-                   "/privacy_sha256")
+                   "/privacy_sha256", "/pre_report_owned_disk_bytes")
 
 
 def _sealed(rel: str, pointer: str) -> bool:
@@ -71,14 +73,27 @@ def _sealed(rel: str, pointer: str) -> bool:
         or pointer in ("/attestation/sha256", "/verification_scope/sha256"))
 
 
-def _artifact_leaves(base: str, stride: int) -> list[tuple[str, str, object]]:
-    from contract_tests import test_mutation_property as prop
+def leaves(value: object, pointer: str = "") -> list[tuple[str, object]]:
+    """(RFC 6901 pointer, value) of every scalar leaf; keys are escaped (``~`` as ``~0``, ``/`` as ``~1``), so a key
+    such as a module path resolves back to its own leaf."""
+    if isinstance(value, dict):
+        return [leaf for key, child in value.items() for leaf in leaves(child, f"{pointer}/{escape(key)}")]
+    if isinstance(value, list):
+        return [leaf for i, child in enumerate(value) for leaf in leaves(child, f"{pointer}/{i}")]
+    return [(pointer, value)]
 
+
+def last_key(pointer: str) -> str:
+    """The unescaped last reference token of a pointer."""
+    return unescape(pointer.rsplit("/", 1)[-1])
+
+
+def _artifact_leaves(base: str, stride: int) -> list[tuple[str, str, object]]:
     root = REPO / "fixtures" / "bundles" / base
     found: list[tuple[str, str, object]] = []
     for path in sorted(root.rglob("*.json")):
         rel = path.relative_to(root).as_posix()
-        leaves = [(pointer, value) for pointer, value in prop._leaves(json.loads(path.read_text()))
+        found_leaves = [(pointer, value) for pointer, value in leaves(json.loads(path.read_text()))
                   if not isinstance(value, str) and value is not None
                   and not any(f"/{key}/" in pointer for key in SAMPLE_KEYS)
                   # The seal copies the evidence's performance section into the report, rewrites publication.json's
@@ -86,40 +101,43 @@ def _artifact_leaves(base: str, stride: int) -> list[tuple[str, str, object]]:
                   # those is undone before verification; their forgeries are post-seal cases
                   # (perf_set_report, binding.artifact_bytes-declared-size-off-by-one, capacity stale-hash cases).
                   and not _sealed(rel, pointer)]
-        if len(leaves) > 2000:
-            leaves = leaves[::stride]
-        found.extend((rel, pointer, value) for pointer, value in leaves)
+        if len(found_leaves) > 2000:
+            found_leaves = found_leaves[::stride]
+        found.extend((rel, pointer, value) for pointer, value in found_leaves)
     return found
 
 
 def _string_leaves(base: str, stride: int) -> list[tuple[str, str, object]]:
     """(file, pointer, new value) for every string leaf that has a plausible replacement (see module docstring)."""
-    from contract_tests import test_mutation_property as prop
-
     root = REPO / "fixtures" / "bundles" / base
     documents = {path.relative_to(root).as_posix(): json.loads(path.read_text()) for path in sorted(root.rglob("*.json"))}
+    return string_edits(documents, stride)
+
+
+def string_edits(documents: dict[str, object], stride: int) -> list[tuple[str, str, object]]:
+    """(file, escaped pointer, new value) for every string leaf of ``documents`` with a plausible replacement."""
     seen: dict[str, set[str]] = {}
     for document in documents.values():
-        for pointer, value in prop._leaves(document):
+        for pointer, value in leaves(document):
             if isinstance(value, str):
-                seen.setdefault(pointer.rsplit("/", 1)[-1], set()).add(value)
+                seen.setdefault(last_key(pointer), set()).add(value)
     found: list[tuple[str, str, object]] = []
     for rel, document in documents.items():
-        leaves = []
-        for pointer, value in prop._leaves(document):
+        edits = []
+        for pointer, value in leaves(document):
             if not isinstance(value, str):
                 continue
             if _sealed(rel, pointer):
                 continue
             if value.startswith("sha256:") and len(value) == 71:
-                leaves.append((pointer, value[:-1] + ("0" if value[-1] != "0" else "1")))
+                edits.append((pointer, value[:-1] + ("0" if value[-1] != "0" else "1")))
                 continue
-            others = sorted(seen.get(pointer.rsplit("/", 1)[-1], set()) - {value})
+            others = sorted(seen.get(last_key(pointer), set()) - {value})
             if others and len(others) < 64:
-                leaves.append((pointer, others[0]))
-        if len(leaves) > 2000:
-            leaves = leaves[::stride]
-        found.extend((rel, pointer, value) for pointer, value in leaves)
+                edits.append((pointer, others[0]))
+        if len(edits) > 2000:
+            edits = edits[::stride]
+        found.extend((rel, pointer, value) for pointer, value in edits)
     return found
 
 
@@ -131,7 +149,7 @@ def _array_edits(base: str) -> list[tuple[str, str, object]]:
     def walk(rel: str, value: object, pointer: str) -> None:
         if isinstance(value, dict):
             for key, child in value.items():
-                walk(rel, child, f"{pointer}/{key}")
+                walk(rel, child, f"{pointer}/{escape(key)}")
         elif isinstance(value, list):
             skip = any(pointer.endswith("/" + key) for key in SAMPLE_KEYS) or _sealed(rel, pointer)
             if len(value) >= 2 and not skip:

@@ -34,7 +34,7 @@ from nerb_verify.outputs.exit_policy import apply_exit_policy, severities_of
 from nerb_verify.outputs.render import add_output_arguments, render_findings
 from nerb_verify.privacy import allowlist as allowlist_file
 from nerb_verify.privacy.profiles import PROFILES
-from nerb_verify.privacy.runner import NOT_SCANNED, ScanSummary, scan_paths
+from nerb_verify.privacy.runner import NOT_SCANNED, ScanSummary, default_jobs, scan_paths
 
 FORMATS = ("text", "json", "sarif", "github")
 EXIT_COULD_NOT_SCAN = 2
@@ -79,7 +79,16 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--pre-commit", action="store_true",
                         help="word the hints for a pre-commit hook's user, who has no nerb-verify on PATH (the "
                              "published hooks pass this)")
+    parser.add_argument("--jobs", type=_jobs, default=None, metavar="N",
+                        help="processes that scan the files of folders (default: all cores; 1: one process); the "
+                             "output is the same for any N")
     add_output_arguments(parser)  # --exit-zero, --fail-on, --sarif-output, --report-output, --source-root, --doc-base
+
+
+def _jobs(value: str) -> int:
+    if not (value.isascii() and value.isdigit()) or int(value) < 1:
+        raise argparse.ArgumentTypeError("N must be a whole number of at least 1")
+    return int(value)
 
 
 def _is_privacy(finding: Finding) -> bool:
@@ -192,7 +201,8 @@ def _scan(args: argparse.Namespace) -> Outcome:
         path = Path(args.allowlist) if args.allowlist else Path(allowlist_file.DEFAULT_NAME)
         if args.allowlist or path.exists() or path.is_symlink():
             allowlist = allowlist_file.load(path, collector)
-    result = scan_paths(list(args.paths), PROFILES[args.profile], allowlist, collector)
+    jobs = args.jobs if args.jobs is not None else default_jobs()
+    result = scan_paths(list(args.paths), PROFILES[args.profile], allowlist, collector, jobs=jobs)
     exit_code = result.exit_code
     if exit_code == 0 and any(f.code.startswith("allowlist.") and f.severity == "error" for f in result.findings):
         exit_code = 1

@@ -7,7 +7,7 @@ import json
 import sys
 from pathlib import Path
 
-from nerb_verify.checks import capacity_source
+from nerb_verify.checks.capacity import capacity_source
 from nerb_verify.context import VerifyOptions
 from nerb_verify.loader import LoadFailure, parse_json_bytes, read_regular_file
 from nerb_verify.outputs.exit_policy import apply_exit_policy, severities_of
@@ -22,10 +22,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("bundle", metavar="BUNDLE_DIR", help="folder holding publication.json and the artifacts")
     parser.add_argument("--format", choices=FORMATS, default="text", help="output format (default: text)")
     parser.add_argument("--require-standalone-redaction-eligible", action="store_true",
-                        help="exit 3 unless the bank qualifies as a standalone privacy redactor")
+                        help="exit 3 unless the bank qualifies as a standalone privacy redactor (failed quality "
+                             "gates or an honestly insufficient gate panel otherwise verify as 'not eligible')")
     parser.add_argument("--require-decision-grade", action="store_true",
-                        help="exit 3 unless every decision-grade requirement holds (a declared smoke bundle "
-                             "otherwise verifies without them; see docs/decision-grade.md)")
+                        help="exit 3 unless every decision-grade requirement holds (a bundle that does not claim "
+                             "decision grade, a smoke run or a decision run reporting its grade as not passed, "
+                             "otherwise verifies with the unmet requirements listed; see docs/decision-grade.md)")
     parser.add_argument("--trusted-lineage", metavar="FILE",
                         help="a previously published test-access lineage (JSON array) that must be a prefix")
     parser.add_argument("--source-repo", metavar="PATH",

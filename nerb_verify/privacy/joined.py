@@ -7,41 +7,43 @@ text content of an SVG text element or of a whole figure) concatenated with no s
 or hex halves in adjacent pieces become one token in the unseparated view and are decoded there.
 
 A joined view reports only the codes that none of its pieces raises on its own (those are already reported at the
-piece), at the container's pointer (JSON) or at the first line of the joined lines (text). Bounded and linear: each
-view is scanned in chunks of ``CHUNK`` characters overlapping by ``OVERLAP``, and a container whose pieces hold more
-than ``MAX_JOINED_CHARS`` characters (or more than ``MAX_PIECES`` pieces) is not joined but fails closed with
-``privacy.joined_budget_exceeded``.
+piece), at the container's pointer (JSON) or at the first line of the joined lines (text). Bounded and linear, at
+any container size: each view is built and scanned as a *sliding window* (:class:`JoinedScan`), in chunks of
+``CHUNK`` characters overlapping by ``OVERLAP``, holding at most one chunk per view, so every run of adjacent pieces
+whose joined text is at most ``OVERLAP`` characters long lies whole in some chunk. The chunks are exactly those of
+the whole view (:func:`reference_joined_codes`), so the findings are the same. It fails closed with
+``privacy.joined_budget_exceeded`` only where a bound is truly exceeded: a piece the caller could not hold (the
+streamed JSON reader holds no string over 1 MiB) or a chunk the normaliser cannot decode within its budget.
 """
 
 from __future__ import annotations
 
 import dataclasses
 import functools
-from collections.abc import Hashable, Sequence
+from collections.abc import Collection, Hashable, Sequence
 
 import regex
 
 from nerb_verify.codes import register
-from nerb_verify.privacy.engine import scan_string, scan_uncached
-from nerb_verify.privacy.normalise import normalise
+from nerb_verify.privacy.engine import FAIL_CLOSED, prefilter_skips, scan_string, scan_uncached
+from nerb_verify.privacy.normalise import may_expand_past, normalise
 from nerb_verify.privacy.profiles import CONTRACT, Profile
 from nerb_verify.privacy.rules.email import EMAIL
 
 JOINED_BUDGET = register(
-    "privacy.joined_budget_exceeded", "A container holds more text than the joined-view budget.",
+    "privacy.joined_budget_exceeded", "A joined view could not be scanned within its bounds.",
     "Adjacent strings of one JSON array or object, and the text pieces of one SVG text element or figure, are also "
-    "scanned joined (with and without a space), because an identifier split across them is read as one. A "
-    "container whose strings hold more than 262,144 characters or number more than 16,384 is not joined and fails "
-    "closed, because what its pieces spell together was not scanned. Split the data into smaller containers.")
+    "scanned joined (with and without a space), because an identifier split across them is read as one. The views "
+    "are scanned in overlapping windows of 8,192 characters, so a container of any size is joined; a view that "
+    "holds a string too long to window (over 1 MiB, streamed JSON) or a window that cannot be decoded within the "
+    "normaliser's budget (NFKC expansion) was not scanned and fails closed. Shorten that string.")
 
 CHUNK = 8192
 OVERLAP = 512
-MAX_JOINED_CHARS = 262144
-MAX_PIECES = 16384
 
 # A joined chunk that is too long after decoding (NFKC expands) or does not converge was not scanned: the joined view
 # fails closed with the budget code.
-_FAIL_CLOSED = frozenset({"privacy.string_too_long", "privacy.encoding_not_converged"})
+_FAIL_CLOSED = FAIL_CLOSED
 
 
 # A piece that ends in an at-sign and a dotted domain ("...@host.tld") already ends a whole domain.
@@ -86,18 +88,120 @@ def view_codes(text: str, profile: Profile, skip_paths: bool = False) -> set[str
     return found
 
 
-def within_budget(pieces: Sequence[str]) -> bool:
-    """True when the pieces may be joined (see ``MAX_JOINED_CHARS`` and ``MAX_PIECES``)."""
-    return len(pieces) <= MAX_PIECES and sum(len(piece) for piece in pieces) <= MAX_JOINED_CHARS
+class _ViewWindow:
+    """One joined view scanned while it is built: the chunks of :func:`_chunks` of the whole view, in order, holding
+    at most one chunk. A chunk is scanned once it is complete; at :meth:`finish` the last, shorter one is."""
+
+    __slots__ = ("profile", "parts", "length", "scanned", "found")
+
+    def __init__(self, profile: Profile) -> None:
+        self.profile = profile
+        self.parts: list[str] = []  # the view from the current chunk's start on, in parts (joined only when needed)
+        self.length = 0  # characters in ``parts``
+        self.scanned = False  # the chunk at the start of ``parts`` was scanned
+        self.found: set[str] = set()
+
+    def _scan(self, chunk: str) -> None:
+        codes = scan_string(chunk, self.profile)
+        self.found |= {JOINED_BUDGET} if codes & _FAIL_CLOSED else codes
+
+    def feed(self, part: str) -> None:
+        """Append ``part`` to the view; scan every chunk it completes. The held text is joined only when a chunk is
+        complete or the next one begins, so each character is copied a bounded number of times (linear)."""
+        if not part:
+            return
+        self.parts.append(part)
+        self.length += len(part)
+        if self.length < CHUNK or (self.scanned and self.length == CHUNK):
+            return
+        text = "".join(self.parts)
+        step = CHUNK - OVERLAP
+        position = 0
+        while True:
+            if not self.scanned and len(text) - position >= CHUNK:
+                self._scan(text[position:position + CHUNK])
+                self.scanned = True
+            # the next chunk exists once the view is longer than this chunk's end
+            if self.scanned and len(text) - position > CHUNK:
+                position += step
+                self.scanned = False
+                continue
+            break
+        rest = text[position:]
+        self.parts, self.length = [rest], len(rest)
+
+    def finish(self) -> set[str]:
+        """Scan the last chunk if it is not scanned yet; the codes of every chunk."""
+        if not self.scanned:
+            self._scan("".join(self.parts))
+            self.scanned = True
+        return self.found
+
+
+class JoinedScan:
+    """The joined views of one container, fed piece by piece (:meth:`add`) in bounded memory and linear time: a
+    glued view (see :func:`glued`) and a one-space view, each a :class:`_ViewWindow`. :meth:`codes` is what
+    :func:`reference_joined_codes` returns for the same pieces. A piece the caller could not hold is recorded with
+    :meth:`add_unseen`: the views around it were not scanned, so they fail closed."""
+
+    __slots__ = ("profile", "count", "piece_codes", "glued", "spaced", "unseen")
+
+    def __init__(self, profile: Profile) -> None:
+        self.profile = profile
+        self.count = 0
+        self.piece_codes: set[str] = set()
+        self.glued = _ViewWindow(profile)
+        self.spaced = _ViewWindow(profile)
+        self.unseen = False
+
+    def add(self, piece: str, codes: Collection[str] | None = None) -> None:
+        """Add the next piece; ``codes``: its own codes (:func:`scan_string`, no path skipping), if known."""
+        self.piece_codes |= scan_string(piece, self.profile) if codes is None else codes
+        if self.count:
+            self.spaced.feed(" ")
+        self.spaced.feed(piece)
+        self.glued.feed(_glue(piece))
+        self.count += 1
+
+    def add_unseen(self) -> None:
+        """Add a piece whose text is not available (too long to hold): the container fails closed."""
+        self.count += 1
+        self.unseen = True
+
+    def codes(self) -> set[str]:
+        """Codes the joined views raise that no piece raises on its own; the budget code if a piece was unseen."""
+        if self.count < 2:
+            return set()
+        found = self.glued.finish() | self.spaced.finish()
+        if self.piece_codes & _FAIL_CLOSED:
+            # A piece already failed closed (the container is rejected for it): its undecodable text is why the
+            # joined chunk could not be decoded either, so that is not reported twice.
+            found.discard(JOINED_BUDGET)
+        found -= self.piece_codes
+        if self.unseen:
+            found.add(JOINED_BUDGET)
+        return found
 
 
 def joined_codes(pieces: Sequence[str], profile: Profile, piece_codes: set[str] | None = None) -> set[str]:
-    """Codes the pieces raise joined (no separator, one space) that no single piece raises; the budget code when
-    there are too many or too long pieces. ``piece_codes``: the union of the pieces' own codes, if known."""
+    """Codes the pieces raise joined (no separator, one space) that no single piece raises, scanned as sliding
+    windows (:class:`JoinedScan`), so any number and length of pieces is joined in bounded extra memory.
+    ``piece_codes``: the union of the pieces' own codes, if known."""
     if len(pieces) < 2:
         return set()
-    if not within_budget(pieces):
-        return {JOINED_BUDGET}
+    scan = JoinedScan(profile)
+    for piece in pieces:
+        scan.add(piece, () if piece_codes is not None else None)
+    if piece_codes is not None:
+        scan.piece_codes |= piece_codes
+    return scan.codes()
+
+
+def reference_joined_codes(pieces: Sequence[str], profile: Profile, piece_codes: set[str] | None = None) -> set[str]:
+    """The whole-container join: both views built whole, then scanned in chunks (:func:`view_codes`). What
+    :func:`joined_codes` must agree with exactly (used only by the equivalence tests, never by the scanner)."""
+    if len(pieces) < 2:
+        return set()
     if piece_codes is None:
         piece_codes = set()
         for piece in pieces:
@@ -106,8 +210,6 @@ def joined_codes(pieces: Sequence[str], profile: Profile, piece_codes: set[str] 
     for view in views(pieces):
         found |= view_codes(view, profile)
     if piece_codes & _FAIL_CLOSED:
-        # A piece already failed closed (the container is rejected for it): its undecodable text is why the joined
-        # chunk could not be decoded either, so that is not reported twice.
         found.discard(JOINED_BUDGET)
     return found - piece_codes
 
@@ -129,9 +231,10 @@ def joined_findings(containers: Sequence[tuple[Hashable, Sequence[str]]],
                     profile: Profile) -> list[tuple[Hashable, set[str]]]:
     """``(key, codes)`` for every container whose joined views raise something new (see :func:`joined_codes`).
 
-    Containers with the same pieces are scanned once (and each reported at its own key). The distinct ones are first
-    screened in batches of about ``SCREEN_CHARS`` characters (see ``SCREEN_SEPARATOR``); only the containers of a
-    batch that raises something are scanned one by one.
+    Containers with the same pieces are scanned once (and each reported at its own key). A container whose views
+    are each a single chunk that the prefilter proves clean (``engine.prefilter_skips``) raises nothing and is not
+    screened. The others are first screened in batches of about ``SCREEN_CHARS`` characters (see
+    ``SCREEN_SEPARATOR``); only the containers of a batch that raises something are scanned one by one.
     """
     codes_of: dict[tuple[str, ...], set[str]] = {}
     batch: list[tuple[str, ...]] = []
@@ -139,7 +242,11 @@ def joined_findings(containers: Sequence[tuple[Hashable, Sequence[str]]],
 
     def run_batch() -> None:
         texts = [view for pieces in batch for view in views(pieces)]
-        flagged = bool(texts) and bool(scan_uncached(SCREEN_SEPARATOR.join(texts), _screen_profile(profile)))
+        # The screen's budget is sized for the batch: a view chunk that decodes past the per-string budget (which the
+        # per-container scan fails closed on) is sent to that scan too.
+        flagged = bool(texts) and (bool(scan_uncached(SCREEN_SEPARATOR.join(texts), _screen_profile(profile)))
+                                   or any(may_expand_past(chunk, profile.max_chars)
+                                          for text in texts for chunk in _chunks(text)))
         for pieces in batch:
             codes_of[pieces] = joined_codes(pieces, profile) if flagged else set()
         batch.clear()
@@ -148,10 +255,10 @@ def joined_findings(containers: Sequence[tuple[Hashable, Sequence[str]]],
         pieces = tuple(container)
         if len(pieces) < 2 or pieces in codes_of:
             continue
-        if not within_budget(pieces):
-            codes_of[pieces] = {JOINED_BUDGET}
-            continue
         length = sum(len(piece) + 1 for piece in pieces)
+        if length <= CHUNK and all(len(view) <= CHUNK and prefilter_skips(view, profile) for view in views(pieces)):
+            codes_of[pieces] = set()  # each view is one chunk that provably raises nothing
+            continue
         if length > SCREEN_CHARS // 2:
             codes_of[pieces] = joined_codes(pieces, profile)
             continue
@@ -168,12 +275,12 @@ def joined_findings(containers: Sequence[tuple[Hashable, Sequence[str]]],
 
 def reference_joined_findings(containers: Sequence[tuple[Hashable, Sequence[str]]],
                               profile: Profile) -> list[tuple[Hashable, set[str]]]:
-    """The full join, unscreened: :func:`joined_codes` of every container. The reference :func:`joined_findings`
-    must agree with exactly (used only by the equivalence tests, never by the scanner)."""
+    """The full join, unscreened and whole: :func:`reference_joined_codes` of every container. The reference
+    :func:`joined_findings` must agree with exactly (used only by the equivalence tests, never by the scanner)."""
     out: list[tuple[Hashable, set[str]]] = []
     for key, pieces in containers:
         if len(pieces) >= 2:
-            codes = joined_codes(tuple(pieces), profile)
+            codes = reference_joined_codes(tuple(pieces), profile)
             if codes:
                 out.append((key, codes))
     return out

@@ -85,6 +85,9 @@ def spelled_text(items: list[Any]) -> str | None:
     return None
 
 
+# Element types that make an array more than a list of numbers: it then takes the general path.
+_TEXT_OR_CONTAINER = frozenset({str, dict, list})
+
 _SMALLEST = 10**8  # 9 digits
 _LARGEST = 10**15  # 16 digits
 
@@ -105,11 +108,21 @@ def scan_json(document: Any, profile: Profile, collector: Collector, artifact: s
     state = {"added": 0}
     hits: list[tuple[str, str, messages.Label]] = []
     flag_numbers = profile.flag_numbers
+    # Per-scan memo of string results (evidence repeats the same keys and values many times; a dict lookup is
+    # cheaper than the engine's shared cache).
+    memo: dict[tuple[str, bool], frozenset[str]] = {}
+
+    def codes_of(text: str, skip_paths: bool = False) -> frozenset[str]:
+        key = (text, skip_paths)
+        codes = memo.get(key)
+        if codes is None:
+            codes = memo[key] = scan_string(text, profile, skip_paths)
+        return codes
 
     def scalar(value: Any, path: tuple[tuple[str | int, int], ...]) -> None:
         if isinstance(value, str):
             skip_paths = profile.permit_gate_targets and _is_gate_target(path, value, pointer_root)
-            codes = scan_string(value, profile, skip_paths)
+            codes = codes_of(value, skip_paths)
             if codes:
                 pointer = pointers.for_path(path)
                 hits.extend((code, pointer, messages.VALUE) for code in sorted(codes))
@@ -151,7 +164,7 @@ def scan_json(document: Any, profile: Profile, collector: Collector, artifact: s
                                                    and _is_gate_target(path + ((key, position),), child, pointer_root)):
                     pieces.append(child)
                     values.append(child)
-                codes = scan_string(key, profile)
+                codes = codes_of(key)
                 if codes:
                     base = pointers.for_path(path) if base is None else base
                     hits.extend((code, f"{base}/@key:{position}", messages.KEY) for code in sorted(codes))
@@ -163,9 +176,26 @@ def scan_json(document: Any, profile: Profile, collector: Collector, artifact: s
             if len(values) != len(pieces):
                 joined(values, path)
         else:
+            kinds = set(map(type, value))
+            if not kinds & _TEXT_OR_CONTAINER:
+                # Only numbers, booleans and nulls (the long sample arrays): no string, no child, nothing joined;
+                # the numbers share the array's nearest key, so its field decides for all of them.
+                spelled = spelled_text(value) if int in kinds and len(value) <= _MAX_SPELLED else None
+                if spelled is not None:
+                    codes = codes_of(spelled)
+                    if codes:
+                        hits.extend((code, pointers.for_path(path), messages.ARRAY) for code in sorted(codes))
+                if flag_numbers and int in kinds and _free_form(path):
+                    for index, item in enumerate(value):
+                        if type(item) is int and _SMALLEST <= abs(item) < _LARGEST:
+                            hits.append((IDENTIFIER_NUMBER, pointers.for_path(path + ((index, index),)),
+                                         messages.NUMBER))
+                if hits and not flush():
+                    return state["added"]
+                continue
             spelled = spelled_text(value)
             if spelled is not None:
-                codes = scan_string(spelled, profile)
+                codes = codes_of(spelled)
                 if codes:
                     pointer = pointers.for_path(path)
                     hits.extend((code, pointer, messages.ARRAY) for code in sorted(codes))

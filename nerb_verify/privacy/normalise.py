@@ -44,7 +44,7 @@ from nerb_verify.privacy.confusables_data import TARGETS as CONFUSABLE_TARGETS
 MAX_ROUNDS = 8
 MAX_CHARS = 16384
 
-Status = Literal["ok", "not_converged", "too_long"]
+Status = Literal["ok", "not_converged", "too_long", "expanded"]
 
 
 @dataclass(frozen=True)
@@ -153,8 +153,26 @@ def _chr(code: int) -> str:
     return chr(code)
 
 
+# Overlong UTF-8 forms of an ASCII character (two bytes C0/C1 xx, three bytes E0 80-81 xx, four bytes F0 80 80-81 xx):
+# invalid UTF-8 that lenient decoders (old web servers, some path filters) still read as the ASCII character, the classic
+# way to write a traversal (two ``%c0%ae`` dots and a ``%c0%af`` slash) past a filter that looks for ``../``. A strict decoder would make
+# each byte a replacement character and hide what such a decoder reads, so they become that ASCII character first.
+_OVERLONG_ASCII = regex.compile(
+    rb"[\xc0\xc1][\x80-\xbf]|\xe0[\x80\x81][\x80-\xbf]|\xf0\x80[\x80\x81][\x80-\xbf]")
+
+
+def _overlong(match: regex.Match[bytes]) -> bytes:
+    code = 0
+    for byte in match.group(0):
+        code = (code << 6) | (byte & 0x3F)
+    return bytes([code & 0x7F])
+
+
 def _percent_bytes(match: regex.Match[str]) -> str:
-    return bytes.fromhex(match.group(0).replace("%", "")).decode("utf-8", errors="replace")
+    raw = bytes.fromhex(match.group(0).replace("%", ""))
+    if b"\xc0" in raw or b"\xc1" in raw or b"\xe0\x80" in raw or b"\xe0\x81" in raw or b"\xf0\x80" in raw:
+        raw = _OVERLONG_ASCII.sub(_overlong, raw)
+    return raw.decode("utf-8", errors="replace")
 
 
 def _qp_bytes(match: regex.Match[str]) -> str:
@@ -250,9 +268,11 @@ def normalise(text: str, max_rounds: int = MAX_ROUNDS, max_chars: int = MAX_CHAR
     *views* (``=XX`` also occurs in ordinary ``key=value`` text, so decoding it to a fixed point could destroy what
     an earlier layer revealed); every view is scanned, so decoding can only add findings, never hide one.
 
-    Returns the fixed point with status ``ok``; ``too_long`` when the input or any round's output exceeds
-    ``max_chars`` (NFKC can expand a character up to 18-fold); ``not_converged`` when ``max_rounds`` changing rounds
-    still left something to decode. Both failures mean the caller cannot know what the text says and must fail closed.
+    Returns the fixed point with status ``ok``; ``too_long`` when the input exceeds ``max_chars``; ``expanded`` when
+    the input is within ``max_chars`` but a round's output is not (NFKC can expand a character up to 18-fold, so a
+    short string can decode to more text than the budget); ``not_converged`` when ``max_rounds`` changing rounds
+    still left something to decode. Every failure means the caller cannot know what the text says and must fail
+    closed.
     """
     if len(text) > max_chars:
         return Normalised(text, "too_long", 0)
@@ -260,8 +280,29 @@ def normalise(text: str, max_rounds: int = MAX_ROUNDS, max_chars: int = MAX_CHAR
     for rounds in range(max_rounds + 1):
         following = one_round(current, quoted_printable)
         if len(following) > max_chars:
-            return Normalised(current, "too_long", rounds)
+            return Normalised(current, "expanded", rounds)
         if following == current:
             return Normalised(current, "ok", rounds)
         current = following
     return Normalised(current, "not_converged", max_rounds + 1)
+
+
+# Of all the decodings a round applies, only NFKC makes text more than 3 times longer: an HTML reference, a percent
+# run or a backslash escape is at least a third as long as what it decodes to once NFKC has expanded it (a six-character
+# backslash escape of U+FDFA becomes 18 characters). So a text whose NFKC form is at most a third of the budget cannot
+# exceed the budget in any round, and NFKC itself expands a character at most 18-fold.
+EXPANSION_RATIO = 3
+MAX_NFKC_EXPANSION = 18
+
+
+def may_expand_past(text: str, max_chars: int = MAX_CHARS) -> bool:
+    """True when normalising ``text`` exceeds ``max_chars`` in some round although ``text`` itself does not (status
+    ``expanded``). Cheap bounds first (short text, ASCII text, the NFKC length), the normaliser itself only for text
+    those bounds cannot clear. A screen that scans many strings as one, under a budget sized for the whole, uses this
+    to send a string that expands past the per-string budget to the per-string scan, which fails closed on it."""
+    if len(text) > max_chars or len(text) * MAX_NFKC_EXPANSION * EXPANSION_RATIO <= max_chars:
+        return False
+    nfkc_length = len(text) if text.isascii() else len(unicodedata.normalize("NFKC", text))
+    if nfkc_length * EXPANSION_RATIO <= max_chars:
+        return False
+    return normalise(text, max_chars=max_chars).status == "expanded"

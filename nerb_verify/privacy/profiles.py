@@ -19,9 +19,11 @@ from nerb_verify.privacy.rules.base import Rule
 _BOTH = (
     "email.spelled",
     "ssn.context",
-    "phone.double_zero", "phone.trunk", "phone.pairs",
-    "path.home", "path.root_home", "path.tilde_user", "path.unc", "path.share_uri",
+    "path.home", "path.root_home", "path.tilde_user", "path.share_uri",
 )
+# The contract and rendered profiles' strict forms of rules the repository profile narrows for real-text false
+# positives (issue 17: DOIs, runs of ids, ``~name`` web pages, escape runs in source code).
+_STRICT_SHAPES = ("phone.double_zero", "phone.trunk", "phone.pairs", "path.tilde_user_in_url", "path.unc")
 
 
 @dataclass(frozen=True)
@@ -61,9 +63,9 @@ _STRICT_IDENTIFIERS = (
 
 CONTRACT = Profile(
     name="contract",
-    rule_names=_BOTH + _STRICT_IDENTIFIERS + (
+    rule_names=_BOTH + _STRICT_SHAPES + _STRICT_IDENTIFIERS + (
         "path.file_uri_any", "path.posix_absolute", "path.drive", "path.rooted_backslash", "path.home_shorthand",
-        "path.option_attached", "path.relative_home",
+        "path.option_attached", "path.relative_home", "path.traversal",
     ),
     flag_numbers=True,
     permit_gate_targets=True,
@@ -75,7 +77,8 @@ REPOSITORY = Profile(
     rule_names=_BOTH + ("email.address_public", "ssn.issuable_shape", "phone.international_public",
                         "phone.context_public", "phone.north_american_plausible", "path.file_uri",
                         "ssn.spaced_digits_issuable", "phone.grouped_public", "phone.spaced_digits_public",
-                        "phone.compact_in_url"),
+                        "phone.compact_in_url", "phone.double_zero_public", "phone.trunk_public",
+                        "phone.pairs_public", "path.unc_public", "path.traversal_escaped"),
     flag_numbers=False,
     permit_gate_targets=False,
 )
@@ -86,8 +89,8 @@ REPOSITORY = Profile(
 # share does not.
 RENDERED = Profile(
     name="rendered",
-    rule_names=_BOTH + _STRICT_IDENTIFIERS + (
-        "path.file_uri_any", "path.drive", "path.home_shorthand", "path.relative_home",
+    rule_names=_BOTH + _STRICT_SHAPES + _STRICT_IDENTIFIERS + (
+        "path.file_uri_any", "path.drive", "path.home_shorthand", "path.relative_home", "path.traversal",
     ),
     flag_numbers=False,
     permit_gate_targets=False,

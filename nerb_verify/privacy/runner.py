@@ -5,8 +5,14 @@
   ``.venv``, ``node_modules``, ``*.egg-info``) are not entered: they are not part of a repository's published files.
 * A symbolic link is never followed, but its target *text* is scanned (git stores it as the link's content, so a
   link to a home directory would publish that path).
-* Files are read with the strict loader's regular-file reader (no symlink, bounded size). A file with a NUL byte in
-  its first 8 KiB or that is not UTF-8 is binary: skipped and counted.
+* Files are read with the strict loader's regular-file reader (no symlink). A file with a NUL byte in its first 8 KiB
+  or that is not UTF-8 is binary: skipped and counted.
+* Files over ``NERB_SCAN_STREAM_BYTES`` (32 MiB) are streamed (:mod:`nerb_verify.privacy.stream`): read in windows,
+  with the same rules and the same findings as in memory; so is a ``*.json`` file the strict loader refuses only for
+  its size (bytes, values, members or string length): it is scanned as JSON by the incremental parser
+  (:mod:`nerb_verify.privacy.json_stream`), not as text.
+* ``jobs`` > 1 scans the files in worker processes (names and links in this one); the findings and their order do
+  not depend on it.
 * ``*.json`` files are parsed with the strict loader and scanned as JSON (pointers from key positions); one that does
   not parse is scanned as text instead (the contract profile also reports why it did not parse).
 * Everything else is scanned as text, line by line; under the contract profile Markdown and SVG files (rendered
@@ -28,20 +34,30 @@ from pathlib import Path
 
 from nerb_verify.codes import register
 from nerb_verify.findings import Collector, Finding, Label
-from nerb_verify.loader import BUNDLE_LIMITS, LoadFailure, parse_json_bytes, read_regular_file
-from nerb_verify.privacy import messages
+from nerb_verify.loader import (
+    BUNDLE_LIMITS,
+    COLLECTION_TOO_LARGE,
+    STRING_TOO_LONG,
+    TOO_LARGE,
+    TOO_MANY_NODES,
+    LoadFailure,
+    parse_json_bytes,
+    read_regular_file,
+)
+from nerb_verify.privacy import json_stream, messages, stream
 from nerb_verify.privacy.allowlist import Allowlist
 from nerb_verify.privacy.engine import scan_string
 from nerb_verify.privacy.json_scan import scan_json
-from nerb_verify.privacy.profiles import Profile, for_text_file
+from nerb_verify.privacy.profiles import PROFILES, Profile, for_text_file
 from nerb_verify.privacy.text_scan import scan_text
 
 NOT_SCANNED = register(
-    "privacy.not_scanned", "A path could not be scanned (missing, unreadable, too large or a special file).",
+    "privacy.not_scanned", "A path could not be scanned (missing, unreadable or a special file).",
     "The scan fails closed: a path that was named (or found in a folder) but could not be read is reported and the "
-    "run exits 2 unless there are privacy findings (exit 1). Files over 32 MiB are not read.")
+    "run exits 2 unless there are privacy findings (exit 1). Size is no reason: files over 32 MiB are streamed in "
+    "bounded memory.")
 
-MAX_FILE_BYTES = 32 * 1024 * 1024
+STREAM_BYTES = 32 * 1024 * 1024
 BINARY_PROBE = 8192
 SKIP_DIRS = frozenset({".git", ".hg", ".svn", "__pycache__", ".pytest_cache", ".hypothesis", ".mypy_cache",
                        ".ruff_cache", ".tox", ".nox", ".venv", "node_modules"})
@@ -61,6 +77,7 @@ class ScanSummary:
     not_scanned: int = 0
     bytes_scanned: int = 0
     suppressed: int = 0
+    streamed: int = 0
     allowlist_problems: int = 0
 
     def to_json(self) -> dict[str, int | str]:
@@ -113,10 +130,35 @@ def _argument_display(path: str, profile: Profile, collector: Collector) -> str:
     return shown
 
 
+def stream_threshold() -> int:
+    """Files larger than this many bytes are streamed (``NERB_SCAN_STREAM_BYTES``, default 32 MiB)."""
+    return _env_bytes("NERB_SCAN_STREAM_BYTES", STREAM_BYTES)
+
+
+def window_bytes() -> int:
+    """How many bytes a streamed file is read at a time (``NERB_SCAN_WINDOW_BYTES``, default 1 MiB)."""
+    return _env_bytes("NERB_SCAN_WINDOW_BYTES", stream.READ_SIZE)
+
+
+def _env_bytes(name: str, default: int) -> int:
+    value = os.environ.get(name, "")
+    return int(value) if value.isascii() and value.isdigit() and int(value) > 0 else default
+
+
 def _scan_file(path: str, shown: str, profile: Profile, collector: Collector, summary: ScanSummary) -> None:
     try:
-        raw = read_regular_file(Path(path), MAX_FILE_BYTES)
+        size = os.lstat(path).st_size
+    except OSError:
+        size = 0
+    if size > stream_threshold():
+        _stream_file(path, shown, profile, collector, summary)
+        return
+    try:
+        raw = read_regular_file(Path(path), stream_threshold())
     except LoadFailure as failure:
+        if failure.problem.code == TOO_LARGE:  # it grew since the size was looked at
+            _stream_file(path, shown, profile, collector, summary)
+            return
         summary.not_scanned += 1
         collector.add(NOT_SCANNED, shown, "", "The file could not be read ({reason}).",
                       reason=Label(failure.problem.code))
@@ -135,17 +177,79 @@ def _scan_file(path: str, shown: str, profile: Profile, collector: Collector, su
         try:
             data = parse_json_bytes(raw, BUNDLE_LIMITS, root="any")
         except LoadFailure as failure:
-            summary.json_scanned_as_text += 1
+            problem = failure.problem
             if profile.name == "contract":
-                problem = failure.problem
                 collector.add(problem.code, shown, problem.pointer, problem.message, line=problem.line,
                               column=problem.column)
+            if problem.code in SIZE_LIMITS:
+                # Too big for the verifier's limits, not malformed: scanned as JSON by the streaming parser.
+                del raw, text
+                _stream_file(path, shown, profile, collector, summary, counted=True)
+                return
+            summary.json_scanned_as_text += 1
         else:
             summary.json_files += 1
             scan_json(data, profile, collector, shown, pointer_root=data)
             return
     summary.text_files += 1
     scan_text(text.removeprefix("\ufeff"), for_text_file(profile, shown), collector, shown)
+
+
+# Load problems that say a JSON file is larger than the verifier accepts, not that it is malformed.
+SIZE_LIMITS = frozenset({TOO_LARGE, TOO_MANY_NODES, COLLECTION_TOO_LARGE, STRING_TOO_LONG})
+
+
+def _stream_file(path: str, shown: str, profile: Profile, collector: Collector, summary: ScanSummary,
+                 counted: bool = False) -> None:
+    """Scan a file streamed from disk in bounded memory: JSON (``*.json``) with the incremental parser, falling
+    back to text when it does not parse (the contract profile reports why, as for a small file); text with the
+    same driver as ``scan_text``. Findings go to a scratch collector first and are kept only when the whole file
+    decoded as UTF-8 (a binary file is skipped, as in memory)."""
+    try:
+        fd, size = stream.open_regular(Path(path))
+    except LoadFailure as failure:
+        summary.not_scanned += 1
+        collector.add(NOT_SCANNED, shown, "", "The file could not be read ({reason}).",
+                      reason=Label(failure.problem.code))
+        return
+    scratch = Collector()
+    kind = "text"
+    try:
+        if shown.endswith(".json"):
+            problem = json_stream.scan_json_stream(stream.decoded(stream.byte_windows(fd, window_bytes(), size)),
+                                                   profile, scratch, shown)
+            if problem is None:
+                kind = "json"
+            else:
+                scratch = Collector()
+                if profile.name == "contract" and not counted:
+                    scratch.add(problem.code, shown, problem.pointer, problem.message, line=problem.line,
+                                column=problem.column)
+                os.lseek(fd, 0, os.SEEK_SET)
+        if kind == "text":
+            pieces = stream.without_bom(stream.decoded(stream.byte_windows(fd, window_bytes(), size)))
+            stream.scan_text_stream(pieces, for_text_file(profile, shown), scratch, shown)
+    except stream.Binary:
+        summary.binary_skipped += 1
+        return
+    except LoadFailure as failure:
+        summary.not_scanned += 1
+        collector.add(NOT_SCANNED, shown, "", "The file could not be read ({reason}).",
+                      reason=Label(failure.problem.code))
+        return
+    finally:
+        os.close(fd)
+    collector.findings.extend(scratch.findings)
+    summary.streamed += 1
+    if not counted:
+        summary.files_scanned += 1
+        summary.bytes_scanned += size
+    if kind == "json":
+        summary.json_files += 1
+    else:
+        summary.text_files += 1
+        if shown.endswith(".json"):
+            summary.json_scanned_as_text += 1
 
 
 def _scan_link(path: str, shown: str, profile: Profile, collector: Collector, summary: ScanSummary) -> None:
@@ -159,7 +263,10 @@ def _scan_link(path: str, shown: str, profile: Profile, collector: Collector, su
     scan_text(target, profile, collector, shown, where=messages.LINK)
 
 
-def _walk(root: str, root_shown: str, profile: Profile, collector: Collector, summary: ScanSummary) -> None:
+def _walk(root: str, root_shown: str, profile: Profile, collector: Collector, summary: ScanSummary,
+          tasks: list[tuple[str, str, int]] | None = None) -> None:
+    """Recurse into ``root``: names and links are scanned here; regular files are scanned at once, or, when
+    ``tasks`` is given, appended to it as ``(path, shown, size)`` in the order ``--jobs 1`` scans them."""
     stack = [(root, root_shown)]
     while stack:
         directory, directory_shown = stack.pop()
@@ -189,19 +296,73 @@ def _walk(root: str, root_shown: str, profile: Profile, collector: Collector, su
                 if not _skip_dir(entry.name):
                     folders.append((path, shown))
             elif stat.S_ISREG(info.st_mode):
-                _scan_file(path, shown, profile, collector, summary)
+                if tasks is None:
+                    _scan_file(path, shown, profile, collector, summary)
+                else:
+                    tasks.append((path, shown, info.st_size))
         stack.extend(reversed(folders))
             # Sockets, FIFOs and devices inside a folder are not content; they are ignored.
 
 
+def default_jobs() -> int:
+    """All the cores this process may run on."""
+    try:
+        return max(len(os.sched_getaffinity(0)), 1)
+    except (AttributeError, OSError):
+        return max(os.cpu_count() or 1, 1)
+
+
+# Below this many bytes of files in all, a tree is scanned in this process: starting workers costs more.
+PARALLEL_MIN_BYTES = 4 * 1024 * 1024
+
+
+def _scan_task(task: tuple[str, str, str]) -> tuple[list[Finding], dict[str, int]]:
+    """Worker: scan one file into a fresh collector; return its findings and the counts it added."""
+    path, shown, profile_name = task
+    collector = Collector()
+    summary = ScanSummary(profile=profile_name)
+    _scan_file(path, shown, PROFILES[profile_name], collector, summary)
+    counts = {name: value for name, value in summary.to_json().items() if isinstance(value, int)}
+    return collector.findings, counts
+
+
+def _scan_tasks(tasks: list[tuple[str, str, int]], profile: Profile, collector: Collector, summary: ScanSummary,
+                jobs: int, parallel_min_bytes: int) -> None:
+    """Scan the files of ``tasks``: in this process (one job, a custom profile, or too little to share), or in
+    ``jobs`` worker processes; findings are added in task order either way, so the output does not depend on
+    ``jobs``."""
+    total = sum(size for _path, _shown, size in tasks)
+    if jobs <= 1 or len(tasks) < 2 or total < parallel_min_bytes or PROFILES.get(profile.name) is not profile:
+        for path, shown, _size in tasks:
+            _scan_file(path, shown, profile, collector, summary)
+        return
+    import multiprocessing
+    from concurrent.futures import ProcessPoolExecutor
+
+    methods = multiprocessing.get_all_start_methods()
+    context = multiprocessing.get_context("fork" if "fork" in methods else None)
+    work = [(path, shown, profile.name) for path, shown, _size in tasks]
+    workers = min(jobs, len(tasks))
+    with ProcessPoolExecutor(max_workers=workers, mp_context=context) as pool:
+        for findings, counts in pool.map(_scan_task, work, chunksize=max(1, min(64, len(work) // (workers * 8)))):
+            collector.findings.extend(findings)
+            for name, value in counts.items():
+                setattr(summary, name, getattr(summary, name) + value)
+
+
 def scan_paths(paths: list[str], profile: Profile, allowlist: Allowlist | None = None,
-               collector: Collector | None = None) -> ScanResult:
-    """Scan every path (file, folder or link) with ``profile``; apply the allowlist; decide the exit code."""
+               collector: Collector | None = None, jobs: int = 1,
+               parallel_min_bytes: int = PARALLEL_MIN_BYTES) -> ScanResult:
+    """Scan every path (file, folder or link) with ``profile``; apply the allowlist; decide the exit code.
+
+    ``jobs``: how many processes scan the files of folders (1: all in this process). Names, links and the files
+    named as arguments are scanned here; the findings are the same, in the same order, for any ``jobs``."""
     collector = collector if collector is not None else Collector()
     summary = ScanSummary(profile=profile.name)
     problems_before = len(collector.findings)
     summary.allowlist_problems = problems_before
     unusable: list[str] = []
+    tasks: list[tuple[str, str, int]] | None = [] if jobs > 1 else None
     for index, path in enumerate(paths, start=1):
         shown = _argument_display(path, profile, collector)
         try:
@@ -215,14 +376,19 @@ def scan_paths(paths: list[str], profile: Profile, allowlist: Allowlist | None =
         if stat.S_ISLNK(info.st_mode):
             _scan_link(path, shown, profile, collector, summary)
         elif stat.S_ISDIR(info.st_mode):
-            _walk(path, shown, profile, collector, summary)
+            _walk(path, shown, profile, collector, summary, tasks)
         elif stat.S_ISREG(info.st_mode):
-            _scan_file(path, shown, profile, collector, summary)
+            if tasks is None:
+                _scan_file(path, shown, profile, collector, summary)
+            else:
+                tasks.append((path, shown, info.st_size))
         else:
             summary.not_scanned += 1
             collector.add(NOT_SCANNED, shown, "", "PATH argument {index} is not a regular file or folder.",
                           index=index)
             unusable.append(shown)
+    if tasks:
+        _scan_tasks(tasks, profile, collector, summary, jobs, parallel_min_bytes)
     kept: list[Finding] = []
     for finding in collector.sorted_findings():
         if allowlist is not None and finding.code.startswith("privacy.") and finding.code != NOT_SCANNED \

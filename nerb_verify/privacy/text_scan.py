@@ -17,12 +17,16 @@ from __future__ import annotations
 
 import dataclasses
 import functools
+import re
+from collections.abc import Iterable, Iterator, Sequence
 
 from nerb_verify.findings import Collector, Label
 from nerb_verify.privacy import messages
-from nerb_verify.privacy.engine import NOT_CONVERGED, TOO_LONG, scan_string, scan_uncached
+from nerb_verify.privacy.engine import FAIL_CLOSED, TOO_LONG, scan_string, scan_uncached
 from nerb_verify.privacy.joined import SCREEN_SEPARATOR, glued, joined_codes, svg_text_elements, view_codes
+from nerb_verify.privacy.normalise import EXPANSION_RATIO, may_expand_past
 from nerb_verify.privacy.profiles import Profile
+from nerb_verify.privacy.rules.email import EMAIL, has_common_tld_address
 from nerb_verify.privacy.rules.paths import FILE_URI, LOCAL_PATH, NETWORK_SHARE, PERSONAL_PATH
 
 # Codes whose span is a path: the column walks back to the start of the path (see the module docstring).
@@ -75,7 +79,7 @@ def locate(text: str, code: str, profile: Profile) -> int:
     profile's exception). So each span found is confirmed with the rest of its token (up to the next white space); a span
     that does not hold up is skipped and the search goes on after that token, at most ``MAX_RETRIES`` times.
     """
-    if code in (NOT_CONVERGED, TOO_LONG):
+    if code in FAIL_CLOSED:
         return 0
     first: int | None = None
     offset = 0
@@ -129,7 +133,8 @@ def _token_start(text: str, low: int, code: str) -> int:
 
 
 def scan_text(text: str, profile: Profile, collector: Collector, artifact: str,
-              where: Label = messages.LINE, limit: int = messages.MAX_FINDINGS_PER_FILE) -> int:
+              where: Label = messages.LINE, limit: int = messages.MAX_FINDINGS_PER_FILE,
+              block_chars: int = SCREEN_BYTES, long_chars: int | None = None) -> int:
     """Scan ``text`` line by line; one finding per (line, code) with its column. Returns the number added.
 
     Speed: each block of about 256 KiB of whole lines is first screened as one string with the same rules; only a
@@ -139,46 +144,271 @@ def scan_text(text: str, profile: Profile, collector: Collector, artifact: str,
 
     Joined views (``joined.py``): what the block raises that none of its lines raises was split across lines (a
     line break as separator) and is reported, column 1, at the first line of the shortest run of lines that raises
-    it; two lines glued without a separator are scanned where both sides of the line break are non-blank (see
-    :func:`_glued_junctions`); an SVG file's (``artifact`` ends in ``.svg``) ``<text>`` elements are joined per element and per figure.
-    """
-    state = {"added": 0, "stop": False}
-    lines = text.split("\n")
-    screen = _screen_profile(profile)
+    it; the seam between two blocks (up to ``SEAM_CHARS`` of whole lines on each side) is scanned the same way, so
+    a split is not lost at a block boundary; two lines glued without a separator are scanned where both sides of
+    the line break are non-blank (see :class:`_Junctions`); an SVG file's (``artifact`` ends in ``.svg``)
+    ``<text>`` elements are joined per element and per figure.
 
-    def report(code: str, number: int, column: int, label: Label) -> bool:
-        if state["added"] >= limit:
-            collector.add(messages.TRUNCATED, artifact, "")
-            state["stop"] = True
+    The same driver (:class:`TextDriver`) scans a file streamed from disk (:mod:`nerb_verify.privacy.stream`), so a
+    file too large to hold is scanned with exactly these rules and reports exactly these findings.
+    """
+    driver = TextDriver(profile, collector, artifact, where, limit, block_chars, long_chars)
+    driver.feed_lines(text.split("\n"))
+    driver.finish()
+    if not driver.stopped:
+        for offset, pieces in (_svg_groups(text) if artifact.lower().endswith(".svg") else ()):
+            for code in sorted(joined_codes(pieces, profile)):
+                if not driver.report(code, text.count("\n", 0, offset) + 1, 1, messages.JOINED):
+                    return driver.added
+    return driver.added
+
+
+# A line longer than the screen's budget is never held whole by the streaming reader: its block cannot be screened
+# (the screen would fail as too long), so it is scanned chunk by chunk, as the in-memory path does.
+LONG_LINE_CHARS = SCREEN_BYTES * 20
+# Line-joined views near a block boundary and glued line breaks read at most this many characters on each side: the
+# longest string the engine judges as one (``Profile.max_chars``), so anything a rule can match in one string fits.
+SEAM_CHARS = 16384
+JUNCTION_CONTEXT = 16384
+
+
+@dataclasses.dataclass
+class LongLine:
+    """A line longer than ``LONG_LINE_CHARS``: its ``(start, chunk)`` pieces (those :func:`_chunks` gives for the
+    line without its trailing carriage return), its first ``JUNCTION_CONTEXT`` characters and, once the chunks are
+    consumed, its last ``JUNCTION_CONTEXT`` characters (``tail``, set by the producer)."""
+
+    chunks: Iterator[tuple[int, str]]
+    head: str
+    tail: str = ""
+
+
+def _long_from_str(line: str) -> LongLine:
+    stripped = line.removesuffix("\r")
+    return LongLine(iter(_chunks(stripped)), stripped[:JUNCTION_CONTEXT], stripped[-JUNCTION_CONTEXT:])
+
+
+def _seam_side(lines: Sequence[str], from_end: bool) -> list[str]:
+    """Whole lines from one end of a block, as many as fit in ``SEAM_CHARS`` characters."""
+    taken: list[str] = []
+    size = 0
+    for line in (reversed(lines) if from_end else lines):
+        size += len(line) + 1
+        if size > SEAM_CHARS:
+            break
+        taken.append(line)
+    return taken[::-1] if from_end else taken
+
+
+class _Junctions:
+    """Line breaks whose two lines, glued without a separator, raise codes neither line raises alone.
+
+    Only a line break with a non-blank character on both sides can glue two tokens into one, so only those are
+    looked at, with at most ``JUNCTION_CONTEXT`` characters of each line: first screened together in batches (the
+    last ``GLUE_CONTEXT`` characters of the line, extended back to the start of its last token, glued to the first
+    ``GLUE_CONTEXT`` characters of the next, extended to the end of its first token), then, for a batch that raises
+    something, each such pair is scanned glued. The screen only decides which pairs are scanned exactly, so the
+    result does not depend on how the pairs are batched. Where the second line starts with ``@`` (a Python
+    decorator), a glued address counts only with a country-code or common generic last label
+    (``has_common_tld_address``): ``# ... accuracy`` glued to ``@pytest.mark.xfail`` is not one. A line starting with
+    an http(s) URL is not glued (``_URL_START``).
+    """
+
+    def __init__(self, profile: Profile) -> None:
+        self.profile = profile
+        self.screen = _screen_profile(profile)
+        self.batch: list[tuple[int, str, str, str]] = []
+        self.size = 0
+        self.held = 0
+        self.found: list[tuple[int, set[str]]] = []
+        self.codes = 0
+
+    def add(self, index: int, left: str, right: str) -> None:
+        """Line ``index`` (its context ``left``, carriage return removed) glued to the next line (``right``)."""
+        snippet = glued([_tail(left), _head(right)])
+        self.batch.append((index, left, right, snippet))
+        self.size += len(snippet) + 3
+        self.held += len(left) + len(right)
+        if self.size >= SCREEN_BYTES // 4 or self.held >= SCREEN_BYTES * 4:
+            self.flush()
+
+    def flush(self) -> None:
+        if not self.batch:
+            return
+        if scan_uncached(SCREEN_SEPARATOR.join(item[3] for item in self.batch), self.screen):
+            for index, left, right, _snippet in self.batch:
+                text = glued([left, right])
+                codes = view_codes(text, self.profile) - _line_codes(left, self.profile) - _line_codes(right, self.profile)
+                if EMAIL in codes and right.startswith("@") and not has_common_tld_address(text):
+                    codes.discard(EMAIL)  # a comment's last word glued to a decorator (``@pytest.mark.xfail``)
+                if codes:
+                    self.found.append((index, codes))
+                    self.codes += len(codes)
+        self.batch, self.size, self.held = [], 0, 0
+
+
+class TextDriver:
+    """Scans a text one line at a time (:meth:`feed_lines`), holding one block of about ``block_chars`` characters
+    of whole lines: the in-memory :func:`scan_text` and the streaming reader both use it, so they report the same
+    findings. Lines are given without their line feed (a trailing carriage return is kept, as ``str.split`` leaves
+    it); a line longer than ``long_chars`` (default ``LONG_LINE_CHARS``, never more) is scanned as a
+    :class:`LongLine`, whole or streamed."""
+
+    def __init__(self, profile: Profile, collector: Collector, artifact: str, where: Label, limit: int,
+                 block_chars: int = SCREEN_BYTES, long_chars: int | None = None) -> None:
+        self.profile = profile
+        self.screen = _screen_profile(profile)
+        self.collector = collector
+        self.artifact = artifact
+        self.where = where
+        self.limit = limit
+        self.block_chars = block_chars
+        self.long_chars = min(long_chars or LONG_LINE_CHARS, LONG_LINE_CHARS)
+        self.added = 0
+        self.stopped = False
+        self.index = 0  # 0-based index of the next line
+        self.block: list[str] = []
+        self.block_first = 0
+        self.size = 0
+        self.seam_tail: list[str] = []
+        self.seam_first = 0
+        self.seam_reported: set[tuple[int, str]] = set()
+        self.junctions = _Junctions(profile)
+        self.previous: str | None = None  # the previous line's last JUNCTION_CONTEXT characters, "\r" removed
+
+    def report(self, code: str, number: int, column: int, label: Label) -> bool:
+        """Add one finding; False (and one truncation warning) once ``limit`` findings were added."""
+        if self.added >= self.limit:
+            if not self.stopped:
+                self.collector.add(messages.TRUNCATED, self.artifact, "")
+            self.stopped = True
             return False
-        messages.add(collector, code, artifact, "", label, profile.name, line=number, column=column)
-        state["added"] += 1
+        messages.add(self.collector, code, self.artifact, "", label, self.profile.name, line=number, column=column)
+        self.added += 1
         return True
 
-    for first, last in _blocks(lines):
-        block_codes = scan_uncached("\n".join(lines[first:last]), screen)
-        if not block_codes:
-            continue
-        line_codes: set[str] = set()
-        for number in range(first + 1, last + 1):
-            result = _scan_line(lines[number - 1], number, profile, collector, artifact, where, limit - state["added"])
+    def feed_lines(self, lines: Iterable[str | LongLine]) -> None:
+        """Scan the next lines (stops scanning, but still consumes long lines, once the limit is reached)."""
+        for line in lines:
+            if isinstance(line, str) and len(line) > self.long_chars:
+                line = _long_from_str(line)
+            if isinstance(line, LongLine):
+                self._long(line)
+                continue
+            stripped = line.removesuffix("\r")
+            self._junction(line, stripped[:JUNCTION_CONTEXT])
+            self.previous = stripped[-JUNCTION_CONTEXT:]
+            if self.stopped:
+                continue
+            self.block.append(line)
+            self.size += len(line) + 1
+            self.index += 1
+            if self.size >= self.block_chars:
+                self._held_block()
+
+    def finish(self) -> None:
+        """Scan the last block, then report the glued line breaks (after every block, as found)."""
+        if self.block and not self.stopped:
+            self._held_block()
+        self.junctions.flush()
+        for index, codes in self.junctions.found:
+            for code in sorted(codes):
+                if not self.report(code, index + 1, 1, messages.JOINED):
+                    return
+
+    def _junction(self, right_raw: str, right_context: str) -> None:
+        """Note the line break before the line now arriving: ``right_raw`` starts as the line does, ``right_context``
+        is its first ``JUNCTION_CONTEXT`` characters without a trailing carriage return."""
+        left = self.previous
+        if left and right_raw and not left[-1].isspace() and not right_raw[0].isspace() \
+                and not _URL_START.match(right_raw) and self.junctions.codes <= self.limit and not self.stopped:
+            self.junctions.add(self.index - 1, left, right_context)
+
+    def _scan_lines(self, lines: Sequence[str], first: int) -> bool:
+        for offset, line in enumerate(lines):
+            result = _scan_line(line, first + offset + 1, self.profile, self.collector, self.artifact, self.where,
+                                self.limit - self.added)
             if result < 0:
-                return state["added"] - result - 1
-            state["added"] += result
-            line_codes |= _line_codes(lines[number - 1], profile)
-        for code in sorted(block_codes - line_codes - {NOT_CONVERGED, TOO_LONG}):
-            start = _first_line_of_split(lines, first, last, code, screen)
-            if start is not None and not report(code, start + 1, 1, messages.JOINED):
-                return state["added"]
-    for index, codes in _glued_junctions(lines, profile):
-        for code in sorted(codes):
-            if not report(code, index + 1, 1, messages.JOINED):
-                return state["added"]
-    for offset, pieces in (_svg_groups(text) if artifact.lower().endswith(".svg") else ()):
-        for code in sorted(joined_codes(pieces, profile)):
-            if not report(code, text.count("\n", 0, offset) + 1, 1, messages.JOINED):
-                return state["added"]
-    return state["added"]
+                self.added += -result - 1
+                self.stopped = True
+                return False
+            self.added += result
+        return True
+
+    def _held_block(self) -> None:
+        lines, first = self.block, self.block_first
+        text = "\n".join(lines)
+        block_codes = frozenset({TOO_LONG}) if len(text) > self.screen.max_chars else scan_uncached(text, self.screen)
+        reported: set[tuple[int, str]] = set()
+        if block_codes or _may_expand(lines, 0, len(lines), self.profile):
+            if not self._scan_lines(lines, first):
+                return
+            line_codes: set[str] = set()
+            for line in lines:
+                line_codes |= _line_codes(line, self.profile)
+            for code in sorted(block_codes - line_codes - FAIL_CLOSED):
+                start = _first_line_of_split(lines, 0, len(lines), code, self.screen)
+                if start is not None:
+                    if not self.report(code, first + start + 1, 1, messages.JOINED):
+                        return
+                    reported.add((first + start + 1, code))
+        self._end_block(lines, first, reported, lines)
+
+    def _end_block(self, head_side: Sequence[str], first: int, reported: set[tuple[int, str]],
+                   tail_side: Sequence[str]) -> None:
+        """Scan the seam between the previous block and this one, then start a new block after ``tail_side``."""
+        head = _seam_side(head_side, from_end=False)
+        if self.seam_tail and head and not self.stopped:
+            seam = self.seam_tail + head
+            codes = scan_uncached("\n".join(seam), self.screen) - FAIL_CLOSED
+            if codes:
+                for line in seam:
+                    codes -= _line_codes(line, self.profile)
+            for code in sorted(codes):
+                start = _first_line_of_split(seam, 0, len(seam), code, self.screen)
+                if start is None:
+                    continue
+                number = self.seam_first + start + 1
+                if (number, code) in reported or (number, code) in self.seam_reported:
+                    continue
+                if not self.report(code, number, 1, messages.JOINED):
+                    return
+                reported.add((number, code))
+        self.seam_tail = _seam_side(tail_side, from_end=True)
+        self.seam_first = self.index - len(self.seam_tail)
+        self.seam_reported = reported
+        self.block, self.block_first, self.size = [], self.index, 0
+
+    def _long(self, line: LongLine) -> None:
+        """A long line ends its block, which cannot be screened (too long): every line of it is scanned alone."""
+        self._junction(line.head, line.head)
+        self.previous = None
+        held, first = self.block, self.block_first
+        if not self.stopped and self._scan_lines(held, first):
+            number = self.index + 1
+            seen: set[str] = set()
+            for start, chunk in line.chunks:
+                if self.stopped:
+                    continue
+                for code in sorted(scan_string(chunk, self.profile) - seen):
+                    seen.add(code)
+                    column = start + locate(chunk, code, self.profile) + 1
+                    if not self.report(code, number, column, self.where):
+                        break
+        for _rest in line.chunks:  # drain, so a streamed line is read to its end
+            pass
+        self.index += 1
+        self._end_block(held, first, set(), [])
+        self.previous = line.tail[-JUNCTION_CONTEXT:]
+
+
+def _may_expand(lines: list[str], first: int, last: int, profile: Profile) -> bool:
+    """True when a line chunk of ``lines[first:last]`` might decode past the per-string budget: the screen's budget
+    is sized for the whole block, so it would not fail closed on it, and the per-line pass must
+    (``privacy.expansion_exceeds_budget``). ASCII lines are cleared by a length bound (a chunk is 4,096 characters)."""
+    return any(any(may_expand_past(chunk, profile.max_chars) for _start, chunk in _chunks(line))
+               for line in lines[first:last]
+               if not line.isascii() or len(line) * EXPANSION_RATIO > profile.max_chars)
 
 
 def _line_codes(line: str, profile: Profile) -> frozenset[str]:
@@ -216,46 +446,9 @@ def _first_line_of_split(lines: list[str], first: int, last: int, code: str, scr
 
 
 GLUE_CONTEXT = 24
-
-
-def _glued_junctions(lines: list[str], profile: Profile) -> list[tuple[int, set[str]]]:
-    """``(index, codes)`` for every line break whose two lines, glued without a separator, raise codes neither line
-    raises alone.
-
-    Only a line break with a non-blank character on both sides can glue two tokens into one, so only those are
-    looked at: first screened together (the last ``GLUE_CONTEXT`` characters of the line, extended back to the start
-    of its last token, glued to the first ``GLUE_CONTEXT`` characters of the next, extended to the end of its first
-    token), then, for a screen that raises something, each such pair of whole lines is scanned glued.
-    """
-    junctions: list[int] = []
-    snippets: list[str] = []
-    for index in range(len(lines) - 1):
-        left, right = lines[index].removesuffix("\r"), lines[index + 1]
-        if not left or not right or left[-1].isspace() or right[0].isspace():
-            continue
-        junctions.append(index)
-        snippets.append(glued([_tail(left), _head(right)]))
-    if not junctions:
-        return []
-    screen = _screen_profile(profile)
-    flagged: list[int] = []
-    batch: list[int] = []
-    size = 0
-    for position, index in enumerate(junctions):
-        batch.append(position)
-        size += len(snippets[position]) + 3
-        if size >= SCREEN_BYTES // 4 or position == len(junctions) - 1:
-            if scan_uncached(SCREEN_SEPARATOR.join(snippets[item] for item in batch), screen):
-                flagged.extend(batch)
-            batch, size = [], 0
-    found: list[tuple[int, set[str]]] = []
-    for position in flagged:
-        index = junctions[position]
-        left, right = lines[index].removesuffix("\r"), lines[index + 1].removesuffix("\r")
-        codes = view_codes(glued([left, right]), profile) - _line_codes(left, profile) - _line_codes(right, profile)
-        if codes:
-            found.append((index, codes))
-    return found
+# A line that starts with a web URL is not the rest of the previous line's last word: glued to it, the URL would
+# lose its scheme (``...Name`` + ``http://host/~name/x.pdf``) and its path would read as a local one.
+_URL_START = re.compile(r"(?i)https?://")
 
 
 def _tail(line: str) -> str:

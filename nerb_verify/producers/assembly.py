@@ -31,8 +31,8 @@ from typing import Any
 
 from nerb_verify import context as C
 from nerb_verify.canonical import nerb_pretty_bytes, python_canonical_sha256
-from nerb_verify.checks import gate_eval
-from nerb_verify.checks.gates import POLICY
+from nerb_verify.checks.raw import gate_eval
+from nerb_verify.checks.cross_artifact.gates import POLICY
 from nerb_verify.loader import sha256_prefixed
 
 CHARTER_VERSION = "2"
@@ -137,7 +137,7 @@ def conformance_label(plan: dict[str, Any]) -> dict[str, Any]:
 def gate_checks(gate_slice: int | None, performance: dict[str, Any] | None) -> list[dict[str, Any]]:
     """The frozen threshold set: fixed gates, charter quality gates on the gate slice (if any), headline speed gates.
 
-    Thresholds are the charter's (``checks.gates.POLICY``) written as decimals; ``actual``/``passed`` are filled in
+    Thresholds are the charter's (``checks.cross_artifact.gates.POLICY``) written as decimals; ``actual``/``passed`` are filled in
     by :func:`evaluate_checks` after scoring.
     """
     checks = [
@@ -181,7 +181,7 @@ def decision_cell_gates(performance: dict[str, Any], cells: list[tuple[int, dict
     """
     import math
 
-    from nerb_verify.checks.performance_gate_policy import budget, required_fields
+    from nerb_verify.checks.cross_artifact.performance_gate_policy import budget, required_fields
 
     inputs = {item["id"]: item for item in performance.get("inputs", [])}
     out = []
@@ -474,7 +474,7 @@ def write_bundle(out_dir: Path, *, manifest: dict[str, Any], evidence: dict[str,
         (staging / rel).write_bytes(nerb_pretty_bytes(data))
     for inventory_id, raw in inventories.items():
         (staging / C.INVENTORIES_DIR / f"{inventory_id}.json").write_bytes(raw)
-    from nerb_verify.checks.files import FIGURES
+    from nerb_verify.checks.raw.files import FIGURES
 
     placeholders = {C.SUMMARY: b"# Summary\n", **{rel: b"<svg xmlns=\"http://www.w3.org/2000/svg\"/>\n"
                                                    for rel in FIGURES}}

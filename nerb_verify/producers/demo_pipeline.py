@@ -89,7 +89,7 @@ def checkout_commit(repo: Path) -> tuple[str, bool]:
     every run the demo makes is a ``synthetic_fixture``; the verifier rejects it on a ``real_benchmark``
     (``manifest.placeholder_release_identity``).
     """
-    from nerb_verify.checks.release_identity import commit_problem
+    from nerb_verify.checks.provenance.release_identity import commit_problem
 
     def git(*args: str) -> str:
         return subprocess.run(["git", "-C", str(repo), *args], capture_output=True, check=True,

@@ -15,13 +15,19 @@ Declared semantics (spec 50 §4.2-4.5, NERB's ``entity_independent`` mode), repr
   so word boundaries are checked in Python against the Unicode word predicate (Alphabetic, M, Nd, Pc,
   Join_Control) and normalized whitespace is an explicit White_Space class.
 
-How it runs. Each entity's detectors are split into shards (at most ``shard_size`` detectors). A shard has a
+Two paths, one result. An ASCII document (most mail) takes the ASCII path: the bank's literals are found by a
+Hyperscan literal index (:mod:`nerb_verify.producers.ascii_index`, exact: keys, folding and boundaries are
+explained there) and merged, leftmost-first, with the entity's *RE2 group* (regexes and the few literals the index
+cannot express), which RE2 is asked about only where it could come first. Every other document, and every document
+when ``hyperscan`` is not installed, takes the RE2 path below, whose shards are compiled on first use.
+
+How the RE2 path runs. Each entity's detectors are split into shards (at most ``shard_size`` detectors). A shard has a
 *finder*, one RE2 alternation of every detector's boundary-free body, sorted lexicographically (RE2 factors common
 prefixes of adjacent alternatives, so this compiles 100k aliases in seconds), and an anchored ``RE2::Set`` over the
 same bodies in detector order. The finder's leftmost start ``s`` is the smallest start at which any detector *could*
 match (a boundary only removes matches). At ``s`` the Set reports every detector whose body matches there; in
-detector order, each is confirmed with its own anchored verifier (compiled lazily, cached) and its word boundaries;
-the first that holds wins. If none holds, the cursor advances one character. This is exact, not heuristic: the
+detector order, each is confirmed with its own anchored verifier (compiled lazily, kept in a bounded LRU) and its
+word boundaries; the first that holds wins. If none holds, the cursor advances one character. This is exact, not heuristic: the
 finder never skips a start that could match, and the Set never omits a detector that matches at ``s``.
 
 Regex detectors are accepted only in a form whose Unicode semantics RE2 can reproduce: optional leading inline
@@ -35,11 +41,13 @@ as are the ASCII and VERBOSE flags on regexes and the ASCII flag on literals.
 from __future__ import annotations
 
 import sys
+import threading
+from collections import OrderedDict
 from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any, Iterable
 
-from nerb_verify.producers import INSTALL_PRODUCERS
+from nerb_verify.producers import INSTALL_PRODUCERS, ascii_index
 from nerb_verify.producers.bank_format import Detector, active_detectors, canonical_hash
 
 try:  # Python >= 3.11 moved the regex parser; the old names still work on 3.10
@@ -52,6 +60,8 @@ except ImportError:  # pragma: no cover - Python 3.10
 MAX_SCAN_BYTES = 10_485_760
 DEFAULT_SHARD_SIZE = 50_000
 DEFAULT_MAX_MEM = 1 << 31
+VERIFIER_CACHE = 1024  # per entity: anchored per-detector programs kept (least recently used dropped first)
+TEMPLATE_CACHE = 16_384  # per entity: record templates kept
 ZERO_LENGTH_PROBES = ("", "a", " a ", "\nword\n")
 
 # Unicode White_Space (the Rust regex crate's \s), spec 50 §4.3.
@@ -124,19 +134,26 @@ def is_word_char(ch: str) -> bool:
 
 @lru_cache(maxsize=1)
 def re2_word_class() -> str:
-    """The Unicode word class as an explicit RE2 character class of code-point ranges (surrogates excluded)."""
+    """The Unicode word class as an explicit RE2 character class of code-point ranges (surrogates excluded).
+
+    Computed a plane-sized block at a time (64K code points), so the peak memory stays small."""
     import regex
 
     from array import array
 
-    points = array("I", range(0xD800))
-    points.extend(range(0xE000, 0x110000))
-    every = points.tobytes().decode("utf-32-le" if sys.byteorder == "little" else "utf-32-be")
-    runs = regex.finditer(r"[\p{Alphabetic}\p{M}\p{Nd}\p{Pc}\p{Join_Control}]+", every)
-    parts = []
-    for run in runs:
-        lo, hi = ord(every[run.start()]), ord(every[run.end() - 1])
-        parts.append(f"\\x{{{lo:X}}}" if lo == hi else f"\\x{{{lo:X}}}-\\x{{{hi:X}}}")
+    word = regex.compile(r"[\p{Alphabetic}\p{M}\p{Nd}\p{Pc}\p{Join_Control}]+")
+    codec = "utf-32-le" if sys.byteorder == "little" else "utf-32-be"
+    ranges: list[list[int]] = []
+    for base in range(0, 0x110000, 0x10000):
+        points = array("I", (c for c in range(base, base + 0x10000) if not 0xD800 <= c < 0xE000))
+        block = points.tobytes().decode(codec)
+        for run in word.finditer(block):
+            lo, hi = ord(block[run.start()]), ord(block[run.end() - 1])
+            if ranges and ranges[-1][1] + 1 == lo:
+                ranges[-1][1] = hi
+            else:
+                ranges.append([lo, hi])
+    parts = [f"\\x{{{lo:X}}}" if lo == hi else f"\\x{{{lo:X}}}-\\x{{{hi:X}}}" for lo, hi in ranges]
     return "[" + "".join(parts) + "]"
 
 
@@ -359,31 +376,81 @@ class Shard:
     unique_keys: dict[str, int] | None = None
 
 
-@dataclass
 class EntityMatcher:
-    """One entity's ordered detectors, their shards and lazily compiled per-detector verifiers."""
+    """One entity's ordered detectors, their shards and a bounded cache of per-detector verifiers.
 
-    entity_id: str
-    detectors: list[Detector]
-    bodies: list[str]
-    plans: list[RegexPlan | None]
-    shards: list[Shard]
-    options: Any
-    verifiers: dict[int, Any] = field(default_factory=dict)
+    ``shards`` (every detector, the full RE2 path: non-ASCII documents) may be passed as None and is then built on
+    first use, so a bank whose documents are all ASCII never pays for it. ``ascii_group`` are RE2 shards over the
+    detectors the ASCII path leaves to RE2 (regexes and a few literals, see :mod:`ascii_index`); ``ascii_path``
+    says that the bank's :class:`ascii_index.AsciiIndex` holds this entity's other literals. A matcher built
+    without them (the defaults) runs every document on the full RE2 path."""
+
+    def __init__(self, entity_id: str, detectors: list[Detector], bodies: list[str], plans: list[RegexPlan | None],
+                 shards: list[Shard] | None, options: Any, shard_size: int = DEFAULT_SHARD_SIZE,
+                 ascii_group: list[Shard] | None = None, ascii_path: bool = False) -> None:
+        self.entity_id = entity_id
+        self.detectors = detectors
+        self.bodies = bodies
+        self.plans = plans
+        self._shards = shards
+        self.options = options
+        self.shard_size = shard_size
+        self.ascii_group = ascii_group or []
+        self.ascii_path = ascii_path
+        self.group_gap: bytes | None = None  # see _group_gap
+        self.group_first = ascii_group[0].detector_indices[0] if ascii_group else len(detectors)
+        self.verifiers: OrderedDict[int, Any] = OrderedDict()
+        self.templates: dict[int, dict[str, Any]] = {}
+        self._lock = threading.Lock()  # the lazy shards and the verifier cache are shared by scanning threads
+
+    @property
+    def shards(self) -> list[Shard]:
+        """The full RE2 path's shards (every detector), compiled on first use."""
+        if self._shards is None:
+            with self._lock:
+                if self._shards is None:
+                    self._shards = _build_shards(list(range(len(self.detectors))), self.bodies, self.detectors,
+                                                 self.options, self.shard_size)
+        return self._shards
+
+    def record_template(self, index: int) -> dict[str, Any]:
+        """A detector's record fields in NERB's key order (each record is a copy with its own span, string and
+        captures); at most :data:`TEMPLATE_CACHE` kept per entity, the cache is emptied when full."""
+        template = self.templates.get(index)
+        if template is None:
+            det = self.detectors[index]
+            template = {"entity": det.entity_id, "canonical_name": det.canonical_name,
+                        "surface_name": det.surface_name, "string": "", "start": 0, "end": 0,
+                        "offset_unit": "byte", "entity_id": det.entity_id, "name_id": det.name_id,
+                        "pattern_id": det.pattern_id, "pattern_kind": det.kind, "captures": None}
+            if len(self.templates) >= TEMPLATE_CACHE:
+                self.templates.clear()
+            self.templates[index] = template
+        return template
 
     def verifier(self, index: int) -> Any:
-        """The anchored RE2 program for one detector: its body, plus the right-boundary capture for a regex."""
-        compiled = self.verifiers.get(index)
-        if compiled is None:
-            plan = self.plans[index]
-            if plan is not None and plan.right_word:
-                source = f"({self.bodies[index]})(?-i:\\z|[^{re2_word_class()[1:-1]}])"
-            else:
-                source = f"({self.bodies[index]})"
-            compiled = _re2_module().RE2(source.encode("utf-8"), self.options)
-            if not compiled.ok():
-                raise EngineCompileError(f"entity {self.entity_id}: a detector does not compile in RE2")
-            self.verifiers[index] = compiled
+        """The anchored RE2 program for one detector: its body, plus the right-boundary capture for a regex.
+
+        At most :data:`VERIFIER_CACHE` programs are kept per entity (an address list touching 25,000 detectors
+        must not keep 25,000 programs): the least recently used one is dropped and recompiled if needed again."""
+        cache = self.verifiers
+        with self._lock:
+            compiled = cache.get(index)
+            if compiled is not None:
+                cache.move_to_end(index)
+                return compiled
+        plan = self.plans[index]
+        if plan is not None and plan.right_word:
+            source = f"({self.bodies[index]})(?-i:\\z|[^{re2_word_class()[1:-1]}])"
+        else:
+            source = f"({self.bodies[index]})"
+        compiled = _re2_module().RE2(source.encode("utf-8"), self.options)
+        if not compiled.ok():
+            raise EngineCompileError(f"entity {self.entity_id}: a detector does not compile in RE2")
+        with self._lock:
+            cache[index] = compiled
+            if len(cache) > VERIFIER_CACHE:
+                cache.popitem(last=False)
         return compiled
 
     def end_if_matches(self, index: int, data: bytes, start: int, known_end: int | None = None) -> int | None:
@@ -507,6 +574,108 @@ class EntityMatcher:
         return out
 
 
+    def scan_ascii(self, data: bytes, literals: list[tuple[int, int, int]]) -> list[tuple[int, int, int]]:
+        """:meth:`scan` on an ASCII document, given every (start, detector index, end) at which one of this entity's
+        indexed literals matches with its boundaries (the earliest such literal per key and start, from the bank's
+        :class:`ascii_index.AsciiIndex`). The RE2 group is asked for its next match only when it could come first.
+
+        Leftmost-first: at the cursor the smallest start at which any detector matches wins, the earliest detector
+        in order among those matching there; the cursor moves to the winner's end."""
+        literals.sort()
+        out: list[tuple[int, int, int]] = []
+        cursor = 0
+        if not self.ascii_group:
+            for start, index, end in literals:
+                if start >= cursor:
+                    out.append((start, end, index))
+                    cursor = end
+            return out
+        length = len(data)
+        infinity = length + 1
+        gap = self.group_gap
+        group_first = self.group_first
+        bound = -1  # no group match starts in [cursor of the last search, bound); stale when below the cursor
+        bound_end = -1  # the end of the body's match at ``bound`` when the group has one shard, else -1
+        verified: tuple[int, int] | None = None  # (end, detector index) of the group's match at ``bound``
+        position = 0
+        count = len(literals)
+        while cursor < length:
+            while position < count and literals[position][0] < cursor:
+                position += 1
+            if position < count:
+                start, index, end = literals[position]
+            else:
+                start, index, end = infinity, length, infinity
+            if bound < cursor:
+                # the group can only come first if it can start before the literal (or at it, earlier in order)
+                if (start < infinity and gap is not None
+                        and not data[cursor:start + (group_first < index)].translate(None, gap)):
+                    out.append((start, end, index))
+                    cursor = end
+                    continue
+                bound, bound_end = self._group_bound(data, cursor)
+                verified = None
+            if bound < start or (bound == start and bound < infinity and group_first < index):
+                if verified is None:
+                    verified = self._group_at(data, bound, bound_end)
+                    if verified is None:  # nothing holds at the bound: search on from the next character
+                        bound, bound_end = self._group_bound(data, bound + _utf8_len(data[bound]))
+                        continue
+                group_end, group_index = verified
+                if bound < start or group_index < index:
+                    start, end, index = bound, group_end, group_index
+            elif start == infinity:
+                break
+            out.append((start, end, index))
+            cursor = end
+        return out
+
+    def _group_bound(self, data: bytes, cursor: int) -> tuple[int, int]:
+        """The smallest start at or after ``cursor`` where a body of the RE2 group matches (a lower bound for the
+        group's next match: boundaries only remove matches), or ``len(data) + 1``; and, when the group has one
+        shard, the end of the finder's match there (else -1). Finders only: no captures, so RE2 runs its DFA."""
+        length = len(data)
+        if cursor >= length:
+            return length + 1, -1
+        unanchored = _re2_module().RE2.Anchor.UNANCHORED
+        shards = self.ascii_group
+        if len(shards) == 1:
+            start, end = shards[0].finder.Match(unanchored, data, cursor, length)[0]
+            return (start, end) if start >= 0 else (length + 1, -1)
+        best = length + 1
+        for shard in shards:
+            found = shard.finder.Match(unanchored, data, cursor, length)[0][0]
+            if 0 <= found < best:
+                best = found
+        return best, -1
+
+    def _group_at(self, data: bytes, start: int, finder_end: int) -> tuple[int, int] | None:
+        """The RE2 group's match at exactly ``start``: (end, detector index) of the first detector in order whose
+        body matches there with its boundaries, or None.
+
+        A group of one regex whose finder matched up to ``finder_end`` (>= 0): that is the regex's own preferred
+        match at ``start`` (leftmost-first), so when its right boundary holds there it is the match, and only
+        otherwise does the detector's anchored program (which lets the boundary shorten the match) run."""
+        shards = self.ascii_group
+        if finder_end >= 0 and len(shards[0].detector_indices) == 1:
+            index = shards[0].detector_indices[0]
+            plan = self.plans[index]
+            if (plan is not None and finder_end > start and not (plan.left_word and _word_before(data, start))
+                    and not (plan.right_word and _word_after(data, finder_end))):
+                return (finder_end, index)
+        view = memoryview(data)[start:]
+        candidates: list[int] = []
+        for shard in shards:
+            if len(shard.detector_indices) == 1:
+                candidates.append(shard.detector_indices[0])  # its own anchored program decides below
+            else:
+                candidates.extend(shard.detector_indices[h] for h in shard.matcher_set.Match(view))
+        for index in sorted(candidates):
+            end = self.end_if_matches(index, data, start, None)
+            if end is not None:
+                return (end, index)
+        return None
+
 def _check_order(entity_id: str, detectors: list[Detector]) -> None:
     seen: set[tuple[str, str]] = set()
     for det in detectors:
@@ -524,6 +693,7 @@ class CompiledBank:
     bank: dict[str, Any] = field(repr=False)
     entities: list[EntityMatcher]
     active_patterns: int
+    ascii_literals: ascii_index.AsciiIndex | None = None
 
     @property
     def bank_hash(self) -> str:
@@ -531,32 +701,55 @@ class CompiledBank:
         return canonical_hash(self.bank)
 
     def scan_bytes(self, data: bytes, offsets: str = "byte") -> list[dict[str, Any]]:
-        """Scan UTF-8 bytes (<= 10 MiB, strictly valid) and return the sorted records (spec 50 §4.4)."""
+        """Scan UTF-8 bytes (<= 10 MiB, strictly valid) and return the sorted records (spec 50 §4.4).
+
+        An ASCII document takes the ASCII path (:mod:`ascii_index`) where the bank has one, any other document
+        the full RE2 path; both give the same records."""
         if len(data) > MAX_SCAN_BYTES:
             raise ScanInputError("scan input exceeds 10,485,760 bytes")
-        try:
-            data.decode("utf-8")
-        except UnicodeDecodeError as exc:
-            raise ScanInputError("scan input is not valid UTF-8") from exc
+        is_ascii = data.isascii()
+        if not is_ascii:
+            try:
+                data.decode("utf-8")
+            except UnicodeDecodeError as exc:
+                raise ScanInputError("scan input is not valid UTF-8") from exc
         if offsets not in ("byte", "char"):
             raise ValueError("offsets must be 'byte' or 'char'")
-        # (start, end, entity_id, name_id, pattern_id) is unique (matches never overlap within an entity), so
-        # sorting these tuples is the record order (start, end, entity_id, name_id, pattern_id, string).
-        raw: list[tuple[int, int, str, str, str, Detector]] = []
-        for matcher in self.entities:
-            dets = matcher.detectors
-            for s, e, i in matcher.scan(data):
-                d = dets[i]
-                raw.append((s, e, d.entity_id, d.name_id, d.pattern_id, d))
-        raw.sort()
-        records = []
-        for s, e, _, _, _, det in raw:
-            record = _record_template(det).copy()
+        # (start, end, entity position) is unique (matches never overlap within an entity) and entity positions
+        # follow entity_id order, so sorting these tuples is the record order (start, end, entity_id, ...).
+        entities = self.entities
+        index = self.ascii_literals if is_ascii else None
+        literals = index.candidates(data, len(entities)) if index is not None else None
+        per_entity: list[tuple[int, list[tuple[int, int, int]]]] = []
+        for k, matcher in enumerate(entities):
+            if literals is not None and matcher.ascii_path:
+                found = matcher.scan_ascii(data, literals[k])
+            else:
+                found = matcher.scan(data)
+            if found:
+                per_entity.append((k, found))
+        records: list[dict[str, Any]] = []
+        if not per_entity:
+            return records
+        if len(per_entity) == 1:  # one entity: its matches are already in record order
+            k, found = per_entity[0]
+            rows: Iterable[tuple[int, int, int, int]] = ((s, e, k, i) for s, e, i in found)
+        else:
+            # (start, end, entity position) is unique (matches never overlap within an entity) and entity
+            # positions follow entity_id order, so these tuples sort in record order (start, end, entity_id, ...)
+            rows = sorted((s, e, k, i) for k, found in per_entity for s, e, i in found)
+        append = records.append
+        for s, e, k, i in rows:
+            matcher = entities[k]
+            template = matcher.templates.get(i)
+            if template is None:
+                template = matcher.record_template(i)
+            record = template.copy()
             record["string"] = data[s:e].decode("utf-8")
             record["start"] = s
             record["end"] = e
             record["captures"] = {}
-            records.append(record)
+            append(record)
         if offsets == "char":
             _to_char_offsets(data, records)
         return records
@@ -568,14 +761,6 @@ class CompiledBank:
         except UnicodeEncodeError as exc:
             raise ScanInputError("scan input is not valid Unicode text") from exc
         return self.scan_bytes(data, offsets)
-
-
-@lru_cache(maxsize=262_144)
-def _record_template(det: Detector) -> dict[str, Any]:
-    """A detector's record fields in NERB's key order; each record is a copy with its own span, string, captures."""
-    return {"entity": det.entity_id, "canonical_name": det.canonical_name, "surface_name": det.surface_name,
-            "string": "", "start": 0, "end": 0, "offset_unit": "byte", "entity_id": det.entity_id,
-            "name_id": det.name_id, "pattern_id": det.pattern_id, "pattern_kind": det.kind, "captures": None}
 
 
 def _to_char_offsets(data: bytes, records: list[dict[str, Any]]) -> None:
@@ -596,10 +781,16 @@ def _to_char_offsets(data: bytes, records: list[dict[str, Any]]) -> None:
 
 
 def compile_bank(bank: dict[str, Any], shard_size: int = DEFAULT_SHARD_SIZE,
-                 max_mem: int = DEFAULT_MAX_MEM) -> CompiledBank:
-    """Compile the active part of a validated bank (spec 50 §4.2): order detectors, build shards, probe for empty
-    matches. Raises :class:`EngineCompileError` when the declared semantics cannot be reproduced."""
-    _re2 = _re2_module()
+                 max_mem: int = DEFAULT_MAX_MEM, ascii_path: bool = True,
+                 eager_full_path: bool = False) -> CompiledBank:
+    """Compile the active part of a validated bank (spec 50 §4.2): order detectors, build the ASCII literal index
+    and the RE2 shards, probe for empty matches. Raises :class:`EngineCompileError` when the declared semantics
+    cannot be reproduced.
+
+    ``ascii_path=False`` runs every document on RE2 alone (the reference the ASCII path is tested against). With the
+    ASCII path the full RE2 shards (needed only by non-ASCII documents) are compiled on first use unless
+    ``eager_full_path``."""
+    _re2_module()
     import re2
 
     options = re2.Options()
@@ -612,7 +803,9 @@ def compile_bank(bank: dict[str, Any], shard_size: int = DEFAULT_SHARD_SIZE,
         if det.kind == "literal" and "ASCII" in det.flags:
             raise EngineCompileError("the ASCII flag on literals is not supported by the RE2 engine")
         by_entity.setdefault(det.entity_id, []).append(det)
+    use_ascii_index = ascii_path
     entities: list[EntityMatcher] = []
+    entity_keys: list[list[tuple[int, str, bool, bool]]] = []
     total = 0
     for entity_id in sorted(by_entity):
         detectors = sorted(by_entity[entity_id], key=lambda d: d.order_key)
@@ -627,14 +820,68 @@ def compile_bank(bank: dict[str, Any], shard_size: int = DEFAULT_SHARD_SIZE,
             else:
                 plans.append(None)
                 bodies.append(literal_body(det))
-        shards = [_build_shard(list(range(lo, min(lo + shard_size, len(detectors)))), bodies, detectors, options,
-                               _re2)
-                  for lo in range(0, len(detectors), shard_size)]
-        matcher = EntityMatcher(entity_id, detectors, bodies, plans, shards, options)
+        keys: list[tuple[int, str, bool, bool]] = []
+        group: list[int] = []
+        if use_ascii_index:
+            for index, det in enumerate(detectors):
+                key = ascii_index.ascii_key(det, WHITE_SPACE)
+                if key == ascii_index.RE2_GROUP:
+                    group.append(index)
+                elif key != ascii_index.NEVER:
+                    keys.append((index, key, det.left_boundary == "word", det.right_boundary == "word"))
+        matcher = EntityMatcher(entity_id, detectors, bodies, plans, None, options, shard_size,
+                                _build_shards(group, bodies, detectors, options, shard_size), use_ascii_index)
+        matcher.group_gap = _group_gap(group, plans) if group else None
+        matcher.group_first = group[0] if group else len(detectors)
+        if eager_full_path:
+            matcher.shards  # noqa: B018 - compile the full RE2 path now
         _probe_empty(matcher)
         entities.append(matcher)
+        entity_keys.append(keys)
         total += len(detectors)
-    return CompiledBank(bank["id"], bank, entities, total)
+    index_ = ascii_index.build_index(entity_keys) if use_ascii_index else None
+    if index_ is None:  # no ASCII path (switched off, or no literal qualified): RE2 alone, compiled now
+        for matcher in entities:
+            matcher.ascii_path = False
+            matcher.shards  # noqa: B018 - compile the full RE2 path now (fail closed at compile time)
+    return CompiledBank(bank["id"], bank, entities, total, index_)
+
+
+def _group_gap(indices: list[int], plans: list[RegexPlan | None]) -> bytes | None:
+    """The ASCII bytes at which no regex of the RE2 group can start (the complement of their possible first
+    bytes), or None when that cannot be worked out. On an ASCII document a gap made only of such bytes holds no
+    group match, so the engine need not ask RE2 (a distribution list: ", " between addresses)."""
+    import re
+
+    first: set[str] = set()
+    for index in indices:
+        plan = plans[index]
+        if plan is None:
+            return None  # literals in the group are rare and unusual: no prefilter
+        if "(?" in plan.body.replace("(?:", "") or "[:" in plan.body:
+            return None  # scoped flags or POSIX classes: Python's parser would read them differently
+        try:
+            chars, nullable = _edge_chars(list(sre_parse.parse(plan.body)), last=False)
+        except (EngineCompileError, re.error, ValueError, TypeError, OverflowError, RecursionError):
+            return None
+        if nullable or not chars:
+            return None
+        if "i" in plan.inline_flags:
+            chars = chars | {c.lower() for c in chars} | {c.upper() for c in chars}
+            if "\u212a" in chars:
+                chars |= {"k", "K"}
+            if "\u017f" in chars:
+                chars |= {"s", "S"}
+        first |= {c for c in chars if c.isascii()}
+    return bytes(b for b in range(128) if chr(b) not in first)
+
+
+def _build_shards(indices: list[int], bodies: list[str], detectors: list[Detector], options: Any,
+                  shard_size: int) -> list[Shard]:
+    """RE2 shards of at most ``shard_size`` of the given detectors (indices ascending, so in detector order)."""
+    _re2 = _re2_module()
+    return [_build_shard(indices[lo:lo + shard_size], bodies, detectors, options, _re2)
+            for lo in range(0, len(indices), shard_size)]
 
 
 def _build_shard(indices: list[int], bodies: list[str], detectors: list[Detector], options: Any,

@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
-from nerb_verify.checks.quality_math import (
+from nerb_verify.checks.quality.quality_math import (
     METRICS,
     exact_metric,
     is_open_world_eligible,

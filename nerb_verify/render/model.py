@@ -8,7 +8,7 @@ from fractions import Fraction
 from typing import Any
 
 from nerb_verify import context as C
-from nerb_verify.checks._access import as_dict, as_int, as_list, dig, exact_fraction
+from nerb_verify.checks.raw._access import as_dict, as_int, as_list, dig, exact_fraction
 from nerb_verify.context import VerifyContext
 
 # Our own names for the entity classes NERB slices by (never the slice ids from the input).

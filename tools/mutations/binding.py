@@ -33,8 +33,9 @@ CASES = [
     _case("binding.unsafe_artifact_path", "traversal",
           [{"op": "json_insert", "file": "publication.json", "pointer": "/artifacts/18",
             "value": {"path": "../outside.md", "sha256": "sha256:" + "2" * 64, "bytes": 1}}],
-          "A declared path that climbs out of the bundle (resealed); the publication schema's path pattern also "
-          "refuses it.", reseal=True, codes=["binding.unsafe_artifact_path", "schema.pattern"]),
+          "A declared path that climbs out of the bundle (resealed); the publication schema's path pattern and the "
+          "contract privacy scan (a parent-directory segment) also refuse it.", reseal=True,
+          codes=["binding.unsafe_artifact_path", "privacy.path_traversal", "schema.pattern"]),
     _case("binding.manifest_sha256", "manifest-edited-after-binding", [],
           "The manifest changed after the evidence bound it; the publication list was refreshed.",
           post_ops=[{"op": "json_set", "file": "benchmark-manifest.json",

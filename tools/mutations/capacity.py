@@ -127,7 +127,25 @@ CASES = [
     _case("capacity.resource_sample_mismatch", "sample-above-phase-peak",
           [_set(PREP + "/resource_samples/5/process_tree_rss_bytes", 1547223041)],
           "A retained resource sample of the preparation phase is one byte above the phase's recorded peak RSS "
-          "(the round-1 miss: resealed, it verified)."),
+          "(the round-1 miss: resealed, it verified); the peak is then not the samples' maximum either.",
+          expect={"codes": ["capacity.phase_extreme_mismatch", "capacity.resource_sample_mismatch"]}),
+    _case("capacity.phase_extreme_mismatch", "phase-peak-raised-coherently",
+          [_set(REPLAY + "/peak_process_tree_rss_bytes", 3122921473),
+           _set("/report/totals/peak_process_tree_rss_bytes", 3122921473),
+           _set("/attempt_chain/6/peak_process_tree_rss_bytes", 3122921473)],
+          "The deep replay's peak RSS is one byte above every retained sample, with the report total and the "
+          "passing receipt raised to match (resealed): no retained sample attains the stated peak."),
+    _case("capacity.phase_extreme_mismatch", "observation-count-raised",
+          [_set(SPLIT + "/resource_observation_count", 22049)],
+          "The split phase counts one resource observation more than its last retained sample's sequence "
+          "(resealed)."),
+    _case("capacity.privacy_mismatch", "report-declares-document-ids",
+          [_set("/report/privacy/document_ids_included", True)],
+          "The capacity report's own privacy block declares that it includes document ids (resealed)."),
+    _stale("capacity.report_arithmetic_mismatch", "pre-report-owned-disk-nudged",
+           [_set("/report/totals/pre_report_owned_disk_bytes", 14001573673)], ["pre_report_owned_disk_bytes"],
+           "The pre-report owned disk is one byte more than the final owned disk minus the report file and the "
+           "commit marker (every hash resealed)."),
     _stale("capacity.commitment_hash_mismatch", "phase-commitment-edited",
            [_set(REPLAY + "/commitments/privacy_scan_sha256", OTHER)], ["commitments_sha256"],
            "The deep-replay phase's privacy-scan commitment changed (privacy chain, report and receipts resealed), "
@@ -182,10 +200,11 @@ CASES = [
           "(resealed)."),
     _case("capacity.gate_unsupported", "peak-above-maximum-peak",
           [_set(STREAM + "/peak_process_tree_rss_bytes", 7516192768),
+           _set(STREAM + "/resource_samples/100/process_tree_rss_bytes", 7516192768),
            _set("/report/totals/peak_process_tree_rss_bytes", 7516192768),
            _set("/attempt_chain/6/peak_process_tree_rss_bytes", 7516192768)],
-          "A phase peaked at 7 GiB, above the 6 GiB maximum peak, with the totals and the passing receipt raised to "
-          "match, while the peak_rss gate stays true (resealed)."),
+          "A phase peaked at 7 GiB, above the 6 GiB maximum peak, with a retained sample, the totals and the passing "
+          "receipt raised to match, while the peak_rss gate stays true (resealed)."),
     _case("capacity.report_arithmetic_mismatch", "maximum-peak-raised-to-cap",
           [_set("/report/environment/maximum_peak_rss_bytes", 8589934592),
            _set("/attempt_chain/6/maximum_peak_rss_bytes", 8589934592)],

@@ -35,6 +35,33 @@ def _case(code: str, slug: str, ops: list[dict[str, Any]], description: str,
             "expect": {"verdict": "rejected", "codes": sorted(codes if codes is not None else [code])}}
 
 
+def _text(file: str, old: str, new: str) -> dict[str, Any]:
+    return {"op": "replace_text", "file": file, "old": old, "new": new}
+
+
+# VALID CONTROL: one active pattern honestly untested, the gate reported failed everywhere it is stated.
+HONEST_UNTESTED_PATTERN: dict[str, Any] = {
+    "code": "conformance.incomplete_pattern_support", "slug": "honest-untested-pattern-is-an-outcome",
+    "base": "nerb-enron", "reseal": True,
+    "ops": _both("patterns_with_positive_cases", 13200) + _both("passed", False) + [
+        _set(EVIDENCE, "/promotion/checks/0/actual", False), _set(EVIDENCE, "/promotion/checks/0/passed", False),
+        _set("publication.json", "/decision/catalog_conformance_passed", False),
+        _text("summary.md", "**Known-bank contract evidence: PASS.** NERB detected and correctly mapped 39,604 of "
+              "39,604 approved cases across 13,201 of 13,201 active patterns.",
+              "**Known-bank contract evidence: FAIL.** NERB detected and correctly mapped 39,604 of 39,604 approved "
+              "cases across 13,200 of 13,201 active patterns."),
+        _text("summary.md", "| Active patterns exercised | 13,201 / 13,201 |",
+              "| Active patterns exercised | 13,200 / 13,201 |"),
+        _text("figures/known-bank-contract.svg", "13,201 of 13,201 active patterns exercised; minimum threshold "
+              "100.00%; result pass", "13,200 of 13,201 active patterns exercised; minimum threshold 100.00%; "
+              "result fail"),
+        _text("figures/known-bank-contract.svg", ">13,201 / 13,201<", ">13,200 / 13,201<")],
+    "description": "VALID CONTROL. One active pattern honestly has no positive case and the conformance gate is "
+                   "reported failed in the evidence, its gate, the card, the publication, the summary and the "
+                   "figure: verified, known-bank contract FAIL (a decision outcome, not a finding).",
+    "expect": {"verdict": "verified", "codes": [], "decisions": {"known_bank_contract": {"verdict": "FAIL"}}},
+}
+
 CASES = [
     _case("conformance.recall_mismatch", "recall-within-nerb-tolerance", _both("recall", 0.9999999999),
           "Recall 39,604/39,604 stored as 0.9999999999: accepted by a 1e-9 tolerance, not the exact double 1.0."),
@@ -80,6 +107,7 @@ CASES = [
           "One active pattern has no positive case (the pass flag must follow).",
           codes=["conformance.incomplete_pattern_support", "conformance.passed_mismatch",
                  "decision.bundle_overstates_known_bank_contract"]),
+    HONEST_UNTESTED_PATTERN,
     _case("conformance.pattern_case_support", "fewer-cases-than-patterns",
           _both("patterns_with_positive_cases", 13201) + _both("active_patterns", 13201)
           + _both("approved_positive_cases", 13200) + _both("correctly_mapped", 13200),

@@ -263,6 +263,14 @@ CASES = [
     _case("lineage.current_freeze_mismatch", "entry-frozen-differently",
           [_set(L0 + "/frozen_target/frozen_at", "2026-07-15T09:27:00Z")],
           "The current entry was run against a target frozen at another time (resealed)."),
+    _case("lineage.evidence_before_manifest", "evidence-predates-manifest",
+          [_set("/created_at", "2026-07-15T09:26:30Z")],
+          "The evidence claims to be created before the manifest it evaluates, and so before the access it reports "
+          "(resealed).", codes=["lineage.evidence_before_access", "lineage.evidence_before_manifest"]),
+    _case("lineage.invalid_timestamp", "manifest-created-at-unparseable",
+          [_set("/created_at", "2026-07-15T09:26:30.373967Zx", file="benchmark-manifest.json")],
+          "The manifest's creation time is not an RFC 3339 date-time, so nothing can be ordered against it "
+          "(resealed)."),
     _case("lineage.evidence_before_access", "evidence-predates-access",
           [_set("/created_at", "2026-07-15T09:30:00Z")],
           "The evidence claims to be created before the test access it reports (resealed)."),
@@ -282,6 +290,10 @@ CASES = [
     _case("lineage.audit_chain_terminal", "scored-without-decision-hash",
           [_set("/audit_chain/score/quality_decision_sha256", None)],
           "A scored audit without its quality-decision commitment (resealed)."),
+    _case("lineage.audit_chain_terminal", "support-failure-on-scored-chain",
+          [_set("/audit_chain/score/support_failure_codes", ["documents_below_minimum"])],
+          "A scored audit (not insufficient support) lists a support failure (resealed): its support_failure_codes "
+          "must be empty."),
     _case("lineage.audit_chain_quality_decision", "accepted-despite-failed-gates",
           [_set("/audit_chain/score/quality_decision_passed", True),
            _set("/audit_chain/prediction_audit/status", "accepted"),

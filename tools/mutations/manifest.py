@@ -317,6 +317,14 @@ CASES = [
     _case("manifest.slice_label_binding", "span-policy-differs",
           [_set(EVIDENCE, "/quality/slices/2/annotation_scope/span_policy_sha256", "sha256:" + "8" * 64)],
           "The person slice's annotation scope names another span policy than its label artifact."),
+    _case("manifest.slice_label_binding", "label-excludes-what-the-slice-does-not",
+          [_set(MANIFEST, "/labels/1/annotation_scope/exclusions", ["quoted_history"])],
+          "The contact label artifact now excludes a region while the contact slice's annotation scope (its copy) "
+          "excludes nothing (resealed)."),
+    _case("manifest.label_artifact_inconsistent", "gold-artifact-size-differs",
+          [_set(MANIFEST, "/labels/1/artifact/bytes", 92452)],
+          "The contact label states one byte more for the sealed gold annotations than the two other labels that "
+          "name the same artifact (resealed)."),
     _case("manifest.slice_label_role", "label-role-moved",
           [_set(MANIFEST, "/labels/2/roles", ["validation"]),
            _set(MANIFEST, "/labels/2/role_populations/0/role", "validation")],

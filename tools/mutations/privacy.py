@@ -11,6 +11,7 @@ conservation), its code is part of the expected set: the privacy code is what NE
 from __future__ import annotations
 
 import base64
+import gzip
 import json
 from pathlib import Path
 
@@ -38,6 +39,10 @@ _BUILT: dict[str, str] = {
     "base64_address": base64.b64encode(("ops" + "@example.org").encode()).decode(),
     "hex_home": ("/ho" + "me/" + "jroe/notes").encode().hex(),
     "base64_six_deep": _nest_base64("nothing to see here", 6),
+    "escaped_traversal": ".." + "%2F" + ".." + "%2F" + "bank-v1",
+    # 1,000 ligatures of 18 characters each, gzipped and base64-encoded: 60-odd characters in the field, 18,000 once
+    # inflated and NFKC-normalised.
+    "expanding_payload": base64.b64encode(gzip.compress(("\ufdfa" * 1000).encode(), mtime=0)).decode(),
 }
 
 
@@ -133,6 +138,14 @@ CASES = [
     _case("privacy.encoded_payload_budget", "card-version-base64-six-deep", _built("base64_six_deep"),
           "Six nested base64 layers: deeper than the payload budget, fails closed.",
           codes=["card.bank_version_format", "privacy.encoded_payload_budget"]),
+    _case("privacy.path_traversal", "card-version-escaped-traversal", _built("escaped_traversal"),
+          "A percent-encoded parent-directory path (two levels up, slashes written %2F) in the card's version "
+          "string: outside the bundle.",
+          codes=["card.bank_version_format", "privacy.path_traversal"]),
+    _case("privacy.expansion_exceeds_budget", "card-version-gzipped-ligatures", _built("expanding_payload"),
+          "A base64 gzip stream of 1,000 ligatures in the card's version string: the payload NFKC-expands past the "
+          "normalisation budget, so it fails closed.",
+          codes=["card.bank_version_format", "privacy.expansion_exceeds_budget"]),
     _case("privacy.local_path", "card-version-generic-tmp-path",
           [{"op": "json_set", "file": "bank-card.json", "pointer": "/bank/version", "value": "built in /tmp/bank"}],
           "A generic absolute path: no person in it, but public evidence may hold no local path at all.",

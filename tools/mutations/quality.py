@@ -21,7 +21,7 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent.parent))
 
 from nerb_verify.canonical import nerb_pretty_bytes  # noqa: E402
-from nerb_verify.checks.quality_math import METRICS, exact_metric, is_open_world_eligible  # noqa: E402
+from nerb_verify.checks.quality.quality_math import METRICS, exact_metric, is_open_world_eligible  # noqa: E402
 
 EVIDENCE = "benchmark-evidence.json"
 MANIFEST = "benchmark-manifest.json"

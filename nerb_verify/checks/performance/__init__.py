@@ -1,5 +1,7 @@
 """Performance family: every statistic, stability test, comparison, break-even figure and hash recomputed.
 
+Layer 1 of the derivation graph (``nerb_verify.checks``): the performance report re-derived from its own leaves.
+
 Reads the evidence's ``performance`` section (the gates target it), the inventories and performance-report.json;
 writes findings, recomputed figures, exact statistics into ``ctx.figures`` and ``decisions["performance"]``.
 Promotion-level plan and policy checks always run (spec 00 decision 3). Anything required that is missing fails

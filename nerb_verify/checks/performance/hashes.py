@@ -12,6 +12,7 @@ The lead's sealing tool (``nerb_verify/seal.py``) imports :func:`performance_man
 from __future__ import annotations
 
 import copy
+import marshal
 from typing import Any
 
 from nerb_verify.canonical import python_canonical_sha256, self_hash
@@ -176,9 +177,18 @@ def _plan_performance(performance: dict[str, Any]) -> dict[str, Any]:
     return planned
 
 
+def json_copy(value: Any) -> Any:
+    """A deep copy of a parsed JSON value (``copy.deepcopy`` for these types, as one C-level marshal round trip:
+    every type and float bit kept; the value holds no shared mutable parts, so there is no aliasing to keep)."""
+    try:
+        return marshal.loads(marshal.dumps(value, 2))
+    except ValueError:  # not plain JSON data
+        return copy.deepcopy(value)
+
+
 def _smoke_performance(decision: dict[str, Any]) -> dict[str, Any]:
     """The smoke profile's plan: the seven smoke cells (non-decision) plus the exploratory cells, no comparisons."""
-    smoke = copy.deepcopy(decision)
+    smoke = json_copy(decision)
     workloads = []
     for workload in smoke["workloads"]:
         if workload["id"] in SMOKE_WORKLOAD_IDS:

@@ -82,26 +82,20 @@ def permutation_count(cand_blocks: list[list[int]], ctrl_blocks: list[list[int]]
     low_width = count_blocks // 2
     low = _fragments(cand, ctrl, range(low_width), keep)
     high = _fragments(cand, ctrl, range(low_width, count_blocks), keep)
-    low_mask = (1 << low_width) - 1
-    full = (1 << count_blocks) - 1
-    # Position of each needed index inside a merged pool trimmed to ``keep`` values from each half.
-    double_same = len(indices) == 2 and indices[0] == indices[1]
-
-    def statistic(mask: int) -> int:
-        merged = sorted(low[mask & low_mask] + high[mask >> low_width])
-        shift = n - len(merged)
-        if double_same:
-            return 2 * merged[indices[0] - shift]
-        return sum(merged[i - shift] for i in indices)
-
-    values = [statistic(mask) for mask in range(1 << count_blocks)]
-    observed_a, observed_b = values[0], values[full]
+    # Every fragment of a half has the same length, so a needed pool index sits at a fixed position of the merged
+    # (trimmed) pool. Masks run high-half-major: mask = (h << low_width) | l, the order of the comprehension below.
+    shift = n - len(low[0]) - len(high[0])
+    first = indices[0] - shift
+    if len(indices) == 1:
+        values = [sorted(lo + hi)[first] for hi in high for lo in low]
+    elif indices[0] == indices[1]:
+        values = [2 * sorted(lo + hi)[first] for hi in high for lo in low]
+    else:
+        second = indices[1] - shift
+        values = [(merged := sorted(lo + hi))[first] + merged[second] for hi in high for lo in low]
+    # The complement of mask m is full - m, i.e. the same list read backwards.
+    observed_a, observed_b = values[0], values[-1]
     obs_hi, obs_lo = max(observed_a, observed_b), min(observed_a, observed_b)
-    hits = 0
-    for mask, a in enumerate(values):
-        b = values[full ^ mask]
-        if a >= b:
-            hits += a * obs_lo >= obs_hi * b
-        else:
-            hits += b * obs_lo >= obs_hi * a
+    hits = sum([a * obs_lo >= obs_hi * b if a >= b else b * obs_lo >= obs_hi * a
+                for a, b in zip(values, reversed(values))])
     return hits, 1 << count_blocks

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from nerb_verify import pointers
-from nerb_verify.canonical import python_canonical_bytes
+from nerb_verify.canonical import canonical_equal
 from nerb_verify.checks.performance import codes as C
 from nerb_verify.checks.performance import hashes
 from nerb_verify.checks.performance.state import PerfState, label
@@ -65,10 +65,7 @@ def _check_hash(state: PerfState, key: str, published: Any, compute: Any, figure
 
 def _canonical_equal(a: Any, b: Any) -> bool:
     """Type-strict equality of two JSON values (canonical bytes: ``1``, ``1.0`` and ``true`` all differ)."""
-    try:
-        return python_canonical_bytes(a) == python_canonical_bytes(b)
-    except (TypeError, ValueError):
-        return False
+    return canonical_equal(a, b)
 
 
 def check_report(state: PerfState, report: dict[str, Any], manifest_hash: str | None) -> None:

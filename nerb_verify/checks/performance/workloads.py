@@ -80,6 +80,11 @@ def _int(value: Any) -> bool:
     return type(value) is int
 
 
+def _positive_ints(values: list[Any]) -> bool:
+    """Every item an int (never a bool) above zero; True for an empty list. C-level passes over the list."""
+    return not values or (set(map(type, values)) == {int} and min(values) > 0)
+
+
 def _baseline_equivalence(state: PerfState, workload: dict[str, Any]) -> str | None:
     found = state.lookup("baselines", workload.get("baseline_id"))
     return found[1].get("semantic_equivalence") if found else None
@@ -169,7 +174,7 @@ def _check_rss(state: PerfState, position: int, workload: dict[str, Any], count:
     base = ("workloads", position)
     samples = workload.get("rss_samples_bytes")
     peak = workload.get("peak_rss_bytes")
-    if not isinstance(samples, list) or not all(_int(v) and v > 0 for v in samples):
+    if not isinstance(samples, list) or not _positive_ints(samples):
         state.add(C.RSS_SAMPLES, (*base, "rss_samples_bytes"))
         return
     if not samples:

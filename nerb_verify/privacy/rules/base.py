@@ -16,8 +16,11 @@ import regex
 #   "remainder" the normalised string with every http(s) URL blanked out (remote hosts and paths are permitted);
 #   "url_path"  the path of an http(s) URL (only rules that a remote path must still not carry, e.g. file URIs);
 #   "url_payload" an http(s) URL's path and each of its query keys, values and fragment, normalised (identifier shapes
-#               that count only there, e.g. compact phone numbers in the repository profile).
-Scope = Literal["full", "remainder", "url_path", "url_payload"]
+#               that count only there, e.g. compact phone numbers in the repository profile);
+#   "escaped"   the string as given with its plain ".." path segments masked, then normalised (a traversal that only
+#               an escape or a look-alike spells, e.g. ".." and an escaped slash; the engine builds it only when a
+#               view holds "..").
+Scope = Literal["full", "remainder", "url_path", "url_payload", "escaped"]
 
 
 @dataclass(frozen=True)

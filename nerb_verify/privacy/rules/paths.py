@@ -9,6 +9,9 @@ slash direction, the root account's home folder, ``~<name>/``, WSL and ``/var/ho
 (``/tmp/out``, ``/usr/bin``) are not personal. Contract only: every absolute POSIX path (not a lone ``/`` between
 spaces, not a closing tag ``</b>``, not a Markdown root link ``](/x)``), drive paths, rooted backslash paths, ``~/``,
 ``$HOME``, ``%USERPROFILE%``, option-attached paths (``-I/usr/include``, ``--outC:\\x``) and relative ``home/<name>``.
+
+Parent-directory segments (``../``, ``..\\``): every one in the contract and rendered profiles, only escaped ones
+(an escaped slash after ``..``, overlong UTF-8, ...) in the repository profile, where ``../`` is an ordinary relative link.
 """
 
 from __future__ import annotations
@@ -38,28 +41,67 @@ FILE_URI = register(
     "repository profile needs a slash-rooted path, a drive or a share after the scheme; the contract profile rejects "
     "the scheme followed by anything.")
 
+PATH_TRAVERSAL = register(
+    "privacy.path_traversal", "Text contains a parent-directory (..) path segment.",
+    "A '..' segment (../, ..\\, x/.., or an option such as --out../x) leaves the folder it is relative to, so in "
+    "public evidence it points at the workstation outside the published bundle. The contract and rendered profiles "
+    "reject every such segment, also when escaped (a slash written %2F or %252F, dots written %2E, overlong UTF-8, "
+    "fullwidth dots); the "
+    "repository profile only escaped ones, which are written to get a traversal past a filter, never as a relative "
+    "link. Use a path inside the bundle or a logical artifact id.")
+
+# A ".." path segment: ".." after a non-word, non-dot character (or at the start) and before a slash or backslash
+# (";" between, the Tomcat path-parameter form "..;/"), after a slash at the end of a path, or right after a command
+# option ("-o../x", "--out..\\x"). Not "HEAD~3..HEAD~1", "1..10", an ellipsis or a bare "cd ..".
+_TRAVERSAL = (r"(?:(?<![\w.])|(?<=(?:^|[\s=,;\[\](){}])(?:-[A-Za-z]|--[A-Za-z][\w-]*)))\.\.(?=;?[\\/])"
+              r"|(?<=[\\/])\.\.(?=$|[\s\"'<>)\]},;|`])")
+# The same shape in text as written (the engine masks these before it normalises the escaped-traversal view).
+PLAIN_TRAVERSAL = regex.compile(_TRAVERSAL)
+
 _NAME = r"[A-Za-z0-9_][\w.$-]*"
 _SEG = r"[\\/]+"
+_TILDE_USER = compile_rule(r"(?<![\w~])~[A-Za-z_][\w.-]*[\\/]")
+_UNC = compile_rule(rf"(?<![\w\\])\\\\(?P<server>{_NAME})\\(?P<share>[\w.$-]+)")
+
+
+def _not_escape_run(match: regex.Match[str]) -> bool:
+    """A UNC path whose server or share is one character is a run of escapes in source text (``\\\\s\\n``,
+    ``\\\\hline\\n``): real shares have longer names (``\\\\server\\c$`` keeps its ``$``)."""
+    return len(match.group("server")) > 1 and len(match.group("share")) > 1
+
 
 RULES = (
     Rule("path.home", PERSONAL_PATH, compile_rule(
         rf"(?:/home|/var/home|/export/home|/usr/home){_SEG}(?!\$)[A-Za-z0-9_][\w.-]*"
-        rf"|(?<![\w.-])(?:[A-Za-z]:)?(?:{_SEG})?(?:Users|Documents and Settings){_SEG}(?!(?:Public|Shared|Default)\b)"
+        rf"|(?<![\w.-])(?<!(?i:all|end) )(?:[A-Za-z]:)?(?:{_SEG})?(?:Users|Documents and Settings){_SEG}"
+        rf"(?!(?:Public|Shared|Default|All Users)\b)"
         rf"[A-Za-z0-9_][\w.-]*"
-        rf"|(?i:[A-Za-z]:){_SEG}(?i:users){_SEG}(?!(?i:public|shared|default)\b)[A-Za-z0-9_][\w.-]*"), ("remainder",),
+        rf"|(?i:[A-Za-z]:){_SEG}(?i:users){_SEG}(?!(?i:public|shared|default|all users)\b)[A-Za-z0-9_][\w.-]*"),
+         ("remainder",),
          gate=regex.compile(r"(?i)users|home|documents and settings")),
     Rule("path.root_home", PERSONAL_PATH, compile_rule(r"(?<![\w.~-])/r[o]ot(?![\w.-])"), ("remainder",), trigger="/"),
-    Rule("path.tilde_user", PERSONAL_PATH, compile_rule(r"(?<![\w~])~[A-Za-z_][\w.-]*[\\/]"),
-         ("remainder", "url_path"), trigger="~"),
-    Rule("path.unc", NETWORK_SHARE, compile_rule(rf"(?<![\w\\])\\\\{_NAME}\\[\w.$-]+"), ("remainder", "url_path"),
-         trigger="\\"),
+    Rule("path.tilde_user", PERSONAL_PATH, _TILDE_USER, ("remainder",), trigger="~"),
+    # Contract and rendered profiles: a ``~<name>/`` inside an http(s) URL's path too. The repository profile lets a
+    # public web page such as ``https://host/~name/paper.pdf`` through: it is a published address, not a local path.
+    Rule("path.tilde_user_in_url", PERSONAL_PATH, _TILDE_USER, ("url_path",), trigger="~"),
+    Rule("path.unc", NETWORK_SHARE, _UNC, ("remainder", "url_path"), trigger="\\"),
+    # Repository profile: not an escape sequence in source text (``'\\\\hline\\n'``, a regex's ``[^\\\\s\\n]``).
+    Rule("path.unc_public", NETWORK_SHARE, _UNC, ("remainder", "url_path"), trigger="\\", validate=_not_escape_run),
     Rule("path.share_uri", NETWORK_SHARE, compile_rule(r"(?i)(?<![\w+.-])(?:smb|nfs|afp|cifs)://"),
          ("remainder", "url_path"), trigger=":"),
-    Rule("path.file_uri", FILE_URI, compile_rule(r"(?i)(?<![\w+.-])file:(?:/{1,3}[\w.~$%-]|[A-Za-z]:|\\\\)"),
+    # Repository profile: a rooted path, a drive, a share or a host followed by a path; not ``file://.`` (the
+    # current folder, as an SBOM writes it) nor ``file://name`` with no path after it (a relative file, the AWS
+    # CLI's convention).
+    Rule("path.file_uri", FILE_URI, compile_rule(
+        r"(?i)(?<![\w+.-])file:(?:/(?!/)[\w.~$%-]|///[\w.~$%-]|//(?!\.{1,2}(?![\w~$%-]))[\w.~$%-]+/|[A-Za-z]:|\\\\)"),
          ("remainder", "url_path"), trigger=":"),
     Rule("path.file_uri_any", FILE_URI, compile_rule(r"(?i)(?<![\w+.-])file:(?=[^\s])"), ("remainder", "url_path"),
          trigger=":"),
-    # Contract profile only from here on.
+    # Escaped traversal (repository profile): run by the engine on the text normalised after its plain ".."
+    # segments were masked, so only a segment an escape or a look-alike produced is left to match.
+    Rule("path.traversal_escaped", PATH_TRAVERSAL, compile_rule(_TRAVERSAL), ("escaped",), trigger="."),
+    # Contract and rendered profiles from here on.
+    Rule("path.traversal", PATH_TRAVERSAL, compile_rule(_TRAVERSAL), ("remainder", "url_path"), trigger="."),
     Rule("path.posix_absolute", LOCAL_PATH, compile_rule(
         r"(?<![\w.~%+\-/\\<])(?<!\]\()/(?=[\w.~$-])"), ("remainder",), trigger="/"),
     Rule("path.drive", LOCAL_PATH, compile_rule(r"(?<![\w])[A-Za-z]:[\\/]"), ("remainder", "url_path"),

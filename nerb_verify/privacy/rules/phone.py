@@ -58,10 +58,56 @@ def _trunk(match: regex.Match[str]) -> bool:
     return 10 <= digit_count(match.group(0)) <= 11
 
 
+def _double_zero_public(match: regex.Match[str]) -> bool:
+    """Repository profile: not the item part of a DOI (``10.1016/0021-9991(79)90025-1``: a number right after a
+    slash is a path segment) nor the middle of a list of numbers (a hexdump's offsets, ``0000 0010 0020 ...``)."""
+    start = match.start()
+    if start > 0 and match.string[start - 1] == "/":
+        return False
+    return _double_zero(match) and not _after_number(match)
+
+
+def _after_number(match: regex.Match[str]) -> bool:
+    """The match follows another number, separated by spaces only (it is one item of a list of numbers)."""
+    return regex.search(r"\d[ \t]+$", match.string[max(0, match.start() - 9):match.start()]) is not None
+
+
+def _pairs_public(match: regex.Match[str]) -> bool:
+    """Repository profile: five pairs that are not part of a longer run of pairs (a byte dump, ``01 00 00 00 05 00
+    00 00``): a national number in pairs has exactly five."""
+    after = match.string[match.end():match.end() + 12]
+    sep = regex.escape(match.group("sep"))
+    return regex.match(rf"{sep}\d{{2}}(?!\d)", after) is None and not _after_number(match)
+
+
+def _trunk_public(match: regex.Match[str]) -> bool:
+    """Repository profile: after the trunk 0 comes an area code, which never starts with another 0 (``0002-002
+    0001`` is a run of ids; ``00`` is the international prefix)."""
+    digits = "".join(char for char in match.group(0) if "0" <= char <= "9")
+    return _trunk(match) and digits[1] != "0"
+
+
 def _nanp(match: regex.Match[str]) -> bool:
     area, exchange = match.group("area"), match.group("exchange")
     fictional = exchange == "555" and match.group("line").startswith("01")  # 555-0100..0199: reserved for fiction
-    return area[0] in "23456789" and exchange[0] in "23456789" and not fictional
+    return area[0] in "23456789" and exchange[0] in "23456789" and not fictional and not _citation_or_list(match)
+
+
+# What a formatted North American number is not, in prose and data (repository profile): a page range followed by a
+# year in brackets or after a full stop ("pp. 292-303 (1992)", "573-583. 2020"), or three numbers of a longer list
+# ("256 512 1024 2048"). A phone number does not open a bracket before its last group (unless every group is
+# bracketed, three digits, three digits and four digits each in brackets) or put it after a sentence break.
+_YEAR_AFTER_BREAK = regex.compile(r"(?<![)\]])[(\[]|\.[ \t]")
+
+
+def _citation_or_list(match: regex.Match[str]) -> bool:
+    text = match.string
+    between = text[match.end("exchange"):match.start("line")]
+    if _YEAR_AFTER_BREAK.search(between):
+        return True
+    following = regex.match(r"[ \t]+\d", text[match.end():match.end() + 9])
+    preceding = regex.search(r"\d[ \t]+$", text[max(0, match.start() - 9):match.start()])
+    return following is not None or preceding is not None
 
 
 def _context(match: regex.Match[str]) -> bool:
@@ -81,7 +127,10 @@ def _international_public(match: regex.Match[str]) -> bool:
 
 
 def _context_public(match: regex.Match[str]) -> bool:
-    return _context(match) and not _fictional(match.group("number"))
+    """Repository profile: also not a number glued to a unit or word after it (``phone9923(359087px``: an
+    identifier and a measurement, not a number after the word phone)."""
+    glued = match.string[match.end():match.end() + 1].isalpha()
+    return _context(match) and not _fictional(match.group("number")) and not glued
 
 
 _NORTH_AMERICAN = (
@@ -123,7 +172,12 @@ def _grouped(match: regex.Match[str]) -> bool:
 
 
 def _grouped_public(match: regex.Match[str]) -> bool:
-    return _grouped(match) and not _fictional(match.group(0))
+    """Repository profile: also not four dotted groups of one to three digits without leading zeros, the shape of
+    an IPv4 address (an invented one such as ``198.11.222.333`` included)."""
+    text = match.group(0)
+    if regex.fullmatch(r"(?:0|[1-9]\d{0,2})(?:\.(?:0|[1-9]\d{0,2})){3}", text):
+        return False
+    return _grouped(match) and not _fictional(text)
 
 
 def _spaced(match: regex.Match[str]) -> bool:
@@ -138,6 +192,8 @@ def _counting(digits: str) -> bool:
 
 
 def _spaced_public(match: regex.Match[str]) -> bool:
+    if match.group("s") == ".":
+        return False  # an object identifier or a version (1.3.6.1.5.5.7.1.1), not a number read out digit by digit
     digits = "".join(char for char in match.group(0) if "0" <= char <= "9")
     if len(digits) == 11 and digits[0] == "1":
         digits = digits[1:]
@@ -150,7 +206,11 @@ def _plausible_nanp(digits: str) -> bool:
 
 
 def _compact_public(match: regex.Match[str]) -> bool:
+    """A plausible compact number that is not the numeric tail of a word (``#issuecomment-2106349096``, ``id_...``:
+    ids in URLs are glued to a word by a hyphen or an underscore)."""
     digits = match.group(0)
+    if regex.search(r"[A-Za-z][-_]$", match.string[max(0, match.start() - 2):match.start()]):
+        return False
     return _plausible_nanp(digits[1:] if len(digits) == 11 else digits)
 
 
@@ -174,10 +234,13 @@ RULES = (
     Rule("phone.international", PHONE, _INTERNATIONAL, _FULL, _international, "+", EIGHT_DIGITS),
     Rule("phone.international_public", PHONE, _INTERNATIONAL, _FULL, _international_public, "+", EIGHT_DIGITS),
     Rule("phone.double_zero", PHONE, _DOUBLE_ZERO, _FULL, _double_zero, None, EIGHT_DIGITS),
+    Rule("phone.double_zero_public", PHONE, _DOUBLE_ZERO, _FULL, _double_zero_public, None, EIGHT_DIGITS),
     Rule("phone.north_american", PHONE, _NANP_RULE, _FULL, None, None, EIGHT_DIGITS),
     Rule("phone.north_american_plausible", PHONE, _NANP_RULE, _FULL, _nanp, None, EIGHT_DIGITS),
     Rule("phone.trunk", PHONE, _TRUNK, _FULL, _trunk, None, EIGHT_DIGITS),
+    Rule("phone.trunk_public", PHONE, _TRUNK, _FULL, _trunk_public, None, EIGHT_DIGITS),
     Rule("phone.pairs", PHONE, _PAIRS, _FULL, None, None, EIGHT_DIGITS),
+    Rule("phone.pairs_public", PHONE, _PAIRS, _FULL, _pairs_public, None, EIGHT_DIGITS),
     Rule("phone.grouped", PHONE, _GROUPED_NATIONAL, _FULL, _grouped, None, EIGHT_DIGITS),
     Rule("phone.grouped_public", PHONE, _GROUPED_NATIONAL, _FULL, _grouped_public, None, EIGHT_DIGITS),
     Rule("phone.spaced_digits", PHONE, _SPACED_RULE, _FULL, _spaced, None, SPACED_GATE),

@@ -28,7 +28,12 @@ _SPACED = r"(?<![\w.+])(?<!\d[ \t.\-_/~:])\d(?P<s>[ \t.\-_/~:])\d(?:(?P=s)\d){7}
 
 
 def _issuable(match: regex.Match[str]) -> bool:
+    """An issuable 3-2-4 shape with no bracket opened between its groups (``387.27 (2008)``: a volume, an issue
+    and a year in brackets), unless every group is bracketed (square brackets around each of the three groups)."""
     area, group, serial = match.group(1), match.group(2), match.group(3)
+    text = match.string
+    if regex.search(r"(?<![)\]])[(\[]", text[match.end(1):match.start(3)]):
+        return False
     return _issuable_digits(area + group + serial)
 
 
@@ -42,6 +47,8 @@ def _spaced(match: regex.Match[str]) -> bool:
 
 
 def _spaced_issuable(match: regex.Match[str]) -> bool:
+    if match.group("s") == ".":
+        return False  # an object identifier or a version (1.3.6.1.5.5.7.1.1)
     return _issuable_digits("".join(char for char in match.group(0) if "0" <= char <= "9"))
 
 

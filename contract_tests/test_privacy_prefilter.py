@@ -1,0 +1,147 @@
+"""Issue 17, the scanner's prefilter (``nerb_verify/privacy/prefilter.py``): a text it skips raises nothing on the
+full path, over every corpus row, every string of both bundles, their joined views and seeded random strings; it
+fails safe for a rule it does not know; and it does skip ordinary text (it is not vacuous)."""
+
+from __future__ import annotations
+
+import base64
+import dataclasses
+import json
+import random
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from contract_tests import privacy_corpus, privacy_fp_corpus
+from nerb_verify.privacy.engine import prefilter_skips, scan_full, scan_uncached
+from nerb_verify.privacy.joined import views
+from nerb_verify.privacy.profiles import PROFILES
+
+REPO = Path(__file__).resolve().parent.parent
+PROFILE_LIST = list(PROFILES.values())
+
+
+def _corpus_texts() -> list[str]:
+    texts = [row[1] for row in privacy_corpus.rows()]
+    texts += [line for _kind, line in privacy_fp_corpus.MUST_PASS]
+    texts += [privacy_fp_corpus.assemble(text) for _kind, text, _code in privacy_fp_corpus.MUST_FIND]
+    # Every corpus text cut in half and with its break markers left in: near misses of every shape.
+    texts += [text[: len(text) // 2] for text in texts] + [text[len(text) // 2:] for text in texts]
+    return texts
+
+
+def _bundle_strings() -> tuple[list[str], list[tuple[str, ...]]]:
+    strings: set[str] = set()
+    containers: set[tuple[str, ...]] = set()
+
+    def walk(value: object) -> None:
+        if isinstance(value, dict):
+            strings.update(value)
+            containers.add(tuple(piece for key, child in value.items()
+                                 for piece in (key, child) if isinstance(piece, str)))
+            for child in value.values():
+                walk(child)
+        elif isinstance(value, list):
+            containers.add(tuple(item for item in value if isinstance(item, str)))
+            for child in value:
+                walk(child)
+        elif isinstance(value, str):
+            strings.add(value)
+
+    for path in sorted((REPO / "fixtures" / "bundles").rglob("*.json")):
+        walk(json.loads(path.read_text(encoding="utf-8")))
+    return sorted(strings), sorted(container for container in containers if len(container) >= 2)
+
+
+def _check(text: str) -> bool:
+    """Assert the prefilter's promise for ``text`` in every profile; True when some profile skipped it."""
+    skipped = False
+    for profile in PROFILE_LIST:
+        full = scan_full(text, profile)
+        if prefilter_skips(text, profile):
+            skipped = True
+            assert full == frozenset(), (profile.name, text)
+        assert scan_uncached(text, profile) == full, (profile.name, text)
+    return skipped
+
+
+def test_corpus_rows_skipped_raise_nothing_on_the_full_path() -> None:
+    texts = _corpus_texts()
+    skipped = sum(_check(text) for text in texts)
+    assert len(texts) > 800 and skipped > 50  # benign rows and the halves of rows are skipped
+
+
+def test_bundle_strings_and_joined_views_skipped_raise_nothing() -> None:
+    strings, containers = _bundle_strings()
+    skipped = sum(_check(text) for text in strings)
+    assert skipped >= len(strings) // 2, "most evidence strings need no full scan"
+    for pieces in containers[:400]:
+        for view in views(pieces):
+            if len(view) <= 8192:
+                _check(view)
+
+
+# Characters that sit next to every hint: digits and separators, the path and escape punctuation, the letters of
+# the hint words, the at-sign, brackets, line breaks, and a few non-ASCII look-alikes.
+_ALPHABET = ("0123456789" * 3 + " -./_~:+()[]\t\n\r" + "@%&=\\#$<>{}\"'" + "OoNngGatAThomeusrfil"
+             + "xyzQWK" + "\uff10\u2215\u00a0\u0430\u2603")
+_WORDS = ["at", "dot", "home", "users", "file:", "tel", "phone", "ssn", "doc_", "http://", "~", "/r" + "oot", "0x",
+          "%40", "&#64;", "\\u0040", "=40", "555", "713", "2368", "219", "09", "9999", "+44", "00", "011", "ng",
+          "O", "(at)", "[dot]", "C:\\", "\\\\", "$HOME", "%USERPROFILE%", "6a616e65",
+          base64.b64encode(("jane" + "@" + "corp.com").encode()).decode()]
+
+
+def _random_text(rng: random.Random) -> str:
+    parts = []
+    for _ in range(rng.randint(1, 12)):
+        if rng.random() < 0.35:
+            parts.append(rng.choice(_WORDS))
+        else:
+            parts.append("".join(rng.choice(_ALPHABET) for _ in range(rng.randint(1, 9))))
+    return "".join(parts)
+
+
+def test_seeded_random_strings_skipped_raise_nothing() -> None:
+    rng = random.Random(20261201)
+    skipped = sum(_check(_random_text(rng)) for _ in range(4000))
+    assert skipped > 100
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(alphabet=st.sampled_from(sorted(set(_ALPHABET))), max_size=60))
+def test_prefilter_property(text: str) -> None:
+    _check(text)
+
+
+def test_an_unknown_rule_is_never_skipped() -> None:
+    # A rule the hint table does not know (a new rule, or another engineer's) sends every text to the full path.
+    profile = dataclasses.replace(PROFILES["repository"], name="custom",
+                                  rule_names=PROFILES["repository"].rule_names + ("email.not_a_known_rule",))
+    assert not prefilter_skips("plain words", profile)
+    assert prefilter_skips("plain words", PROFILES["repository"])
+
+
+@pytest.mark.parametrize("text", ["plain words and_identifiers_of_some_length", "def function_12(value: int):",
+                                  "sha256:" + "ab12" * 16, "quality_slices", "0.9530201342281879"])
+def test_ordinary_text_is_skipped(text: str) -> None:
+    assert prefilter_skips(text, PROFILES["repository"])
+
+
+def test_rewritten_hex_token_patterns_find_what_the_lookbehind_first_forms_found() -> None:
+    # The engine's hex patterns test "no hex digit before" after their first character (faster); the forms they
+    # replaced, with the test first, must find exactly the same spans.
+    import re
+
+    from nerb_verify.privacy import engine
+
+    before = {engine._HEX_TOKEN: re.compile(r"(?<![0-9A-Fa-f])(?:[0-9A-Fa-f]{2}){6,}(?![0-9A-Fa-f])"),
+              engine._SEPARATED_HEX: re.compile(
+                  r"(?<![0-9A-Fa-f])[0-9A-Fa-f]{2}(?:[ :-][0-9A-Fa-f]{2}){5,}(?![0-9A-Fa-f])")}
+    rng = random.Random(7)
+    texts = _corpus_texts() + ["".join(rng.choice("0123456789abcdefABCDEFxyz :-=\n") for _ in range(rng.randint(0, 90)))
+                               for _ in range(3000)]
+    for text in texts:
+        for now, then in before.items():
+            assert [m.span() for m in now.finditer(text)] == [m.span() for m in then.finditer(text)], text

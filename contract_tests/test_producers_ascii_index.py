@@ -1,0 +1,195 @@
+"""The engine's ASCII path (Hyperscan literal index + RE2 group, ``nerb_verify/producers/ascii_index.py``) gives
+exactly the records of the RE2 path and of the pure-Python reference matcher; the facts it rests on hold in RE2;
+without Hyperscan, or with the RE2 path forced, the records are the same."""
+
+from __future__ import annotations
+
+import os
+import sys
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+re2 = pytest.importorskip("re2", reason="the RE2 engine needs google-re2 (the 'producers' or 'test' extra)")
+if not hasattr(getattr(re2, "_re2", None), "Set"):
+    pytest.skip("the installed 're2' module is not google-re2 (no RE2::Set)", allow_module_level=True)
+
+from contract_tests.test_producers_engine import EMAIL_REGEX, _lit, _regex, make_bank  # noqa: E402
+from nerb_verify.producers import ascii_index, engine  # noqa: E402
+from nerb_verify.producers.engine import WHITE_SPACE, compile_bank  # noqa: E402
+from nerb_verify.producers.reference_matcher import reference_scan  # noqa: E402
+
+needs_hyperscan = pytest.mark.skipif(ascii_index.HYPERSCAN is None,
+                                     reason="the ASCII path needs hyperscan (the 'producers' or 'test' extra)")
+EXAMPLES = int(os.environ.get("NERB_DIFF_EXAMPLES", "200"))
+MARK = chr(64)  # addresses are built from parts at run time (the repository's own privacy scan)
+
+
+def _every_code_point() -> str:
+    from array import array
+
+    points = array("I", range(0xD800))
+    points.extend(range(0xE000, 0x110000))
+    return points.tobytes().decode("utf-32-le" if sys.byteorder == "little" else "utf-32-be")
+
+
+def test_ascii_fold_orbits_in_re2_are_what_the_index_assumes():
+    """Under RE2's (?i), an ASCII letter matches its two ASCII cases and, for k and s only, U+212A and U+017F;
+    every other ASCII character matches only itself. So a case-insensitive literal with any other non-ASCII
+    non-space character can never match ASCII text, and folding ASCII text is lower-casing."""
+    every = _every_code_point()
+    extra = {"k": {"\u212a"}, "s": {"\u017f"}}
+    for code in range(0x21, 0x7F):
+        ch = chr(code)
+        escaped = ch if ch.isalnum() else "\\x{%X}" % code
+        found = set(re2.compile(f"(?i){escaped}").findall(every))
+        expected = {ch.lower(), ch.upper()} | extra.get(ch.lower(), set())
+        assert found == expected, ch
+
+
+@needs_hyperscan
+def test_keys_and_routing():
+    """What goes to the index, what stays with RE2, what can never match ASCII text."""
+    bank = make_bank({"e": [
+        ("a", "A", _lit("Ann  Lee", ws=True)), ("b", "B", _lit("\u212aim\u00a0Ro", ws=True)),
+        ("c", "C", _lit("Ann Lee", ws=False)), ("d", "D", _lit("Ann", case_sensitive=True)),
+        ("f", "F", _lit("1-2", case_sensitive=True)), ("g", "G", _lit("Jos\u00e9")), ("h", "H", _lit(" Ann", ws=True)),
+        ("r", "R", _regex(EMAIL_REGEX))]})
+    compiled = compile_bank(bank)
+    matcher = compiled.entities[0]
+    by_name = {d.name_id: ascii_index.ascii_key(d, WHITE_SPACE) for d in matcher.detectors}
+    assert by_name == {"a": "ann lee", "b": "kim ro", "c": ascii_index.RE2_GROUP, "d": ascii_index.RE2_GROUP,
+                       "f": "1-2", "g": ascii_index.NEVER, "h": ascii_index.RE2_GROUP, "r": ascii_index.RE2_GROUP}
+    group = sorted(matcher.detectors[i].name_id for s in matcher.ascii_group for i in s.detector_indices)
+    assert group == ["c", "d", "h", "r"]
+    assert matcher._shards is None  # the full RE2 path waits for a non-ASCII document
+    assert compile_bank(bank, eager_full_path=True).entities[0]._shards is not None
+    text = f"ANN \t LEE, kim\n\nro, Ann Lee, Ann, 1-2, x{MARK}y.org"
+    assert compiled.scan_text(text) == reference_scan(bank, text)
+    assert matcher._shards is None
+    other = "Jos\u00e9 ann  lee"
+    assert compiled.scan_text(other) == reference_scan(bank, other)
+    assert matcher._shards is not None
+
+
+ASCII_CHARS = ["a", "b", "k", "K", "s", "S", "1", "_", "-", ".", "@", " ", "\t", "\n", "x", "'"]
+VALUE_CHARS = ASCII_CHARS + ["\u212a", "\u017f", "\u00a0", "\u00e9"]
+ascii_words = st.lists(st.sampled_from(ASCII_CHARS), min_size=1, max_size=12).map("".join)
+value_words = st.lists(st.sampled_from(VALUE_CHARS), min_size=1, max_size=12).map("".join)
+ascii_literal = st.builds(
+    lambda value, prio, cs, ws, left, right: _lit(value, prio, cs, ws, left, right),
+    value_words, st.integers(0, 3), st.booleans(), st.booleans(), st.sampled_from(["none", "word"]),
+    st.sampled_from(["none", "word"]))
+
+
+@st.composite
+def ascii_bank_and_text(draw):
+    """Random banks (literals of every option, long values sharing prefixes, the e-mail fallback) and ASCII texts
+    that contain the literals' ASCII forms, their case and spacing variants and e-mail-like strings."""
+    entities = {}
+    for e in range(draw(st.integers(1, 2))):
+        patterns = draw(st.lists(ascii_literal, min_size=1, max_size=8))
+        names = [(f"n{i}", f"N{i}", p) for i, p in enumerate(patterns)]
+        if draw(st.booleans()):
+            names.append(("unknown_email", "Unknown email", _regex(EMAIL_REGEX, draw(st.integers(0, 4)))))
+        entities[f"e{e}"] = names
+    bank = make_bank(entities)
+    values = [p["value"] for names in entities.values() for _, _, p in names if p["kind"] == "literal"]
+    ascii_values = [v.replace("\u212a", "K").replace("\u017f", "s").replace("\u00a0", "  ").replace("\u00e9", "e")
+                    for v in values]
+    variants = [v.upper() for v in ascii_values] + [v.replace(" ", " \t\n ") for v in ascii_values]
+    pieces = draw(st.lists(st.one_of(ascii_words, st.sampled_from(
+        ascii_values + variants + [f"a{MARK}b.kx", f"x.a_b{MARK}k-a.ss", f"k.s{MARK}a-b.kk-", f"a{MARK}b.c1"])), max_size=10))
+    return bank, "".join(pieces), draw(st.integers(1, 3))
+
+
+@needs_hyperscan
+@settings(max_examples=EXAMPLES, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(ascii_bank_and_text())
+def test_ascii_path_agrees_with_re2_path_and_reference(case):
+    bank, text, shard_size = case
+    assert text.isascii()
+    fast = compile_bank(bank, shard_size=shard_size)
+    slow = compile_bank(bank, shard_size=shard_size, ascii_path=False)
+    assert slow.ascii_literals is None
+    expected = reference_scan(bank, text)
+    assert fast.scan_text(text) == expected
+    assert slow.scan_text(text) == expected
+    assert fast.scan_text(text, offsets="char") == slow.scan_text(text, offsets="char")
+
+
+@needs_hyperscan
+@settings(max_examples=max(50, EXAMPLES // 3), deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(ascii_bank_and_text(), st.integers(8, 12))
+def test_distinguishing_prefixes_of_any_length_agree(case, prefix_bytes):
+    """The prefix floor only changes which keys need confirming, never the records."""
+    bank, text, _ = case
+    old = ascii_index.PREFIX_BYTES
+    ascii_index.PREFIX_BYTES = prefix_bytes
+    try:
+        assert compile_bank(bank).scan_text(text) == reference_scan(bank, text)
+    finally:
+        ascii_index.PREFIX_BYTES = old
+
+
+def test_without_hyperscan_every_document_takes_the_re2_path(monkeypatch):
+    monkeypatch.setattr(ascii_index, "HYPERSCAN", None)
+    bank = make_bank({"p": [("a", "A", _lit("Ann Lee", ws=True))],
+                      "c": [("b", "B", _lit(f"ann{MARK}x.org")), ("u", "U", _regex(EMAIL_REGEX, 9))]})
+    compiled = compile_bank(bank)
+    assert compiled.ascii_literals is None
+    assert all(not m.ascii_path and m._shards is not None for m in compiled.entities)
+    text = f"Mail ann{MARK}x.org or bo{MARK}y.org, ANN\n LEE said"
+    assert compiled.scan_text(text) == reference_scan(bank, text)
+
+
+def test_verifier_cache_is_bounded(monkeypatch):
+    """An address list touching many detectors keeps at most VERIFIER_CACHE programs per entity."""
+    monkeypatch.setattr(engine, "VERIFIER_CACHE", 8)
+    names = [(f"n{i}", f"N{i}", _lit(f"user{i}{MARK}x.org")) for i in range(40)]
+    bank = make_bank({"c": names + [("u", "U", _regex(EMAIL_REGEX, 99))]})
+    compiled = compile_bank(bank, ascii_path=False)
+    text = "\u00e9 " + ", ".join(f"user{i}{MARK}x.org" for i in range(40))
+    first = compiled.scan_text(text)
+    assert len(compiled.entities[0].verifiers) <= 8
+    assert first == compiled.scan_text(text) == reference_scan(bank, text)
+    assert len(first) == 40
+
+
+def test_group_gap_prefilter():
+    """The bytes at which no regex of the group can start; None where the first bytes cannot be worked out."""
+    bank = make_bank({"c": [("u", "U", _regex(EMAIL_REGEX)), ("v", "V", _regex("(?i:a)b")),
+                            ("w", "W", _regex("[[:alpha:]]x")), ("y", "Y", _regex("\u212ax")), ("z", "Z", _regex("(?i)\u212ax"))]})
+    matcher = compile_bank(bank, ascii_path=False).entities[0]
+    by_name = {d.name_id: i for i, d in enumerate(matcher.detectors)}
+    gap = engine._group_gap([by_name["u"]], matcher.plans)
+    assert gap is not None
+    assert b"Az09_".translate(None, gap) == b"Az09_"
+    assert b", \n<>".translate(None, gap) == b""
+    assert engine._group_gap([by_name["v"]], matcher.plans) is None
+    assert engine._group_gap([by_name["w"]], matcher.plans) is None
+    assert engine._group_gap([by_name["y"]], matcher.plans) == bytes(range(128))  # never matches ASCII text
+    assert engine._group_gap([by_name["z"]], matcher.plans) == bytes(b for b in range(128) if b not in b"kK")
+
+
+def test_one_compiled_bank_scans_from_many_threads():
+    """The harness scans one compiled bank from a thread pool (``--concurrency``): the ASCII path (one Hyperscan
+    scratch per thread) and the RE2 path (lazy shards, the bounded verifier cache) give the sequential records."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    names = [(f"n{i}", f"N{i}", _lit(f"user{i}{MARK}x.org")) for i in range(300)]
+    people = [(f"p{i}", f"P{i}", _lit(f"Ann{i} Lee", ws=True)) for i in range(300)]
+    bank = make_bank({"c": names + [("u", "U", _regex(EMAIL_REGEX, 999))], "p": people})
+    docs = [(", ".join(f"user{(i * 7 + j) % 400}{MARK}x.org Ann{j}  Lee" for j in range(40))
+             + (" \u00e9" if i % 3 == 0 else "")).encode() for i in range(60)]
+    expected = [compile_bank(bank).scan_bytes(d) for d in docs]
+    old = engine.VERIFIER_CACHE
+    engine.VERIFIER_CACHE = 16  # evictions while other threads read the cache
+    try:
+        compiled = compile_bank(bank)
+        with ThreadPoolExecutor(max_workers=4) as pool:
+            for _ in range(3):
+                assert list(pool.map(compiled.scan_bytes, docs)) == expected
+    finally:
+        engine.VERIFIER_CACHE = old

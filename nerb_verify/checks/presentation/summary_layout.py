@@ -1,0 +1,385 @@
+"""Numbers bound to their position: Markdown table cells, SVG row labels, bar lengths and threshold markers.
+
+Value tracing (summary.py) accepts a number if *some* verified figure of its kind supports it, so a coherent
+forger can move numbers between rows, reverse bank-size labels, widen a bar or move a threshold line. This module
+parses the published structure (Markdown table rows and cells; SVG elements and their attributes, never a byte
+diff against a re-render) and asks :class:`~nerb_verify.checks.presentation.summary_model.Model` which verified figure belongs
+at each place:
+
+* a table cell must show the figure its row label and column header name (``summary.cell_mismatch``);
+* an SVG row's value text, and a "Label: ..." sentence of a figure's description, must show the figure of the row
+  its label names (``summary.label_mismatch``);
+* an SVG row's bar (or stacked segments) must be value x track width long, within one pixel per segment
+  (``summary.bar_geometry``), and a vertical threshold line in the row must sit at threshold x track width
+  (``summary.threshold_marker``);
+* an SVG with a DOCTYPE, entity declaration, processing of unknown markup or an unterminated tag cannot be parsed
+  into elements and is ``summary.figure_unreadable`` (fail closed: its geometry is not evaluated).
+
+Findings give the file and the 1-based line and column of the number or element, never its text.
+"""
+
+from __future__ import annotations
+
+import bisect
+import html
+import re
+from dataclasses import dataclass, field
+from fractions import Fraction
+
+from nerb_verify.checks.presentation.summary_model import Model, RowFigure, class_of, measure_of, normalise, scale_of
+from nerb_verify.codes import register
+
+CELL = register(
+    "summary.cell_mismatch", "A table cell does not show the figure its row and column name.",
+    "In a summary.md table whose row label and column header name a verified figure (a class and a count or "
+    "metric, a metric and a class or its frozen requirement, a conformance check, a bank size and its throughput), "
+    "the cell must print that figure, correctly rounded. A number that is verified elsewhere but not for this row "
+    "and column was moved between rows or columns.")
+LABEL = register(
+    "summary.label_mismatch", "An SVG value label or description sentence does not show the figure of its row.",
+    "In a figure, the value text of a row and every 'Label: ...' sentence of the description must print the "
+    "verified figure of the row its label names (a conformance ratio, a gate metric and its threshold, a class's "
+    "decomposition counts, a bank size's throughput). A verified number under another row's label, or bank-size "
+    "labels put in another order, is caught here.")
+BAR = register(
+    "summary.bar_geometry", "A bar's length is not its row's value times the track width.",
+    "Each bar in a figure row is drawn on a track (the widest rectangle of the row); its length must be the row's "
+    "verified share (rate, conformance ratio, share of the fastest bank size, or each stacked coverage segment) "
+    "times the track width, within one pixel. A widened or shortened bar misstates the figure even when its label "
+    "is right.")
+MARKER = register(
+    "summary.threshold_marker", "A threshold line is not at the row's frozen threshold.",
+    "A vertical line drawn in a figure row marks its threshold: it must sit at track x + threshold x track width "
+    "(within one pixel) for a frozen threshold of that row's gate (100% for the known-bank contract rows). A moved "
+    "line, or a line on a row without a threshold, misstates the requirement.")
+UNREADABLE = register(
+    "summary.figure_unreadable", "An SVG figure cannot be parsed into plain elements.",
+    "Figures must be plain SVG markup: elements with quoted attributes, text and comments. A DOCTYPE, entity "
+    "declaration, CDATA section or unterminated tag is refused, so the figure's geometry is not evaluated and the "
+    "figure is not accepted.")
+
+MAX_ELEMENTS = 20_000
+MAX_TEXT = 20_000
+TOLERANCE_PX = Fraction(1)
+NUMBER = re.compile(r"(?<![\w.,#/])(\d{1,3}(?:,\d{3}){1,8}|\d{1,12})(?:\.(\d{1,12}))?(?![\w])")
+UNIT = re.compile(r"\s?(%|ms\b|µs\b|s\b|documents/s\b|docs/s\b|documents per second\b)")
+PAIR = re.compile(r"(?<![\w.,])(\d{1,3}(?:,\d{3}){0,8}|\d{1,12}) (?:of|/) (\d{1,3}(?:,\d{3}){0,8}|\d{1,12})(?![\w.,]?\d)")
+THRESHOLD_WORDS = ("threshold", "at least", "at most", "exactly", "≥", "≤", "requirement", ">=", "<=")
+SCALES = {"%": ("value", 100), "ms": ("seconds", 1000), "µs": ("seconds", 1_000_000), "s": ("seconds", 1),
+          "documents/s": ("rate", 1), "docs/s": ("rate", 1), "documents per second": ("rate", 1)}
+NOUN_END = re.compile(r"[,;·.()\d]|$")
+ENTITY = re.compile(r"&#?\w{1,10};")
+
+
+def blank_entities(text: str) -> str:
+    """Character entities replaced by spaces of the same length (offsets stay those of the file)."""
+    return ENTITY.sub(lambda m: " " * len(m.group(0)), text)
+
+
+def _rounds_to(printed: Fraction, decimals: int, exact: Fraction) -> bool:
+    """True when ``printed`` (with ``decimals`` places) is a correct rounding of ``exact`` (a tie either way)."""
+    step = Fraction(1, 10**decimals)
+    return abs(printed - exact) <= step / 2
+
+
+def _supported(printed: Fraction, decimals: int, scale: int, values: list[Fraction]) -> bool:
+    return any(_rounds_to(printed, decimals, v * scale) for v in values)
+
+
+def unsupported_numbers(candidates: list[RowFigure], text: str) -> list[int]:
+    """0-based offsets of numbers in ``text`` that none of the candidate rows supports.
+
+    Only numbers of a quantity the candidates define are judged: a pair against (count, of); a percent against the
+    row's rate, or its thresholds after a threshold word, or its share of the fastest cell before "of the fastest";
+    a rate or latency against the row's; a bare count against the count its following noun names (or the row's
+    only count). Anything else is left to value tracing.
+    """
+    if not candidates:
+        return []
+    bad: list[int] = []
+    consumed: list[tuple[int, int]] = []
+    has_pair = any(c.num is not None and c.den is not None for c in candidates)
+    for match in PAIR.finditer(text):
+        x, y = int(match.group(1).replace(",", "")), int(match.group(2).replace(",", ""))
+        if has_pair:
+            consumed.append(match.span())
+            if not any(c.num == x and c.den == y for c in candidates):
+                bad.append(match.start())
+    for match in NUMBER.finditer(text):
+        if any(a <= match.start() < b for a, b in consumed):
+            continue
+        whole, decimals = match.group(1), match.group(2) or ""
+        printed = Fraction(whole.replace(",", "") + ("." + decimals if decimals else ""))
+        unit = UNIT.match(text, match.end())
+        if unit is not None:
+            role, scale = SCALES[unit.group(1)]
+            before = text[max(0, match.start() - 25):match.start()].lower()
+            after = text[unit.end():unit.end() + 20].lower()
+            values: list[Fraction]
+            if role == "value" and after.startswith(" of the fastest"):
+                values = [c.share for c in candidates if c.share is not None]
+            elif role == "value" and (any(w in before for w in THRESHOLD_WORDS)
+                                      or all(c.value is None for c in candidates)):
+                values = [t for c in candidates for t in c.thresholds]
+            else:
+                values = [v for c in candidates if (v := getattr(c, role)) is not None]
+            if values and not _supported(printed, len(decimals), scale, values):
+                bad.append(match.start())
+            continue
+        if decimals:
+            continue
+        noun_text = text[match.end():match.end() + 60]
+        noun = normalise(noun_text[:NOUN_END.search(noun_text).start()])
+        measure = measure_of(noun) if noun else None
+        key = measure if measure is not None and any(measure in c.counts for c in candidates) else "*"
+        counts = [c.counts[key] for c in candidates if key in c.counts]
+        if counts and printed not in counts:
+            bad.append(match.start())
+    return sorted(set(bad))
+
+
+# -- Markdown tables ---------------------------------------------------------------------------------------------
+
+@dataclass
+class Cell:
+    line: int
+    column: int  # 1-based column of the cell's first character
+    text: str
+
+
+def tables(text: str) -> list[tuple[list[str], list[list[Cell]]]]:
+    """(header cells, body rows) of every pipe table; the alignment row is dropped. Linear in the text."""
+    out: list[tuple[list[str], list[list[Cell]]]] = []
+    header: list[str] | None = None
+    rows: list[list[Cell]] = []
+    for number, line in enumerate(text.split("\n"), start=1):
+        if not line.startswith("|"):
+            if header is not None:
+                out.append((header, rows))
+            header, rows = None, []
+            continue
+        body = line[1:-1] if line.rstrip().endswith("|") and len(line.rstrip()) > 1 else line[1:]
+        cells: list[Cell] = []
+        column = 2
+        for part in body.split("|"):
+            cells.append(Cell(number, column, part))
+            column += len(part) + 1
+        if header is None:
+            header = [c.text for c in cells]
+        elif re.fullmatch(r"[\s:|-]*", line) and not rows:
+            continue  # the alignment row
+        else:
+            rows.append(cells)
+    if header is not None:
+        out.append((header, rows))
+    return out
+
+
+def check_tables(model: Model, text: str, skip: set[tuple[int, int]]) -> list[tuple[int, int]]:
+    """(line, column) of each table number that is not the figure its row and column name."""
+    bad: list[tuple[int, int]] = []
+    for header, rows in tables(text):
+        first = header[0] if header else ""
+        for cells in rows:
+            if not cells:
+                continue
+            label = cells[0].text
+            for index, cell in enumerate(cells[1:], start=1):
+                column = header[index] if index < len(header) else ""
+                candidates = model.row(label, first, column)
+                for offset in unsupported_numbers(candidates, cell.text):
+                    position = (cell.line, cell.column + offset)
+                    if not any(line == cell.line and cell.column <= col < cell.column + len(cell.text) + 1
+                               for line, col in skip):
+                        bad.append(position)
+    return bad
+
+
+# -- SVG ---------------------------------------------------------------------------------------------------------
+
+TAG = re.compile(r"<(/?)([A-Za-z][A-Za-z0-9:_.-]{0,40})((?:\s+[A-Za-z_:][A-Za-z0-9:_.-]{0,40}\s*=\s*"
+                 r"(?:\"[^\"<]{0,4000}\"|'[^'<]{0,4000}'))*)\s*(/?)>")
+ATTR = re.compile(r"([A-Za-z_:][A-Za-z0-9:_.-]{0,40})\s*=\s*(?:\"([^\"]*)\"|'([^']*)')")
+NUM_ATTR = re.compile(r"-?\d{1,9}(?:\.\d{1,9})?")
+
+
+@dataclass
+class Element:
+    name: str
+    attrs: dict[str, str]
+    offset: int
+    text: str = ""
+    text_offset: int = 0
+    children_text: list[str] = field(default_factory=list)
+
+    def number(self, key: str) -> Fraction | None:
+        """A numeric attribute (plain decimal, optional px), or None."""
+        value = self.attrs.get(key, "").strip().removesuffix("px")
+        return Fraction(value) if NUM_ATTR.fullmatch(value) else None
+
+
+def parse_svg(text: str) -> list[Element] | None:
+    """The elements of an SVG in document order (text content collected for title/desc/text), or None when the
+    markup is not plain elements, text and comments. One linear pass; at most MAX_ELEMENTS elements."""
+    elements: list[Element] = []
+    open_text: Element | None = None
+    pos = 0
+    while True:
+        start = text.find("<", pos)
+        chunk = text[pos:] if start < 0 else text[pos:start]
+        if open_text is not None and len(open_text.text) < MAX_TEXT:
+            open_text.text += chunk
+        if start < 0:
+            return elements
+        if text.startswith("<!--", start):
+            end = text.find("-->", start + 4)
+            if end < 0:
+                return None
+            pos = end + 3
+            continue
+        if text.startswith("<?xml", start) and start == 0:
+            end = text.find("?>", start)
+            if end < 0:
+                return None
+            pos = end + 2
+            continue
+        match = TAG.match(text, start)
+        if match is None:
+            return None
+        closing, name, attrs, empty = match.group(1) == "/", match.group(2), match.group(3), match.group(4) == "/"
+        pos = match.end()
+        if closing:
+            if open_text is not None and name == open_text.name:
+                open_text = None
+            continue
+        if len(elements) >= MAX_ELEMENTS:
+            return None
+        element = Element(name, {m.group(1): html.unescape(m.group(2) if m.group(2) is not None else m.group(3))
+                                 for m in ATTR.finditer(attrs)}, start, text_offset=match.end())
+        elements.append(element)
+        if name in ("title", "desc", "text") and not empty and open_text is None:
+            open_text = element
+
+
+@dataclass
+class Row:
+    label: Element
+    candidates: list[RowFigure]
+    members: list[Element] = field(default_factory=list)
+
+
+def _is_label(element: Element) -> bool:
+    text = element.text.strip()
+    return bool(text) and len(text) <= 80 and (measure_of(text) is not None or class_of(text) is not None
+                                                or scale_of(text) is not None)
+
+
+def svg_rows(model: Model, elements: list[Element]) -> list[Row]:
+    """Group the elements after each row-label text (up to the next one) into that row."""
+    rows: list[Row] = []
+    for element in elements:
+        if element.name == "text" and _is_label(element):
+            rows.append(Row(element, model.row(html.unescape(element.text.strip()))))
+        elif rows:
+            rows[-1].members.append(element)
+    return rows
+
+
+def _geometry(row: Row) -> tuple[list[int], list[int]]:
+    """(offsets of elements with a wrong bar, offsets of misplaced threshold lines) for one row."""
+    rects = [e for e in row.members if e.name == "rect" and e.attrs.get("class") != "value-bg"]
+    readable = [r for r in rects if r.number("x") is not None and r.number("width") is not None]
+    bad_bars: list[int] = []
+    bad_lines: list[int] = []
+    if not readable:
+        return bad_bars, bad_lines
+    track = max(readable, key=lambda r: r.number("width") or 0)
+    tx, tw, ty = track.number("x") or Fraction(0), track.number("width") or Fraction(0), track.attrs.get("y")
+    if tw <= 0:
+        return bad_bars, bad_lines
+    bars = [r for r in readable[readable.index(track) + 1:]
+            if r.attrs.get("y") == ty and tx <= (r.number("x") or 0) <= tx + tw and (r.number("width") or 0) > 0]
+    shares = {c.value if c.value is not None else c.share for c in row.candidates
+              if (c.value if c.value is not None else c.share) is not None}
+    segments = [c for c in row.candidates if c.segments is not None and c.total]
+    if segments:
+        if not any(_segments_match(bars, tx, tw, c) for c in segments):
+            bad_bars.append((bars[0] if bars else track).offset)
+    elif shares:
+        total = sum((b.number("width") or Fraction(0)) for b in bars)
+        starts_ok = all(abs((b.number("x") or Fraction(0)) - tx) <= TOLERANCE_PX for b in bars[:1])
+        if not starts_ok or not any(abs(total - min(max(s, Fraction(0)), Fraction(1)) * tw) <= TOLERANCE_PX
+                                    for s in shares):
+            bad_bars.append((bars[0] if bars else track).offset)
+    thresholds = {t for c in row.candidates for t in c.thresholds}
+    for line in row.members:
+        if line.name != "line":
+            continue
+        x1, x2 = line.number("x1"), line.number("x2")
+        if x1 is None or x2 is None or x1 != x2:
+            continue  # not a vertical marker
+        if not any(abs(x1 - (tx + t * tw)) <= TOLERANCE_PX for t in thresholds):
+            bad_lines.append(line.offset)
+    return bad_bars, bad_lines
+
+
+def _segments_match(bars: list[Element], tx: Fraction, tw: Fraction, row: RowFigure) -> bool:
+    """Stacked bars match the row's nonzero segments in order (a segment under one pixel may be absent)."""
+    assert row.segments is not None and row.total
+    index = 0
+    done = 0
+    for value in row.segments:
+        if value == 0:
+            continue
+        start, length = tx + Fraction(done, row.total) * tw, Fraction(value, row.total) * tw
+        done += value
+        bar = bars[index] if index < len(bars) else None
+        if bar is not None and abs((bar.number("x") or 0) - start) <= 2 * TOLERANCE_PX \
+                and abs((bar.number("width") or 0) - length) <= TOLERANCE_PX:
+            index += 1
+        elif length >= 1:
+            return False
+    return index == len(bars)
+
+
+DESC_SENTENCE = re.compile(r"(?:^|(?<=[.;]) )([A-Z0-9][^:.;]{0,79}): ([^:]*?)(?=\. [A-Z0-9]|\.$|$)")
+
+
+def check_svg(model: Model, text: str) -> dict[str, list[int]] | None:
+    """Offsets of findings in one SVG by code (label, bar, marker), or None when it cannot be parsed."""
+    elements = parse_svg(text)
+    if elements is None:
+        return None
+    found: dict[str, list[int]] = {LABEL: [], BAR: [], MARKER: []}
+    for row in svg_rows(model, elements):
+        for member in row.members:
+            if member.name == "text" and member.text:
+                found[LABEL].extend(member.text_offset + o
+                                    for o in unsupported_numbers(row.candidates, blank_entities(member.text)))
+        bars, lines = _geometry(row)
+        found[BAR].extend(bars)
+        found[MARKER].extend(lines)
+    for element in elements:
+        if element.name != "desc":
+            continue
+        for sentence in DESC_SENTENCE.finditer(blank_entities(element.text)):
+            label = sentence.group(1)
+            if not (measure_of(label) or class_of(label) or scale_of(label)):
+                continue
+            candidates = model.row(label)
+            found[LABEL].extend(element.text_offset + sentence.start(2) + o
+                                for o in unsupported_numbers(candidates, sentence.group(2)))
+    return found
+
+
+def line_col(starts: list[int], offset: int) -> tuple[int, int]:
+    """1-based (line, column) of ``offset`` given the line start offsets."""
+    index = bisect.bisect_right(starts, offset) - 1
+    return index + 1, offset - starts[index] + 1
+
+
+def line_starts(text: str) -> list[int]:
+    starts = [0]
+    for match in re.finditer("\n", text):
+        starts.append(match.end())
+    return starts

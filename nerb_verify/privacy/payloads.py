@@ -1,0 +1,346 @@
+"""Binary-to-text payloads beyond base64, base32 and hex, and the test every decoded payload must pass to be text.
+
+:func:`as_text` decides whether decoded bytes are text (UTF-8, UTF-16 or UTF-32 in either byte order, with or without a
+byte order mark, gzip or zlib streams inflated first); random bytes (digests, ids) practically never pass, so only
+real encoded text is rescanned.
+
+:func:`raw_payloads` finds, in linear time, the printable texts hidden in a string as
+
+* ascii85 (Adobe ``<~...~>`` blocks, whitespace inside allowed, and bare runs of 14 or more characters of its
+  alphabet ``!``..``u``) and base85 (RFC 1924 / Git / Python's ``b85encode`` alphabet, bare runs of 14 or more).
+  A bare run is decoded only where one search finds three group leaders of text five apart (the first character of
+  a group carries the group's first byte: for a byte up to 0x7E it is one of the first 41 of the 85 characters),
+  only when every group at some alignment leads that way, and it counts only when it decodes to plain ASCII text,
+  which screens out ordinary words, URLs and code;
+* uuencoded lines: ``begin <mode> <name>`` blocks (every line up to ``end`` or the first line that is not uuencoded,
+  decoded and joined), runs of full 45-byte lines ended by a shorter one, each uuencoded on its own (a length
+  character, then exactly the characters that length needs, all from space to backtick), and such a line as one
+  white-space-free token.
+
+Each candidate is decoded at most five times (alignments) and each decoding is cached per token, so the cost is
+linear in the string; strings are at most 16,384 characters (the normaliser's budget) except in screens, whose
+runs are the same runs.
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import functools
+import re
+import unicodedata
+import zlib
+from collections.abc import Callable
+
+# A compressed payload is inflated to at most this many bytes (a decompression bomb stops there and is not text).
+MAX_INFLATED_BYTES = 65536
+MIN_DECODED_CHARS = 6
+# Control and format characters a payload may carry (a trailing CRLF, a NUL, a BOM, a zero-width space) before it
+# stops looking like text.
+MAX_STRIPPED_CHARS = 2
+
+
+# Byte order marks, longest first (the UTF-32LE mark begins with the UTF-16LE one).
+_BOMS = ((b"\xff\xfe\x00\x00", "utf-32-le"), (b"\x00\x00\xfe\xff", "utf-32-be"), (b"\xef\xbb\xbf", "utf-8"),
+         (b"\xff\xfe", "utf-16-le"), (b"\xfe\xff", "utf-16-be"))
+
+
+def _text_encoding(raw: bytes) -> tuple[str, int]:
+    """The encoding ``raw`` is most likely text in, and how many bytes of byte order mark to skip: the mark if there
+    is one; else UTF-32 when three of every four bytes are zero, UTF-16 when every other byte is (little- or
+    big-endian by which ones), else UTF-8."""
+    for mark, encoding in _BOMS:
+        if raw.startswith(mark) and len(raw) > len(mark):
+            return encoding, len(mark)
+    if len(raw) >= 8 and len(raw) % 4 == 0:
+        if not any(raw[1::4]) and not any(raw[2::4]) and not any(raw[3::4]):
+            return "utf-32-le", 0
+        if not any(raw[0::4]) and not any(raw[1::4]) and not any(raw[2::4]):
+            return "utf-32-be", 0
+    if len(raw) >= 4 and len(raw) % 2 == 0:
+        if not any(raw[1::2]):
+            return "utf-16-le", 0
+        if not any(raw[0::2]):
+            return "utf-16-be", 0
+    return "utf-8", 0
+
+
+def _printable_text(raw: bytes) -> str | None:
+    """``raw`` as text when it is UTF-8, UTF-16 or UTF-32 (either byte order, with or without a byte order mark, see
+    :func:`_text_encoding`) made of printable characters, once at most two control or format characters are
+    dropped; else None (random bytes almost never pass)."""
+    encoding, skip = _text_encoding(raw)
+    try:
+        text = raw[skip:].decode(encoding)
+    except UnicodeDecodeError:
+        return None
+    kept = "".join(ch for ch in text if ch in "\t\n\r " or unicodedata.category(ch) not in ("Cc", "Cf"))
+    if len(text) - len(kept) > MAX_STRIPPED_CHARS or len(kept) < MIN_DECODED_CHARS:
+        return None
+    if not kept.replace("\n", " ").replace("\t", " ").replace("\r", " ").isprintable():
+        return None
+    return kept
+
+
+def _inflate(raw: bytes) -> bytes | None:
+    """The bytes of a gzip or zlib stream, inflated to at most MAX_INFLATED_BYTES; None when ``raw`` is not one."""
+    if raw[:2] == b"\x1f\x8b":
+        wbits = 16 + zlib.MAX_WBITS
+    elif len(raw) >= 2 and raw[0] & 0x0F == 8 and (raw[0] << 8 | raw[1]) % 31 == 0:
+        wbits = zlib.MAX_WBITS
+    else:
+        return None
+    try:
+        inflater = zlib.decompressobj(wbits)
+        return inflater.decompress(raw, MAX_INFLATED_BYTES)
+    except zlib.error:
+        return None
+
+
+def as_text(raw: bytes | None) -> str | None:
+    """Printable text carried by ``raw`` directly, or by ``raw`` inflated when it is a compressed stream."""
+    if not raw:
+        return None
+    text = _printable_text(raw)
+    if text is None:
+        inflated = _inflate(raw)
+        text = _printable_text(inflated) if inflated else None
+    return text
+
+
+# Base85 and ascii85 runs: 14 characters carry 11 bytes (an SSN with its separators).
+MIN_BASE85_RUN = 14
+# A run may begin with a key or a URL glued to the payload ("d=...", "key:..."): decoding is also tried after each of
+# the first few such separators (and at five alignments from each start).
+_GLUE = re.compile("[=:?&/\"'(<\\[,;]")
+MAX_GLUED_STARTS = 8
+_ASCII85_ADOBE = re.compile(r"<~([!-uz\s]+)~>")
+_ASCII85_CHARS = "".join(chr(code) for code in range(ord("!"), ord("u") + 1))
+_ASCII85_REST = re.compile(r"[!-u]*")
+# The first MIN_BASE85_RUN characters of a bare ascii85 payload of plain text, at its alignment: three group
+# leaders (see _ASCII85_LEADER_CHARS) four characters apart. One search over the text finds every place a payload
+# can start; only the runs around those places are tried.
+# (Written out, not as a repeated group: the standard library's ``re`` then scans three times faster.)
+_ASCII85_WINDOW = re.compile(r"[!-I][!-u]{4}[!-I][!-u]{4}[!-I][!-u]{3}")
+_BASE85_ALPHABET = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz!#$%&()*+-;<=>?@^_`{|}~"
+_BASE85_CLASS = r"[0-9A-Za-z!#$%&()*+\-;<=>?@^_`{|}~]"
+_BASE85_REST = re.compile(_BASE85_CLASS + "*")
+_BASE85_WINDOW = re.compile(("[0-9A-Za-e]" + _BASE85_CLASS + "{4}") * 2 + "[0-9A-Za-e]" + _BASE85_CLASS + "{3}")
+# The first character of a 5-character group when the group's first byte is at most 0x7E (text, or a zero byte of
+# UTF-16/32): digit values 0 to 40 of the 85.
+_ASCII85_LEADER_CHARS = "".join(chr(33 + value) for value in range(41))
+_ASCII85_TEXT_LEADERS = str.maketrans("", "", _ASCII85_LEADER_CHARS + "z")
+_BASE85_TEXT_LEADERS = str.maketrans("", "", _BASE85_ALPHABET[:41])
+# Five characters in a row none of which can lead a group of text: every alignment misses there. Every payload start
+# leaves at least the run's last MIN_BASE85_RUN characters to decode, so a run with such five among them is not
+# decoded at all; most code and prose runs (lower-case words) fail here, at the cost of one search.
+_ASCII85_NO_LEADER = re.compile(r"[J-u]{5}")
+_BASE85_NO_LEADER = re.compile(r"[f-z!#$%&()*+\-;<=>?@^_`{|}~]{5}")
+# What a bare base85/ascii85 run must decode to: ASCII letters, digits, white space and the punctuation of
+# addresses, numbers and paths (no tilde, brackets, quotes or other symbols, which random decodes are full of).
+_PLAIN_TEXT = re.compile(r"[A-Za-z0-9_ \t\r\n@.+/\\:(),-]+")
+
+
+def _all_lead_text(leaders: str, allowed: dict[int, None]) -> bool:
+    """True when every one of ``leaders`` is in ``allowed`` (a deletion table): every group starts with a byte of
+    plain ASCII text."""
+    return bool(leaders) and not leaders.translate(allowed)
+
+
+def _decode_ascii85(body: str) -> bytes | None:
+    try:
+        return base64.a85decode(body.encode("ascii"), ignorechars=b" \t\r\n\x0b\x0c")
+    except ValueError:
+        return None
+
+
+def _decode_base85(body: str) -> bytes | None:
+    try:
+        return base64.b85decode(body.encode("ascii"))
+    except ValueError:
+        return None
+
+
+def _starts(run: str) -> list[int]:
+    """Where a payload may begin in ``run``: its start and after each of its first ``MAX_GLUED_STARTS`` glue
+    characters."""
+    starts = [0]
+    for match in _GLUE.finditer(run, 0, len(run) - MIN_BASE85_RUN):
+        starts.append(match.end())
+        if len(starts) > MAX_GLUED_STARTS:
+            break
+    return starts
+
+
+def _run_text(run: str, leaders: dict[int, None], no_leader: re.Pattern[str],
+              decode: Callable[[str], bytes | None]) -> str | None:
+    """The plain text ``run`` carries from the first start and alignment (see :func:`_starts`) whose 5-character
+    group leaders look like text, or None. A bare run is weaker evidence than a delimited block: code and prose are
+    full of short runs of this alphabet (``len(status)``), and some decode to printable junk by chance, which the
+    short path shapes then read as a path (a tilde, a letter and a backslash). So only plain ASCII text counts here (see ``_PLAIN_TEXT``)."""
+    if no_leader.search(run, len(run) - MIN_BASE85_RUN):
+        return None
+    for start in _starts(run):
+        if no_leader.search(run, start):
+            continue
+        for offset in range(start, start + 5):
+            if len(run) - offset < MIN_BASE85_RUN:
+                break
+            if _all_lead_text(run[offset::5], leaders):
+                text = as_text(decode(run[offset:]))
+                if text is not None and _PLAIN_TEXT.fullmatch(text):
+                    return text
+    return None
+
+
+@functools.lru_cache(maxsize=65536)
+def _ascii85_text(run: str) -> str | None:
+    """The printable text a bare ascii85 run carries (see :func:`_run_text`), or None. A run holding ``z`` (four zero
+    bytes in one character, so groups are not every five characters) is decoded whole."""
+    if "z" in run:
+        return as_text(_decode_ascii85(run))
+    return _run_text(run, _ASCII85_TEXT_LEADERS, _ASCII85_NO_LEADER, _decode_ascii85)
+
+
+@functools.lru_cache(maxsize=65536)
+def _base85_text(run: str) -> str | None:
+    """The printable text a bare base85 (RFC 1924 alphabet) run carries, as :func:`_ascii85_text`."""
+    return _run_text(run, _BASE85_TEXT_LEADERS, _BASE85_NO_LEADER, _decode_base85)
+
+
+# uuencode: a line is a length character (space + 1..45 bytes, "!".."M") and 4 characters per 3 bytes, every
+# character from space to backtick.
+_UU_LINE = re.compile(r"[!-M][ -`]+")
+# A white-space-free token of uuencode characters (its boundaries are checked in code: no lookarounds keeps the
+# search fast).
+_UU_TOKEN = re.compile(r"[!-M][!-`]{7,}")
+_UU_BEGIN = re.compile(r"[ \t]*begin [0-7]{3,4} \S")
+_UU_END = re.compile(r"[ \t]*(?:end|`)[ \t]*")
+MAX_UU_LINES = 512
+
+
+def _uu_line(line: str, exact: bool) -> bytes | None:
+    """The bytes of one uuencoded line, or None when it is not one. ``exact``: the characters after the length
+    character must be exactly as many as the length needs (a token inside other text); else one or two fewer are
+    accepted too (an editor may strip trailing spaces, which encode zero bits)."""
+    if not _UU_LINE.fullmatch(line):
+        return None
+    size = ord(line[0]) - 32
+    needed = 4 * ((size + 2) // 3)
+    body = len(line) - 1
+    if body != needed and (exact or not needed - 2 <= body <= needed + 1):
+        return None
+    try:
+        return binascii.a2b_uu(line)
+    except binascii.Error:
+        return None
+
+
+@functools.lru_cache(maxsize=65536)
+def _uu_token_text(token: str) -> str | None:
+    return as_text(_uu_line(token, exact=True))
+
+
+# The lines _uu_texts looks at: a begin line, an end line, or a line made only of uuencode characters (one search
+# over the whole text; ordinary lines, with their lower-case letters, never match).
+# (Searched in the text with a line break added at both ends: a pattern that starts with a literal is faster.)
+_UU_CANDIDATE_LINE = re.compile(r"\n(?:[ \t]*begin [0-7]{3,4} \S[^\n]*|[ \t]*end[ \t]*|[!-`][ -`]*)\r?(?=\n)")
+
+
+def _uu_texts(text: str) -> list[str]:
+    """Texts of uuencoded lines, each group joined: a ``begin`` block's lines (trailing spaces may be stripped), or
+    outside one a run of full 45-byte lines ("M") ended by a shorter one, every line exactly as long as its length
+    character says; and single such lines written as one token inside other text."""
+    found: list[str] = []
+    run: list[bytes] = []
+
+    def flush() -> None:
+        if run:
+            decoded = as_text(b"".join(run))
+            if decoded is not None:
+                found.append(decoded)
+            run.clear()
+
+    in_block = False
+    previous_end = -1
+    for match in _UU_CANDIDATE_LINE.finditer("\n" + text + "\n"):
+        if match.start() != previous_end:  # a line in between that is not uuencoded ends a group
+            flush()
+            in_block = False
+        previous_end = match.end()
+        line = match.group(0)[1:].rstrip("\r")
+        if _UU_BEGIN.match(line):
+            flush()
+            in_block = True
+            continue
+        if in_block and _UU_END.fullmatch(line):
+            flush()
+            in_block = False
+            continue
+        decoded = _uu_line(line, exact=not in_block) if len(run) < MAX_UU_LINES else None
+        if decoded is None:
+            flush()
+            in_block = False
+            continue
+        run.append(decoded)
+        if not in_block and line[0] != "M":
+            flush()
+    flush()
+    for match in _UU_TOKEN.finditer(text):
+        start, end = match.span()
+        if (start and not text[start - 1].isspace()) or (end < len(text) and not text[end].isspace()):
+            continue
+        token = match.group(0)
+        if len(token) - 1 != 4 * ((ord(token[0]) - 30) // 3):  # the length its first character announces
+            continue
+        decoded = _uu_token_text(token)
+        if decoded is not None:
+            found.append(decoded)
+    return found
+
+
+_HEX_RUN = re.compile(r"[0-9A-Fa-f]+")
+_ASCII85_ALPHABET_SET = frozenset(_ASCII85_CHARS)
+_BASE85_ALPHABET_SET = frozenset(_BASE85_ALPHABET)
+
+
+def _bare_run_texts(text: str, window: re.Pattern[str], rest: re.Pattern[str], alphabet: frozenset[str],
+                    decode: Callable[[str], str | None]) -> list[str]:
+    """Texts of the bare runs (maximal runs of ``alphabet``) that hold a ``window`` match, each run decoded once by
+    ``decode`` (a run of base64 characters too: the ascii85 of digits is often made of letters and digits only)."""
+    found: list[str] = []
+    done = -1
+    for match in window.finditer(text):
+        if match.start() < done:
+            continue  # inside a run already tried
+        start = match.start()
+        while start > 0 and text[start - 1] in alphabet:
+            start -= 1
+        tail = rest.match(text, match.end())
+        done = tail.end() if tail is not None else match.end()
+        run = text[start:done]
+        if _HEX_RUN.fullmatch(run):
+            continue  # a digest or an id: base85 of text is practically never made of hex digits only
+        decoded = decode(run)
+        if decoded is not None:
+            found.append(decoded)
+    return found
+
+
+def raw_payloads(text: str) -> list[str]:
+    """Printable texts hidden in ``text`` as ascii85 / base85 runs or uuencoded lines (see the module docstring).
+    ``text`` is scanned as given: these alphabets hold ``%``, ``&``, ``=`` and backslashes, which the normaliser
+    would read as escapes."""
+    found: list[str] = []
+    if len(text) < 8:
+        return found
+    if "<~" in text:
+        for match in _ASCII85_ADOBE.finditer(text):
+            decoded = as_text(_decode_ascii85(match.group(1)))
+            if decoded is not None:
+                found.append(decoded)
+    if len(text) >= MIN_BASE85_RUN:
+        found.extend(_bare_run_texts(text, _ASCII85_WINDOW, _ASCII85_REST, _ASCII85_ALPHABET_SET, _ascii85_text))
+        found.extend(_bare_run_texts(text, _BASE85_WINDOW, _BASE85_REST, _BASE85_ALPHABET_SET, _base85_text))
+    found.extend(_uu_texts(text))
+    return found

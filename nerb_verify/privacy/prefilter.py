@@ -1,0 +1,209 @@
+"""The cheap prefilter in front of the scan engine: which strings need the full normaliser and rules at all.
+
+Most text holds nothing any rule or decoding step could act on: no at-sign, no run of digits, no path punctuation
+the profile cares about, no escape, no URL, no binary-to-text token that decodes to text. :func:`needs_full_scan`
+decides that with the profile's *hints* (substring tests, most of them, and a few standard-library patterns that
+start with a literal character, compiled once per rule set) plus, only when the text has base64/base32/hex-shaped
+tokens, the engine's own cached token decoders. When it returns False the
+full path provably finds nothing, so the engine returns no codes without running it; when it returns True the full
+path runs unchanged, so the scan stays exactly as strict.
+
+Why "provably": the hints are necessary conditions, read off the engine and the rules.
+
+* The text is ASCII (plus the joined-view screen separator, which no step changes) without control characters
+  other than tab and newline, and holds none of the escape hints (``&`` before ``#`` or a letter, ``%`` before two
+  hex digits or ``u``, a backslash before ``u U x N / @`` or an octal digit, ``=`` before two upper-case hex
+  digits): then one normalisation round changes nothing, the fixed point is the text itself and there is no
+  quoted-printable view. Any other character or escape sends the text to the full path.
+* No ``://``: no URL, so the remainder is the text itself and no URL part or payload is scanned.
+* No letter-O-for-zero hint and no ROT13 ``ng`` hint (the engine's own patterns, passed in by the engine): no
+  rewritten view.
+* No line break between base64 characters (the engine's wrap hint) and no base64, base32 or hex token that the
+  engine's cached decoders turn into text: no decoded payload is scanned.
+* Every rule of the profile has a hint that any text it matches also matches (:data:`RULE_HINTS`): ``@`` for the
+  address rules; for every SSN and phone rule, five digits with at most 17 other characters between neighbours
+  (each is gated on eight such digits, five digits one at a time, or eleven in a row) *and* the start of its shape
+  (a three-digit group after no letter and before a separator, an SSN's first two groups, a ``+``, a ``00``, ...:
+  a hex digest's digits, glued to letters, have neither); the rule's own gate, trigger or first characters
+  otherwise. A rule the table does not know makes every text go to the full path (fail safe), so a new rule cannot
+  be skipped by accident.
+
+Extending: a new decoding step adds a :class:`Hint` to :data:`ENGINE_HINTS` (one that every text the step would
+change or decode matches); a new rule adds its entry to :data:`RULE_HINTS`.
+``contract_tests/test_privacy_prefilter.py`` checks, over every corpus row and seeded random strings, that a text
+the prefilter skips raises nothing on the full path.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from nerb_verify.privacy.normalise import INERT_SEPARATOR
+
+
+@dataclass(frozen=True)
+class Hint:
+    """A necessary condition: the text holds at least ``min_digits`` ASCII digits, and ``literal`` (if set), and
+    one of ``lower`` (if set) in the lower-cased text, and a match of ``pattern`` (if set; on the lower-cased text
+    when ``on_lower``). Each part that is set must hold. Cheap parts are tested first; a pattern starts with a
+    literal character where it can (the standard library's engine then skips ahead fast)."""
+
+    literal: str | None = None
+    lower: tuple[str, ...] = ()
+    pattern: str | None = None
+    min_digits: int = 0
+    on_lower: bool = False
+
+
+# Triggers of the engine's own steps (normalisation, quoted-printable views, URLs); the engine adds the hints of its
+# rewritten views and of wrapped base64 (``engine.PREFILTER_HINTS``, from its own patterns).
+ENGINE_HINTS: tuple[Hint, ...] = (
+    # Non-ASCII (NFKC, look-alikes, digits of other scripts) or a control character other than tab and newline.
+    Hint(pattern=rf"[^\t\n\x20-\x7e{INERT_SEPARATOR}]"),
+    Hint(literal="&", pattern=r"&[#A-Za-z]"),  # an HTML character reference
+    Hint(literal="%", pattern=r"%[0-9A-Fa-f]{2}|%[uU]"),  # a percent escape
+    Hint(literal="\\", pattern=r"\\[uUxN/@0-3]"),  # a backslash escape
+    Hint(literal="=", pattern=r"=[0-9A-F]{2}"),  # a quoted-printable escape (a view of its own)
+    Hint(literal="://"),  # a URL: its parts and payloads are scanned on their own
+)
+
+# Every character a digit-group separator of the SSN and phone rules is made of (brackets, spaces, line breaks too).
+_SEP = r"[-./_~:+()\[\] \t\r\n]"
+# Every SSN and phone rule is gated on eight digits close together, five digits one at a time, or eleven in a row,
+# so each needs five digits; and each needs the start of its shape, written literal- or digit-first:
+_NUMBER = 5
+# ... a three-digit group not glued to a letter or an underscore (the rules start after a non-word character, a
+# leading 1, a separator or a bracket), then a separator or a closing bracket (North American, trunk, grouped);
+_GROUP_START = Hint(min_digits=_NUMBER, pattern=rf"\d\d\d(?<![A-Za-z_]\d\d\d){_SEP}")
+# ... an SSN's first two groups (a letter may stand before them);
+_SSN_GROUPS = Hint(min_digits=_NUMBER, pattern=rf"\d\d\d{_SEP}+\d\d{_SEP}")
+# ... five digits one at a time with one separator (the spaced-digit rules' own gate).
+_SPACED = Hint(min_digits=_NUMBER, pattern=r"\d([ \t.\-_/~:])\d\1\d\1\d\1\d")
+_CONTEXT_WORDS = ("tel", "phone", "mobile", "cell", "fax", "call")
+
+
+def _at_words() -> tuple[str, ...]:
+    from nerb_verify.privacy.rules.email import _AT_WORDS  # the words the spelled-out rules know for the at-sign
+
+    return tuple(sorted({word.lower() for word in _AT_WORDS if word.isascii()}))
+
+
+def _spelled_plain() -> tuple[Hint, ...]:
+    from nerb_verify.privacy.rules.email import _AT_GATE  # the spelled-out rule's own prefilter (lower-cased text)
+
+    return (Hint(lower=_at_words(), pattern=_AT_GATE.pattern, on_lower=True),)
+
+
+def _spelled_bracketed() -> tuple[Hint, ...]:
+    # A bracket, then (ASCII text) one of the at-words: the bracketed rule's gate needs both.
+    return tuple(Hint(literal=bracket, lower=_at_words()) for bracket in "([{<")
+
+
+HintSet = tuple[Hint, ...] | Callable[[], tuple[Hint, ...]]
+
+# Rule name -> hints, one of which matches every ASCII text the rule can match (or a function returning them, for
+# hints read from the rule module itself).
+RULE_HINTS: dict[str, HintSet] = {
+    "email.address": (Hint(literal="@"),), "email.address_public": (Hint(literal="@"),),
+    "email.at_sign": (Hint(literal="@"),),
+    "email.spelled": _spelled_bracketed, "email.spelled_plain": _spelled_plain,
+    "email.document_id": (Hint(lower=("doc_",)),),
+    "ssn.shape": (_SSN_GROUPS,), "ssn.issuable_shape": (_SSN_GROUPS,),
+    "ssn.spaced_digits": (_SPACED,), "ssn.spaced_digits_issuable": (_SPACED,),
+    "ssn.context": (Hint(min_digits=_NUMBER, lower=("ssn", "ss#", "social")),),
+    **dict.fromkeys(("phone.international", "phone.international_public"),
+                    (Hint(min_digits=_NUMBER, literal="+", pattern=r"\+(?<![\w+]\+)[(\[]?[ \t]?[1-9]"),)),
+    **dict.fromkeys(("phone.double_zero", "phone.double_zero_public"),
+                    (Hint(min_digits=_NUMBER, pattern=r"0(?<![\w.+]0)(?:0|11)"),)),
+    **dict.fromkeys(("phone.north_american", "phone.north_american_plausible", "phone.trunk", "phone.trunk_public",
+                     "phone.grouped", "phone.grouped_public"), (_GROUP_START,)),
+    **dict.fromkeys(("phone.pairs", "phone.pairs_public"),
+                    (Hint(min_digits=_NUMBER, pattern=rf"0(?<![\w.+]0)[1-9]{_SEP}"),)),
+    "phone.spaced_digits": (_SPACED,), "phone.spaced_digits_public": (_SPACED,),
+    **dict.fromkeys(("phone.context", "phone.context_public"),
+                    (Hint(min_digits=_NUMBER, lower=_CONTEXT_WORDS),)),
+    **dict.fromkeys(("phone.compact", "phone.compact_in_url"),
+                    (Hint(min_digits=10, pattern=r"\d{10}(?<![\w.+]\d{10})"),)),
+    "phone.e164_bare": (Hint(min_digits=11, pattern=r"\d{11}(?<![\w.+]\d{11})"),),
+    "path.home": (Hint(lower=("users", "home", "documents and settings")),),
+    "path.relative_home": (Hint(literal="home"), Hint(literal="users")),
+    "path.root_home": (Hint(literal="/r" + "oot"),),  # (split so this file passes its own scan)
+    "path.tilde_user": (Hint(literal="~"),), "path.tilde_user_in_url": (Hint(literal="~"),),
+    "path.unc": (Hint(literal="\\"),), "path.unc_public": (Hint(literal="\\"),),
+    "path.rooted_backslash": (Hint(literal="\\"),),
+    # Plain traversal needs its ".." segment; the escaped form is found only on a view the escape hints already send
+    # to the full path (a percent, an HTML reference, a backslash escape or non-ASCII dots).
+    "path.traversal": (Hint(literal=".."),), "path.traversal_escaped": (),
+    "path.share_uri": (Hint(literal="://"),),
+    "path.file_uri": (Hint(lower=("file:",)),), "path.file_uri_any": (Hint(lower=("file:",)),),
+    "path.posix_absolute": (Hint(literal="/", pattern=r"/(?<![\w.~%+\-/\\<]/)[\w.~$-]"),),
+    "path.drive": (Hint(literal=":", pattern=r":(?<=[A-Za-z]:)[\\/]"),),
+    "path.home_shorthand": (Hint(literal="~"), Hint(literal="$"),
+                            Hint(lower=("%userprofile%", "%homepath%", "%homedrive%", "%appdata%",
+                                        "%localappdata%"))),
+    "path.option_attached": (Hint(literal="/"), Hint(literal="\\")),
+}
+
+
+@dataclass(frozen=True)
+class _Compiled:
+    literal: str | None
+    lower: tuple[str, ...]
+    pattern: re.Pattern[str] | None
+    min_digits: int
+    on_lower: bool
+
+
+@functools.lru_cache(maxsize=32)
+def _hints(rule_names: tuple[str, ...], engine_hints: tuple[Hint, ...]) -> tuple[_Compiled, ...] | None:
+    """The engine's hints and those of ``rule_names``, deduplicated and compiled, cheapest first; None when a rule
+    has no known hint."""
+    hints: list[Hint] = list(ENGINE_HINTS + engine_hints)
+    for name in rule_names:
+        known = RULE_HINTS.get(name)
+        if known is None:
+            return None
+        hints.extend(known if isinstance(known, tuple) else known())
+    unique = list(dict.fromkeys(hints))
+    unique.sort(key=lambda hint: (hint.pattern is not None, hint.min_digits > 0, bool(hint.lower)))
+    return tuple(_Compiled(hint.literal, hint.lower, re.compile(hint.pattern) if hint.pattern else None,
+                           hint.min_digits, hint.on_lower) for hint in unique)
+
+
+_DIGITS = "0123456789"
+
+
+def needs_full_scan(text: str, rule_names: tuple[str, ...], max_chars: int, engine_hints: tuple[Hint, ...],
+                    payloads: Callable[[str], list[str]]) -> bool:
+    """False only when the full scan of ``text`` with these rules provably raises nothing (see the module
+    docstring). ``engine_hints`` are the engine's own view triggers and ``payloads`` its cached token decoder
+    (:func:`nerb_verify.privacy.engine.encoded_payloads`): the engine passes both, so they cannot drift apart."""
+    if len(text) > max_chars:
+        return True  # the full path fails closed on it
+    hints = _hints(rule_names, engine_hints)
+    if hints is None:
+        return True
+    digits = -1
+    low: str | None = None
+    for hint in hints:
+        if hint.literal is not None and hint.literal not in text:
+            continue
+        if hint.min_digits:
+            if digits < 0:
+                digits = sum(text.count(digit) for digit in _DIGITS)
+            if digits < hint.min_digits:
+                continue
+        if hint.lower:
+            low = text.lower() if low is None else low
+            if not any(word in low for word in hint.lower):
+                continue
+        if hint.pattern is not None:
+            if hint.on_lower:
+                low = text.lower() if low is None else low
+            if hint.pattern.search(low if hint.on_lower else text) is None:  # type: ignore[arg-type]
+                continue
+        return True
+    return bool(payloads(text))

@@ -1,0 +1,306 @@
+"""Large files, read in bounded memory: a file is read in windows of ``read_size`` bytes, decoded as strict UTF-8
+incrementally, and fed to the same drivers as the in-memory path.
+
+* Text: :func:`text_lines` cuts the decoded windows into lines for :class:`nerb_verify.privacy.text_scan.TextDriver`
+  (the driver behind ``scan_text``), which holds one block of about 256 KiB of whole lines, the seam with the
+  previous block and the contexts of a glued line break. A line longer than ``LONG_LINE_CHARS`` is never held: it is
+  passed on as its overlapping 4,096-character chunks (as the in-memory path scans it) plus its first and last
+  16,384 characters.
+* JSON: :mod:`nerb_verify.privacy.json_stream` tokenizes the same windows.
+
+A file is binary, as in the in-memory path, when its first 8 KiB hold a NUL byte or any byte sequence is not UTF-8;
+the bytes are then not scanned and nothing found so far is kept (the caller scans into a scratch collector and keeps
+it only when the whole file decoded).
+"""
+
+from __future__ import annotations
+
+import codecs
+import errno
+import os
+import stat
+from collections.abc import Iterator
+from pathlib import Path
+
+import regex
+
+from nerb_verify.findings import Collector, Label
+from nerb_verify.loader import SYMLINK, TOO_LARGE, UNREADABLE, LoadFailure, LoadProblem
+from nerb_verify.privacy import messages
+from nerb_verify.privacy.joined import _SVG_TEXT, _TAG, JOINED_BUDGET, JoinedScan, joined_codes
+from nerb_verify.privacy.profiles import Profile
+from nerb_verify.privacy.text_scan import (
+    CHUNK,
+    JUNCTION_CONTEXT,
+    LONG_LINE_CHARS,
+    OVERLAP,
+    SCREEN_BYTES,
+    LongLine,
+    TextDriver,
+)
+
+READ_SIZE = 1 << 20
+BINARY_PROBE = 8192
+
+
+class Binary(Exception):
+    """The file is binary (a NUL byte in the first 8 KiB, or not UTF-8): skipped, as the in-memory path does."""
+
+
+def open_regular(path: Path) -> tuple[int, int]:
+    """Open a regular file for reading without following a symbolic link; returns ``(fd, size)``.
+
+    The same checks as :func:`nerb_verify.loader.read_regular_file` (``O_NOFOLLOW``, device and inode compared with
+    the ``lstat`` result), without its size cap; raises :class:`LoadFailure`."""
+    try:
+        before = os.lstat(path)
+    except OSError:
+        raise LoadFailure(LoadProblem(UNREADABLE)) from None
+    if stat.S_ISLNK(before.st_mode):
+        raise LoadFailure(LoadProblem(SYMLINK))
+    flags = os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0)
+    try:
+        fd = os.open(path, flags)
+    except OSError as exc:
+        if exc.errno == errno.ELOOP:
+            raise LoadFailure(LoadProblem(SYMLINK)) from None
+        raise LoadFailure(LoadProblem(UNREADABLE)) from None
+    opened = os.fstat(fd)
+    if (opened.st_dev, opened.st_ino) != (before.st_dev, before.st_ino) or not stat.S_ISREG(opened.st_mode):
+        os.close(fd)
+        raise LoadFailure(LoadProblem(UNREADABLE, message="File changed between inspection and opening."))
+    return fd, opened.st_size
+
+
+def byte_windows(fd: int, read_size: int = READ_SIZE, expected: int | None = None) -> Iterator[bytes]:
+    """The file's bytes, ``read_size`` at a time (the first window at least ``BINARY_PROBE`` bytes, so the binary
+    probe sees them together). Raises :class:`LoadFailure` when reading fails or the file grows past
+    ``expected`` bytes while read (it changed under us)."""
+    total = 0
+    first = True
+    while True:
+        want = max(read_size, BINARY_PROBE) if first else read_size
+        try:
+            data = os.read(fd, want)
+            while first and data and len(data) < BINARY_PROBE:
+                more = os.read(fd, BINARY_PROBE - len(data))
+                if not more:
+                    break
+                data += more
+        except OSError:
+            raise LoadFailure(LoadProblem(UNREADABLE)) from None
+        first = False
+        if not data:
+            return
+        total += len(data)
+        if expected is not None and total > expected:
+            raise LoadFailure(LoadProblem(TOO_LARGE, message="File grew while it was read."))
+        yield data
+
+
+def decoded(windows: Iterator[bytes]) -> Iterator[str]:
+    """Strict incremental UTF-8 decoding of ``windows``; raises :class:`Binary` for a NUL byte in the first
+    ``BINARY_PROBE`` bytes or a sequence that is not UTF-8 (anywhere, also at the very end)."""
+    decoder = codecs.getincrementaldecoder("utf-8")("strict")
+    first = True
+    for window in windows:
+        if first and b"\x00" in window[:BINARY_PROBE]:
+            raise Binary
+        first = False
+        try:
+            text = decoder.decode(window)
+        except UnicodeDecodeError:
+            raise Binary from None
+        if text:
+            yield text
+    try:
+        tail = decoder.decode(b"", final=True)
+    except UnicodeDecodeError:
+        raise Binary from None
+    if tail:
+        yield tail
+
+
+def without_bom(pieces: Iterator[str]) -> Iterator[str]:
+    """``pieces`` with one leading U+FEFF removed (the in-memory text scan removes it too)."""
+    first = True
+    for piece in pieces:
+        if first:
+            piece = piece.removeprefix("\ufeff")
+            first = False
+        if piece:
+            yield piece
+
+
+class _Reader:
+    """Pieces of text cut into lines; a line longer than ``long_chars`` becomes a :class:`LongLine` whose chunks are
+    read from the same pieces while the driver consumes them."""
+
+    def __init__(self, pieces: Iterator[str], long_chars: int) -> None:
+        self.pieces = pieces
+        self.long_chars = long_chars
+        self.rest = ""  # text read but not yet cut into lines
+        self.exhausted = False  # a long line ran to the end of the text
+
+    def lines(self) -> Iterator[str | LongLine]:
+        parts: list[str] = []  # the current line so far
+        length = 0
+        while True:
+            if not self.rest:
+                piece = next(self.pieces, None)
+                if piece is None:
+                    yield "".join(parts)
+                    return
+                self.rest = piece
+            cut = self.rest.find("\n")
+            if cut >= 0:
+                parts.append(self.rest[:cut])
+                self.rest = self.rest[cut + 1:]
+                yield "".join(parts)
+                parts, length = [], 0
+                continue
+            parts.append(self.rest)
+            length += len(self.rest)
+            self.rest = ""
+            if length > self.long_chars:
+                line = LongLine(iter(()), "")
+                line.chunks = self._long(line, "".join(parts))
+                line.head = "".join(parts)[:JUNCTION_CONTEXT]
+                parts, length = [], 0
+                yield line
+                if self.exhausted:
+                    return
+
+    def _long(self, line: LongLine, start_text: str) -> Iterator[tuple[int, str]]:
+        """The chunks of a long line (starts 0, 3584, ...: ``CHUNK`` characters overlapping by ``OVERLAP``), read
+        up to its line feed; sets ``line.tail``. A chunk is given out only once a character after it is known, so a
+        trailing carriage return (dropped from the line) never ends up in one."""
+        step = CHUNK - OVERLAP
+        buffer = start_text  # the line from offset ``base``
+        base = 0
+        next_start = 0
+        ended = False
+        while True:
+            known = base + len(buffer)
+            while next_start + CHUNK < known:
+                offset = next_start - base
+                yield next_start, buffer[offset:offset + CHUNK]
+                next_start += step
+            keep_from = min(next_start, known - JUNCTION_CONTEXT - 2)
+            if keep_from > base:
+                buffer = buffer[keep_from - base:]
+                base = keep_from
+            if ended:
+                break
+            piece = self.rest or next(self.pieces, None)
+            self.rest = ""
+            if piece is None:
+                self.exhausted = ended = True
+                continue
+            cut = piece.find("\n")
+            if cut >= 0:
+                buffer += piece[:cut]
+                self.rest = piece[cut + 1:]
+                ended = True
+            else:
+                buffer += piece
+        if buffer.endswith("\r"):
+            buffer = buffer[:-1]
+        length = base + len(buffer)
+        for start in range(next_start, max(length - OVERLAP, 1), step):
+            yield start, buffer[start - base:start - base + CHUNK]
+        line.tail = buffer[-JUNCTION_CONTEXT:]
+
+
+def text_lines(pieces: Iterator[str], long_chars: int = LONG_LINE_CHARS) -> Iterator[str | LongLine]:
+    """The lines of the text ``pieces`` spell (split at line feeds, as ``str.split("\\n")`` does), with long lines
+    as :class:`LongLine` (see :class:`_Reader`)."""
+    return _Reader(pieces, long_chars).lines()
+
+
+_SVG_OPEN = regex.compile(r"<text\b", regex.I)
+# An SVG <text> element still open after this many characters is not waited for: the figure fails closed.
+SVG_ELEMENT_CHARS = 4 * 1024 * 1024
+
+
+class _SvgElements:
+    """The ``<text>`` elements of an SVG document fed piece by piece, as :func:`joined.svg_text_elements` finds them
+    in the whole text: each element's pieces are joined at once, the figure's texts are fed to a sliding-window join
+    (:class:`joined.JoinedScan`) as each element closes, so a figure of any size is joined in bounded memory."""
+
+    def __init__(self, profile: Profile) -> None:
+        self.profile = profile
+        self.buffer = ""
+        self.base = 0  # offset of ``buffer`` in the whole text
+        self.newlines = 0  # line feeds before ``base``
+        self.found: list[tuple[int, set[str]]] = []  # (line, codes), in the order of the in-memory path
+        self.figure = JoinedScan(profile)
+        self.elements = 0
+        self.first_line = 0
+
+    def feed(self, piece: str) -> None:
+        self.buffer += piece
+        if "<text" not in self.buffer and "<TEXT" not in self.buffer.upper():
+            self._drop(max(len(self.buffer) - 8, 0))
+            return
+        end = 0
+        for match in _SVG_TEXT.finditer(self.buffer):
+            self._element(self.base + match.start(), self.buffer.count("\n", 0, match.start()) + self.newlines + 1,
+                          [part for part in _TAG.split(match.group(1)) if part.strip()])
+            end = match.end()
+        open_at = _SVG_OPEN.search(self.buffer, end)
+        keep = open_at.start() if open_at else max(len(self.buffer) - 8, end)
+        if open_at and len(self.buffer) - keep > SVG_ELEMENT_CHARS:
+            line = self.buffer.count("\n", 0, keep) + self.newlines + 1
+            self.found.append((line, {JOINED_BUDGET}))
+            keep = len(self.buffer) - 8
+        self._drop(keep)
+
+    def _drop(self, keep: int) -> None:
+        self.newlines += self.buffer.count("\n", 0, keep)
+        self.base += keep
+        self.buffer = self.buffer[keep:]
+
+    def _element(self, offset: int, line: int, pieces: list[str]) -> None:
+        if not pieces:
+            return
+        if len(pieces) > 1:
+            codes = joined_codes(pieces, self.profile)
+            if codes:
+                self.found.append((line, codes))
+        self.elements += 1
+        if self.elements == 1:
+            self.first_line = line
+        self.figure.add("".join(pieces))
+
+    def finish(self) -> list[tuple[int, set[str]]]:
+        """``(line, codes)`` of every element, then of the figure."""
+        if self.elements > 1:
+            codes = self.figure.codes()
+            if codes:
+                self.found.append((self.first_line, codes))
+        return self.found
+
+
+def scan_text_stream(pieces: Iterator[str], profile: Profile, collector: Collector, artifact: str,
+                     where: Label = messages.LINE, limit: int = messages.MAX_FINDINGS_PER_FILE,
+                     block_chars: int = SCREEN_BYTES, long_chars: int = LONG_LINE_CHARS) -> int:
+    """:func:`nerb_verify.privacy.text_scan.scan_text` of the text that ``pieces`` spell, holding a bounded part of
+    it (one block, the seam and junction contexts, an open SVG text element). Returns the number of findings."""
+    svg = _SvgElements(profile) if artifact.lower().endswith(".svg") else None
+
+    def tapped() -> Iterator[str]:
+        for piece in pieces:
+            if svg is not None:
+                svg.feed(piece)
+            yield piece
+
+    driver = TextDriver(profile, collector, artifact, where, limit, block_chars, long_chars)
+    driver.feed_lines(text_lines(tapped(), min(long_chars, LONG_LINE_CHARS)))
+    driver.finish()
+    if svg is not None and not driver.stopped:
+        for line, codes in svg.finish():
+            for code in sorted(codes):
+                if not driver.report(code, line, 1, messages.JOINED):
+                    return driver.added
+    return driver.added

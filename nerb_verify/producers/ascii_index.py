@@ -1,0 +1,266 @@
+"""The engine's fast exact path for ASCII documents: literals found by their first word, in C string operations.
+
+Most mail is pure ASCII. On ASCII text the declared literal semantics (spec 50 §4.3) reduce to byte equality:
+
+* Unicode simple case folding restricted to ASCII text is ASCII lower-casing. An ASCII letter's RE2 fold orbit holds
+  its two ASCII cases plus, for ``k`` and ``s`` only, U+212A KELVIN SIGN and U+017F LONG S, so a case-insensitive
+  literal's key maps those two to ``k`` and ``s``; a literal with any other non-ASCII, non-whitespace character can
+  never match ASCII text (``contract_tests/test_producers_ascii_index.py`` checks the orbits against RE2 itself);
+* a normalized whitespace run (``White_Space+``, greedy) matches exactly one maximal run of ASCII White_Space
+  (``\\t``-``\\r``, space), so text and keys both collapse each maximal run to one space (with a map back to bytes);
+* the Unicode word predicate on an ASCII character is ``isalnum() or "_"``.
+
+Every literal whose key can be built (case-insensitive or without letters, whitespace only where normalized and
+not at an edge) is indexed. The document is folded and collapsed with ``bytes.translate`` and one regex
+substitution, and a Hyperscan literal database (``hyperscan``, the ``producers`` extra; Intel's multi-literal
+matcher) over the keys' first :data:`PREFIX_BYTES` bytes reports every occurrence of every prefix, overlaps
+included; ``startswith`` confirms the whole key at each. So every (start, end) at which an indexed literal's body
+matches is found; boundaries are then checked on the original bytes. This is exact, not a heuristic: Hyperscan is
+used only for what it reports exactly (every end offset of a fixed string), never for regex semantics. The other
+literals stay with RE2 in the entity's *RE2 group*, as do regexes; the engine merges both under the leftmost-first
+rule. Non-ASCII documents take the full RE2 path, and so does every document when ``hyperscan`` is not installed.
+(Prefixes, not whole keys: Hyperscan confirms a literal from its last bytes, and thousands of addresses share
+``@example.com``; distinguishing leading bytes are far more selective, measured in ``docs/producers.md``.)
+"""
+
+from __future__ import annotations
+
+import re
+import threading
+from bisect import bisect_left
+from dataclasses import dataclass, field
+from typing import Any
+
+try:  # optional (the producers extra): without it the engine runs every document on RE2
+    import hyperscan as _hyperscan
+except ImportError:  # pragma: no cover - a test forces HYPERSCAN = None instead
+    _hyperscan = None
+
+HYPERSCAN: Any = _hyperscan
+PREFIX_BYTES = 8
+ASCII_WHITE_SPACE = "\t\n\x0b\x0c\r "
+KELVIN_SIGN = "\u212a"
+LONG_S = "\u017f"
+NEVER = "never"  # the literal cannot match any ASCII document
+RE2_GROUP = "re2"  # the literal stays with RE2 on ASCII documents
+
+# Document bytes -> key bytes: ASCII upper case to lower case, every ASCII White_Space byte to a space.
+_FOLD_TABLE = bytes.maketrans(
+    bytes(range(0x41, 0x5B)) + ASCII_WHITE_SPACE.encode("ascii"),
+    bytes(range(0x61, 0x7B)) + b" " * len(ASCII_WHITE_SPACE))
+_NOT_SPACE = re.compile(rb"[^ ]")
+_SCRATCH_LOCK = threading.Lock()
+WORD_BYTE = bytes(1 if (chr(b).isalnum() or b == 0x5F) else 0 for b in range(128)) + bytes(128)
+
+
+def ascii_key(detector: Any, white_space: frozenset[str]) -> str:
+    """The index key of a literal on ASCII documents (folded, runs collapsed), or :data:`NEVER` / :data:`RE2_GROUP`.
+
+    ``white_space`` is the engine's Unicode White_Space set (normalized runs may be written with any of them)."""
+    if detector.kind != "literal":
+        return RE2_GROUP
+    ignore_case = detector.ignore_case
+    out: list[str] = []
+    in_ws = False
+    for ch in detector.value:
+        if ch in white_space:
+            if not detector.normalize_whitespace:
+                return RE2_GROUP
+            if not in_ws:
+                out.append(" ")
+            in_ws = True
+            continue
+        in_ws = False
+        if ch.isascii():
+            if ignore_case:
+                out.append(ch.lower())
+            elif ch.isalpha():
+                return RE2_GROUP  # case-sensitive letters: the folded text cannot tell cases apart
+            else:
+                out.append(ch)
+        elif ignore_case and ch == KELVIN_SIGN:
+            out.append("k")
+        elif ignore_case and ch == LONG_S:
+            out.append("s")
+        else:
+            return NEVER
+    key = "".join(out)
+    if not key or key[0] == " " or key[-1] == " ":
+        return RE2_GROUP  # a run at an edge can start or end inside a text run: RE2 decides
+    return key
+
+
+Detectors = tuple[tuple[int, bool, bool], ...]
+# (key or None, pattern length, key length, first entity, its first detector, left word, right word, more)
+Entry = tuple[bytes | None, int, int, int, int, bool, bool, list[tuple[int, Detectors]] | None]
+
+
+def _collect(pattern_id: int, _from: int, to: int, _flags: int, hits: list[tuple[int, int]]) -> None:
+    hits.append((to, pattern_id))
+
+
+@dataclass
+class Patterns:
+    """One Hyperscan literal database. ``prefixes[id]`` describes pattern ``id``: the key (None when the pattern
+    is the whole key), the pattern's and the key's length, the first entity having the key with its first detector
+    in order and that detector's word boundaries, and ``more``: None when that is the key's only detector, else
+    every ``(entity position, ((detector index, left word, right word), ...))`` having the key, detectors in order.
+    Hyperscan needs one scratch per concurrent scan: each thread gets its own, cloned on first use."""
+
+    database: Any
+    scratch: Any
+    prefixes: list[Entry]
+    local: threading.local = field(default_factory=threading.local, repr=False)
+
+    def thread_scratch(self) -> Any:
+        """This thread's scratch (the one made at compile time for the first thread that asks, clones after)."""
+        scratch = getattr(self.local, "scratch", None)
+        if scratch is None:
+            with _SCRATCH_LOCK:
+                scratch, self.scratch = (self.scratch, None) if self.scratch is not None else (None, None)
+            if scratch is None:
+                scratch = HYPERSCAN.Scratch(self.database)
+            self.local.scratch = scratch
+        return scratch
+
+    def resolve(self, text: bytes, data: bytes, runs: list[int], removed: list[int],
+                out: list[list[tuple[int, int, int]]]) -> None:
+        """Scan ``text`` (``data`` folded, collapsed when ``runs``) and append every confirmed key occurrence that
+        holds its boundaries on ``data`` to ``out[entity]`` as (start, detector index, end) in ``data`` offsets."""
+        hits: list[tuple[int, int]] = []
+        self.database.scan(text, match_event_handler=_collect, context=hits, scratch=self.thread_scratch())
+        if not hits:
+            return
+        length = len(data)
+        word = WORD_BYTE
+        starts_with = text.startswith
+        prefixes = self.prefixes
+        for to, pattern_id in hits:
+            key, size, key_size, entity, index, left, right, more = prefixes[pattern_id]
+            start = to - size
+            if key is not None and not starts_with(key, start):
+                continue
+            end = start + key_size
+            if runs:
+                start += removed[bisect_left(runs, start)]
+                end += removed[bisect_left(runs, end)]
+            before_start = start > 0 and word[data[start - 1]]
+            after_start = start < length and word[data[start]]
+            before_end = word[data[end - 1]]
+            after_end = end < length and word[data[end]]
+            if more is None:  # one detector has this key (the usual case)
+                if (not left or before_start != after_start) and (not right or before_end != after_end):
+                    out[entity].append((start, index, end))
+                continue
+            for other_entity, detectors in more:
+                for other, left, right in detectors:
+                    if left and before_start == after_start:
+                        continue
+                    if right and before_end == after_end:
+                        continue
+                    out[other_entity].append((start, other, end))
+                    break
+
+
+@dataclass
+class AsciiIndex:
+    """Every indexed literal of a bank: keys without a space in ``plain`` (scanned on the folded document, so no
+    offset map), keys with a normalized run in ``spaced`` (scanned on the folded and collapsed document)."""
+
+    plain: Patterns | None
+    spaced: Patterns | None
+    keys: int
+
+    def candidates(self, data: bytes, entities: int) -> list[list[tuple[int, int, int]]]:
+        """Per entity, every (start, detector index, end) whose literal matches at ``start`` with its boundaries
+        (the earliest such detector of each key only: a later one sharing the key can never win that start).
+
+        ``data`` must be ASCII."""
+        folded = data.translate(_FOLD_TABLE)
+        out: list[list[tuple[int, int, int]]] = [[] for _ in range(entities)]
+        if self.plain is not None:
+            self.plain.resolve(folded, data, [], [], out)
+        if self.spaced is not None:
+            text, runs, removed = collapse(folded)
+            self.spaced.resolve(text, data, runs, removed, out)
+        return out
+
+
+def collapse(folded: bytes) -> tuple[bytes, list[int], list[int]]:
+    """``folded`` with every run of two or more spaces as one space; the collapsed offset of each run; and
+    ``removed``, where ``removed[j + 1]`` is how many bytes are gone up to and including run ``j`` (so a collapsed
+    offset ``k`` is ``k + removed[bisect_left(runs, k)]`` in ``folded``)."""
+    pos = folded.find(b"  ")
+    if pos < 0:
+        return folded, [], [0]
+    runs: list[int] = []
+    removed = [0]
+    pieces: list[bytes] = []
+    last = 0
+    total = 0
+    find = folded.find
+    not_space = _NOT_SPACE.search
+    while pos >= 0:
+        found = not_space(folded, pos + 2)
+        end = found.start() if found is not None else len(folded)
+        pieces.append(folded[last:pos + 1])
+        runs.append(pos - total)
+        total += end - pos - 1
+        removed.append(total)
+        last = end
+        pos = find(b"  ", end)
+    pieces.append(folded[last:])
+    return b"".join(pieces), runs, removed
+
+
+def build_index(entity_keys: list[list[tuple[int, str, bool, bool]]]) -> AsciiIndex | None:
+    """The index over ``entity_keys[entity] = [(detector index, key, left word, right word), ...]`` (detector
+    indices ascending), or None when there is no key or ``hyperscan`` is not installed."""
+    if HYPERSCAN is None or not any(entity_keys):
+        return None
+    values: dict[bytes, list[tuple[int, tuple[tuple[int, bool, bool], ...]]]] = {}
+    for entity, rows in enumerate(entity_keys):
+        grouped: dict[str, list[tuple[int, bool, bool]]] = {}
+        for index, key, left, right in rows:
+            grouped.setdefault(key, []).append((index, left, right))
+        for key, detectors in grouped.items():
+            values.setdefault(key.encode("ascii"), []).append((entity, tuple(detectors)))
+    plain = {k: v for k, v in values.items() if b" " not in k}
+    spaced = {k: v for k, v in values.items() if b" " in k}
+    return AsciiIndex(_patterns(plain), _patterns(spaced), len(values))
+
+
+def _patterns(values: dict[bytes, list[tuple[int, Detectors]]]) -> Patterns | None:
+    """The Hyperscan database over ``values`` (key -> entities and detectors), or None when there is no key.
+
+    Each key's pattern is its shortest prefix of at least PREFIX_BYTES that no other key shares (the whole key
+    when it is a prefix of another key): patterns are distinct, each names one key, and a pattern that is the
+    whole key needs no confirmation."""
+    if not values:
+        return None
+    ordered = sorted(values)
+    patterns: list[bytes] = []
+    prefixes: list[Entry] = []
+    for i, key in enumerate(ordered):
+        shared = max(_common_prefix(key, ordered[i - 1]) if i else 0,
+                     _common_prefix(key, ordered[i + 1]) if i + 1 < len(ordered) else 0)
+        size = min(len(key), max(PREFIX_BYTES, shared + 1))
+        patterns.append(key[:size])
+        entries = values[key]
+        entity, detectors = entries[0]
+        index, left, right = detectors[0]
+        more = entries if len(entries) > 1 or len(detectors) > 1 else None
+        prefixes.append((None if size == len(key) else key, size, len(key), entity, index, left, right, more))
+    database = HYPERSCAN.Database(mode=HYPERSCAN.HS_MODE_BLOCK)
+    database.compile(expressions=patterns, ids=list(range(len(patterns))), elements=len(patterns),
+                     flags=[0] * len(patterns), literal=True)
+    return Patterns(database, HYPERSCAN.Scratch(database), prefixes)
+
+
+def _common_prefix(a: bytes, b: bytes) -> int:
+    """The length of the longest common prefix of two byte strings."""
+    n = min(len(a), len(b))
+    i = 0
+    while i < n and a[i] == b[i]:
+        i += 1
+    return i
