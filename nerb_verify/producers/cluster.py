@@ -131,3 +131,26 @@ def partitions(path: Path, kind: str, parts: int) -> list[Partition]:
         result.append(Partition("messages", str(path), files=tuple(names[position:position + take])))
         position += take
     return result
+
+
+def add_cluster_arguments(parser: Any) -> None:
+    """``--cluster ADDR|local:N`` and ``--partitions K`` (shared by prepare, split and scan-bank)."""
+    parser.add_argument("--cluster", metavar="ADDR|local:N", default=None,
+                        help="run on Dask (the `distributed` extra): a scheduler address or local:N worker processes; "
+                             "the artifacts are byte-identical to the single-process run")
+    parser.add_argument("--partitions", type=int, default=None, metavar="K",
+                        help="input partitions on --cluster (default: 4 per worker)")
+
+
+def cluster_argument_problem(args: Any) -> str | None:
+    """Why ``--cluster``/``--partitions`` cannot be used (None when absent or usable); no input value is echoed."""
+    if args.cluster is None:
+        return "--partitions needs --cluster" if args.partitions is not None else None
+    problem = cluster_spec_problem(args.cluster)
+    if problem:
+        return problem
+    if args.partitions is not None and not 1 <= args.partitions <= 100_000:
+        return "--partitions must be 1..100000"
+    if not dask_available():
+        return "--cluster needs the distributed extra: pip install 'nerb-verify[distributed]'"
+    return None
