@@ -232,3 +232,53 @@ def test_cli_cluster_argument_is_checked_before_anything_runs(corpus, tmp_path):
                          "--public-out", str(tmp_path / "s.json"), *extra)
         assert result.code == 2
         assert not (tmp_path / ".nerb").exists()
+
+
+def _scan_corpus(path: Path) -> None:
+    """Documents for the bank scan: known entities, one without an id (named by its line number), a blank line."""
+    person = "Dan " + "Ruiz"
+    contact = "dan.ruiz" + "@" + "example.org"
+    rows = [json.dumps({"document_id": f"d{n}", "text": f"{person} <{contact}> note {n}" if n % 3 else "nothing"})
+            for n in range(40)]
+    rows.insert(17, "")
+    rows.insert(25, json.dumps({"text": f"{person} again"}))
+    path.write_text("\n".join(rows) + "\n", encoding="utf-8")
+
+
+def test_scan_bank_on_a_local_cluster_is_byte_identical(tmp_path):
+    """The bank scan over ranges of a JSONL corpus writes the single-process bytes; a refused document has the same
+    number and nothing is written."""
+    from test_producers_bank import _need_google_re2, make_train_bundle
+
+    _need_google_re2()
+    from nerb_verify.producers.cluster_scan import scan_on_cluster
+
+    dev = make_train_bundle(tmp_path / "dev")
+    assert run_cli("bank", "build", str(dev), "--private-dir", str(tmp_path / "priv"), "--public-dir",
+                   str(tmp_path / "pub")).code == 0
+    bank = tmp_path / "priv" / "bank.json"
+    docs = tmp_path / "docs.jsonl"
+    _scan_corpus(docs)
+    single = run_cli("scan-bank", str(bank), str(docs), "--out", str(tmp_path / "single.jsonl"))
+    assert single.code == 0
+    bad = tmp_path / "bad.jsonl"
+    bad.write_bytes(docs.read_bytes() + b"\xff\n" + docs.read_bytes())
+    refused = run_cli("scan-bank", str(bank), str(bad))
+    assert refused.code == 2
+    with LocalCluster(n_workers=2, threads_per_worker=1, processes=False, dashboard_address=None) as cluster, \
+            Client(cluster) as client:
+        for parts in (1, 3, 8):
+            out_path = tmp_path / f"cluster{parts}.jsonl"
+            with open(out_path, "w", encoding="utf-8") as out:
+                result = scan_on_cluster(client, bank, docs, offsets="byte", shard_size=50_000, out=out, parts=parts,
+                                         work_parent=tmp_path)
+            assert result["error"] is None
+            assert out_path.read_bytes() == (tmp_path / "single.jsonl").read_bytes()
+            assert f"scanned {result['documents']} document(s), {result['records']} record(s)" in single.stderr
+            with open(tmp_path / "refused.jsonl", "w", encoding="utf-8") as out:
+                result = scan_on_cluster(client, bank, bad, offsets="byte", shard_size=50_000, out=out, parts=parts,
+                                         work_parent=tmp_path)
+            assert result["error"] == "malformed"
+            assert f"at document {result['documents']}" in refused.stderr
+            assert (tmp_path / "refused.jsonl").read_bytes() == b""
+    assert not list(tmp_path.glob(".nerb-scan-*"))
