@@ -171,6 +171,7 @@ def test_a_lost_cluster_commits_nothing(corpus, tmp_path):
         assert not (tmp_path / "s" / "enron-split").exists()
 
 
+@pytest.mark.slow
 def test_a_worker_killed_mid_run_gives_a_complete_run_or_nothing_and_retry_is_identical(baseline, tmp_path):
     """SIGKILL one worker process while partitions are being cleaned: the run completes with the same bytes (its
     tasks rerun elsewhere) or is refused with nothing committed; a retry gives the single-process bytes."""
@@ -210,6 +211,7 @@ def test_a_worker_killed_mid_run_gives_a_complete_run_or_nothing_and_retry_is_id
         assert _tree(retry.run_dir) == _tree(single.run_dir)
 
 
+@pytest.mark.slow
 def test_cli_prepare_and_split_with_local_cluster_write_the_same_public_sections(corpus, tmp_path):
     """``--cluster local:2`` on the command line: same public sections as the single-process commands."""
     outputs = []
