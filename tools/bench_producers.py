@@ -120,8 +120,7 @@ def main(argv: list[str] | None = None) -> int:
                                 "records_per_s": row["records"] * 1_000_000_000 // max(1, row["elapsed_ns"])})
                     print(json.dumps(row, sort_keys=True), flush=True)
                     rows.append(row)
-                if config != "single":
-                    shutil.rmtree(work / f".nerb-{config.replace(':', '')}", ignore_errors=True)
+                shutil.rmtree(work / f".nerb-{config.replace(':', '')}", ignore_errors=True)  # a frozen split stays
         if not args.keep:
             shutil.rmtree(work)
     print()

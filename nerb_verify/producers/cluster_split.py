@@ -170,7 +170,8 @@ def group_on_cluster(cluster: Any, prepared_path: Path, parts: int | None = None
                                                                 key=f"{key}-b{b:05d}", pure=False, retries=3)
                                                   for b in range(buckets)], key=key, pure=False, retries=3)
                       for bucket, key in enumerate(band_keys)]
-            node_parts = client.gather(features)
+            node_parts = client.gather([client.submit(_nodes, future, key=f"{key}-f", pure=False, retries=3)
+                                        for future, key in zip(features, feature_keys)])
             key_results = client.gather(keyed)
             band_results = client.gather(banded)
     except SplitError:
@@ -187,6 +188,11 @@ def group_on_cluster(cluster: Any, prepared_path: Path, parts: int | None = None
 
 def _routed(result: dict[str, Any], bucket: int) -> list[tuple[str, Any, int]]:
     return result["routed"][bucket]
+
+
+def _nodes(result: dict[str, Any]) -> dict[str, Any]:
+    """Only the nodes and flags of a features result (its routed keys stay on the workers)."""
+    return {"nodes": result["nodes"], "natural": result["natural"]}
 
 
 def _size(result: dict[str, Any]) -> int:
