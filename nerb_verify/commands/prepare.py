@@ -3,7 +3,9 @@
 Writes the private run under ``<private-root>/enron-preparation/<run>/`` and the public ``source`` and
 ``preparation`` manifest sections to ``--public-out``. Malformed rows and messages are counted by reason, never
 fatal (exit 0); exit 1 when the public sections fail their own checks; exit 2 when the input cannot be read.
-Output holds counts and codes only, never input text.
+Output holds counts and codes only, never input text. ``--cluster ADDR|local:N`` runs the per-record stages on Dask
+with byte-identical artifacts (docs/producers.md "On a Dask cluster"); a cluster run that cannot complete is exit 2
+with nothing committed.
 """
 
 from __future__ import annotations

@@ -4,7 +4,8 @@ INPUT is JSONL (one ``{"document_id": ..., "text": ...}`` object a line) or, wit
 scanned as a single document. Output: one JSON record a line (``document_id`` first, then NERB's record fields),
 sorted per document as the engine sorts. Records contain matched text: this is a private-side tool, so write them
 to a private place. Exit codes: 0 scanned; 2 could not scan (bank invalid or not compilable, input unreadable,
-invalid UTF-8 or a document over 10 MiB).
+invalid UTF-8 or a document over 10 MiB). ``--cluster ADDR|local:N`` scans a JSONL corpus on Dask
+(:mod:`nerb_verify.producers.cluster_scan`): the same output bytes, and nothing written when a document is refused.
 """
 
 from __future__ import annotations
