@@ -9,7 +9,8 @@ hashes), ``--confirm-one-shot`` and ``--into`` (a private file that receives the
 durable and appended to the lineage before the first test byte is read; it can never be repeated.
 ``--public-out`` must be the sections file ``prepare`` wrote for this preparation (the splits section is checked
 against its source and preparation sections); that is checked before anything is written. A refused split (leakage,
-floors, unpublishable sections) removes every folder it created. Exit 0 done; 1 refused (leakage, floors,
+floors, unpublishable sections) removes every folder it created. ``--cluster ADDR|local:N`` groups on Dask with
+byte-identical artifacts; a cluster run that cannot complete is exit 2 and removes its folders. Exit 0 done; 1 refused (leakage, floors,
 sealed-access rule); 2 could not run.
 """
 
