@@ -7,6 +7,12 @@ largest of its own ``ru_maxrss`` and its reaped children's (the cleaning workers
 lines and a Markdown table; nothing is extrapolated.
 
 Usage: ``python tools/bench_producers.py --sizes 50000 500000 --workers 2 --work-dir /tmp/nerb-bench``
+
+``--cluster local:1 local:2`` (the ``distributed`` extra) adds Dask configurations next to the single-process
+baseline in the same run: each stage then runs on a LocalCluster of N worker processes started by the stage process
+(wall time includes the cluster start), and each row reports the largest worker peak RSS (``worker_rss_bytes``) and
+the artifact hashes, so the table shows that every configuration wrote the same bytes. ``--repeat 2`` runs the
+configurations in ABBA order (forward, then backward) to pair them under the shared machine's noise.
 """
 
 from __future__ import annotations
@@ -29,32 +35,47 @@ def _rss_bytes(usage: resource.struct_rusage) -> int:
     return usage.ru_maxrss if sys.platform == "darwin" else usage.ru_maxrss * 1024
 
 
-def run_stage(stage: str, work: Path, workers: int) -> dict:
-    """Run one stage in this process and return its measurements."""
+def run_stage(stage: str, work: Path, workers: int, cluster: str = "single") -> dict:
+    """Run one stage in this process (on a LocalCluster when ``cluster`` is ``local:N``); its measurements."""
     sys.path.insert(0, str(REPO))
-    from nerb_verify.producers.preparation import prepare
+    from contextlib import nullcontext
+
+    from nerb_verify.producers.preparation import peak_rss_bytes, prepare
     from nerb_verify.producers.splitting_run import run_split
 
+    root = work / f".nerb-{cluster.replace(':', '')}"
     start = time.perf_counter_ns()
-    if stage == "prepare":
-        result = prepare(work / "corpus" / "corpus.jsonl", work / ".nerb", dataset_id="bench",
-                         revision="0" * 40, workers=workers)
-        records = result.input_records
-        extra = {"output_records": result.output_records, "rejected": sum(result.rejected.values())}
+    worker_rss = 0
+    if cluster == "single":
+        context = nullcontext(None)
     else:
-        split = run_split(work / ".nerb" / "enron-preparation" / "run", work / ".nerb", mode="fixture")
-        records = split.audit["records"]
-        extra = {"groups": split.audit["groups"], "crossing_groups": split.audit["crossing_groups"],
-                 "near_candidate_pairs": split.audit["near_candidate_pairs"],
-                 "largest_group_records": split.audit["largest_group_records"]}
+        from nerb_verify.producers.cluster import connect
+
+        context = connect(cluster)
+    with context as client:
+        if stage == "prepare":
+            result = prepare(work / "corpus" / "corpus.jsonl", root, dataset_id="bench",
+                             revision="0" * 40, workers=workers, cluster=client)
+            records = result.input_records
+            extra = {"output_records": result.output_records, "rejected": sum(result.rejected.values()),
+                     "artifact_sha256": result.manifest["prepared_artifact"]["sha256"]}
+        else:
+            split = run_split(root / "enron-preparation" / "run", root, mode="fixture", cluster=client)
+            records = split.audit["records"]
+            extra = {"groups": split.audit["groups"], "crossing_groups": split.audit["crossing_groups"],
+                     "near_candidate_pairs": split.audit["near_candidate_pairs"],
+                     "largest_group_records": split.audit["largest_group_records"],
+                     "artifact_sha256": split.manifest["memberships_sha256"]}
+        if client is not None:
+            worker_rss = max(client.run(peak_rss_bytes).values())
     elapsed_ns = time.perf_counter_ns() - start
     self_usage = resource.getrusage(resource.RUSAGE_SELF)
     child_usage = resource.getrusage(resource.RUSAGE_CHILDREN)
     own, children = _rss_bytes(self_usage), _rss_bytes(child_usage)
     cpu_ns = int((self_usage.ru_utime + self_usage.ru_stime + child_usage.ru_utime + child_usage.ru_stime) * 1e9)
-    return {"stage": stage, "records": records, "elapsed_ns": elapsed_ns, "cpu_ns": cpu_ns,
-            "peak_rss_bytes": max(own, children), "main_rss_bytes": own, "worker_rss_bytes": children,
-            "load_average_1m": os.getloadavg()[0], **extra}
+    return {"stage": stage, "config": cluster, "records": records, "elapsed_ns": elapsed_ns, "cpu_ns": cpu_ns,
+            "peak_rss_bytes": max(own, children, worker_rss), "main_rss_bytes": own,
+            "worker_rss_bytes": worker_rss or children, "load_average_1m": os.getloadavg()[0], **extra}
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -64,11 +85,15 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=2026)
     parser.add_argument("--work-dir", type=Path, default=Path("/tmp/nerb-producers-bench"))
     parser.add_argument("--keep", action="store_true", help="keep generated corpora and private runs")
+    parser.add_argument("--cluster", nargs="*", default=[], metavar="local:N",
+                        help="Dask LocalCluster configurations to run next to the single-process baseline")
+    parser.add_argument("--repeat", type=int, default=1, help="rounds, alternating the configuration order (ABBA)")
+    parser.add_argument("--config", default="single", help=argparse.SUPPRESS)
     parser.add_argument("--stage", choices=["prepare", "split"], help=argparse.SUPPRESS)
     parser.add_argument("--work", type=Path, help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     if args.stage:
-        print(json.dumps(run_stage(args.stage, args.work, args.workers)))
+        print(json.dumps(run_stage(args.stage, args.work, args.workers, args.config)))
         return 0
     rows = []
     for size in args.sizes:
@@ -82,25 +107,34 @@ def main(argv: list[str] | None = None) -> int:
                        check=True, stdout=subprocess.DEVNULL)
         generate_ns = time.perf_counter_ns() - start
         corpus_bytes = (work / "corpus" / "corpus.jsonl").stat().st_size
-        for stage in ("prepare", "split"):
-            out = subprocess.run([sys.executable, __file__, "--stage", stage, "--work", str(work),
-                                  "--workers", str(args.workers)], check=True, capture_output=True, text=True)
-            row = json.loads(out.stdout.strip().splitlines()[-1])
-            row.update({"size": size, "corpus_bytes": corpus_bytes, "generate_ns": generate_ns,
-                        "records_per_s": row["records"] * 1_000_000_000 // max(1, row["elapsed_ns"])})
-            print(json.dumps(row, sort_keys=True), flush=True)
-            rows.append(row)
+        configs = ["single", *args.cluster]
+        for round_index in range(args.repeat):
+            for config in configs if round_index % 2 == 0 else configs[::-1]:
+                for stage in ("prepare", "split"):
+                    out = subprocess.run([sys.executable, __file__, "--stage", stage, "--work", str(work),
+                                          "--workers", str(args.workers), "--config", config], check=True,
+                                         capture_output=True, text=True)
+                    row = json.loads(out.stdout.strip().splitlines()[-1])
+                    row.update({"size": size, "corpus_bytes": corpus_bytes, "generate_ns": generate_ns,
+                                "round": round_index,
+                                "records_per_s": row["records"] * 1_000_000_000 // max(1, row["elapsed_ns"])})
+                    print(json.dumps(row, sort_keys=True), flush=True)
+                    rows.append(row)
+                shutil.rmtree(work / f".nerb-{config.replace(':', '')}", ignore_errors=True)  # a frozen split stays
         if not args.keep:
             shutil.rmtree(work)
     print()
     print(f"machine: {platform.machine()}, {os.cpu_count()} CPUs, Python {platform.python_version()}, "
           f"workers {args.workers}")
-    print("| messages | corpus MB | stage | wall s | records/s | CPU s (all processes) | peak RSS MiB | load 1m |")
-    print("|---:|---:|---|---:|---:|---:|---:|---:|")
+    print("| messages | corpus MB | stage | config | round | wall s | records/s | CPU s (stage process) | "
+          "peak RSS MiB (main / largest worker) | load 1m | artifact |")
+    print("|---:|---:|---|---|---:|---:|---:|---:|---:|---:|---|")
     for row in rows:
-        print(f"| {row['size']:,} | {row['corpus_bytes'] / 2**20:,.0f} | {row['stage']} | "
-              f"{row['elapsed_ns'] / 1e9:,.1f} | {row['records_per_s']:,} | {row['cpu_ns'] / 1e9:,.1f} | "
-              f"{row['peak_rss_bytes'] / 2**20:,.0f} | {row['load_average_1m']:.1f} |")
+        print(f"| {row['size']:,} | {row['corpus_bytes'] / 2**20:,.0f} | {row['stage']} | {row['config']} | "
+              f"{row['round']} | {row['elapsed_ns'] / 1e9:,.1f} | {row['records_per_s']:,} | "
+              f"{row['cpu_ns'] / 1e9:,.1f} | {row['main_rss_bytes'] / 2**20:,.0f} / "
+              f"{row['worker_rss_bytes'] / 2**20:,.0f} | {row['load_average_1m']:.1f} | "
+              f"{row['artifact_sha256'][7:19]} |")
     return 0
 
 

@@ -3,7 +3,9 @@
 Writes the private run under ``<private-root>/enron-preparation/<run>/`` and the public ``source`` and
 ``preparation`` manifest sections to ``--public-out``. Malformed rows and messages are counted by reason, never
 fatal (exit 0); exit 1 when the public sections fail their own checks; exit 2 when the input cannot be read.
-Output holds counts and codes only, never input text.
+Output holds counts and codes only, never input text. ``--cluster ADDR|local:N`` runs the per-record stages on Dask
+with byte-identical artifacts (docs/producers.md "On a Dask cluster"); a cluster run that cannot complete is exit 2
+with nothing committed.
 """
 
 from __future__ import annotations
@@ -37,6 +39,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--progress", action=argparse.BooleanOptionalAction, default=None,
                         help="progress on stderr (default: when stderr is a terminal)")
     parser.add_argument("--format", choices=["text", "json"], default="text")
+    from nerb_verify.producers.cluster import add_cluster_arguments
+
+    add_cluster_arguments(parser)
     parser.add_argument("--retention-purpose", default="nerb_benchmark_evaluation",
                         help="purpose recorded for every private artifact (retention record, docs/producers.md)")
     parser.add_argument("--retention-days", type=int, default=180,
@@ -84,6 +89,12 @@ def run(args: argparse.Namespace) -> int:
     if not SPLIT_NAME.match(args.source_split):
         sys.stderr.write("nerb-verify prepare: --source-split must be 1-64 letters, digits, '_', '.' or '-'.\n")
         return 2
+    from nerb_verify.producers.cluster import ClusterError, cluster_argument_problem
+
+    problem = cluster_argument_problem(args)
+    if problem:
+        sys.stderr.write(f"nerb-verify prepare: {problem}; could not run.\n")
+        return 2
     from nerb_verify.producers import retention
 
     policy = retention.RetentionPolicy(owner=args.owner, purpose=args.retention_purpose,
@@ -95,9 +106,14 @@ def run(args: argparse.Namespace) -> int:
         sys.stderr.write(f"nerb-verify prepare: {problem}; could not run.\n")
         return 2
     progress = sys.stderr.isatty() if args.progress is None else args.progress
-    result = prepare(args.input, args.private_root, run=args.run, input_kind=args.input_kind,
-                     dataset_id=args.source_id, revision=args.revision or "", workers=max(1, args.workers),
-                     progress=progress, dataset_split=args.source_split)
+    try:
+        result = prepare(args.input, args.private_root, run=args.run, input_kind=args.input_kind,
+                         dataset_id=args.source_id, revision=args.revision or "", workers=max(1, args.workers),
+                         progress=progress, dataset_split=args.source_split, cluster=args.cluster,
+                         partitions=args.partitions)
+    except ClusterError as exc:
+        sys.stderr.write(f"nerb-verify prepare: cluster run refused ({exc.code}); nothing was committed.\n")
+        return 2
     revision = public_sections.public_revision(result.manifest)
     sections = {
         "source": public_sections.source_section(result.manifest, source_id=args.source_id, revision=revision,

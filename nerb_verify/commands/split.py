@@ -9,7 +9,8 @@ hashes), ``--confirm-one-shot`` and ``--into`` (a private file that receives the
 durable and appended to the lineage before the first test byte is read; it can never be repeated.
 ``--public-out`` must be the sections file ``prepare`` wrote for this preparation (the splits section is checked
 against its source and preparation sections); that is checked before anything is written. A refused split (leakage,
-floors, unpublishable sections) removes every folder it created. Exit 0 done; 1 refused (leakage, floors,
+floors, unpublishable sections) removes every folder it created. ``--cluster ADDR|local:N`` groups on Dask with
+byte-identical artifacts; a cluster run that cannot complete is exit 2 and removes its folders. Exit 0 done; 1 refused (leakage, floors,
 sealed-access rule); 2 could not run.
 """
 
@@ -33,6 +34,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--public-out", type=Path, default=Path(DEFAULT_PUBLIC))
     parser.add_argument("--progress", action=argparse.BooleanOptionalAction, default=None)
     parser.add_argument("--format", choices=["text", "json"], default="text")
+    from nerb_verify.producers.cluster import add_cluster_arguments
+
+    add_cluster_arguments(parser)
     parser.add_argument("--open-test", action="store_true", help="the one-shot sealed test access")
     parser.add_argument("--frozen-target", type=Path, help="JSON with the frozen release hashes")
     parser.add_argument("--confirm-one-shot", action="store_true")
@@ -80,6 +84,12 @@ def run(args: argparse.Namespace) -> int:
     from nerb_verify.producers.preparation import load_committed_manifest
     from nerb_verify.producers.splitting_run import discard, run_split
 
+    from nerb_verify.producers.cluster import ClusterError, cluster_argument_problem
+
+    cluster_problem = cluster_argument_problem(args)
+    if cluster_problem:
+        sys.stderr.write(f"nerb-verify split: {cluster_problem}; could not run.\n")
+        return 2
     prep_dir = args.private_root / "enron-preparation" / args.prep_run
     if not (prep_dir / "COMMITTED").is_file():
         sys.stderr.write("nerb-verify split: no committed preparation run found; run `nerb-verify prepare` first.\n")
@@ -94,10 +104,13 @@ def run(args: argparse.Namespace) -> int:
     progress = sys.stderr.isatty() if args.progress is None else args.progress
     try:
         result = run_split(prep_dir, args.private_root, run=args.run, seed=args.seed, mode=args.mode,
-                           progress=progress)
+                           progress=progress, cluster=args.cluster, partitions=args.partitions)
     except SplitError as exc:
         sys.stderr.write(f"nerb-verify split: refused ({exc.code}).\n")
         return 1
+    except ClusterError as exc:
+        sys.stderr.write(f"nerb-verify split: cluster run refused ({exc.code}); the split was removed.\n")
+        return 2
     sealed_dir = result.split_dir / "sealed"
     manifest_sha = file_ref(sealed_dir / "manifest.json", "x")["sha256"]
     test_sealed = (sealed_dir / "PAIR_COMMITTED.json").is_file() and not (

@@ -197,10 +197,18 @@ def parse_jsonl_line(raw: bytes) -> SourceItem:
     return validate_row(obj)
 
 
-def iter_jsonl(path: Path, max_line_bytes: int = MAX_LINE_BYTES) -> Iterator[SourceItem]:
-    """Stream a JSONL file: one item per line; an over-long line is hashed in chunks and rejected."""
+def iter_jsonl(path: Path, max_line_bytes: int = MAX_LINE_BYTES, start: int = 0,
+               end: int | None = None) -> Iterator[SourceItem]:
+    """Stream a JSONL file: one item per line; an over-long line is hashed in chunks and rejected.
+
+    ``start``/``end`` restrict the stream to the lines that *start* in ``[start, end)`` (``start`` must be a line
+    start, see :func:`jsonl_line_starts`): a file cut at line starts streams, part by part, exactly its lines.
+    """
     with open(path, "rb") as handle:
+        handle.seek(start)
         while True:
+            if end is not None and handle.tell() >= end:
+                return
             line = handle.readline(max_line_bytes + 1)
             if not line:
                 return
@@ -361,10 +369,44 @@ def iter_mbox(path: Path, label: str, limit: int = MAX_MESSAGE_BYTES) -> Iterato
             yield emit()
 
 
-def iter_message_files(root: Path, limit: int = MAX_MESSAGE_BYTES) -> Iterator[SourceItem]:
-    """Stream every message under ``root`` (a maildir tree, an mbox file or one .eml file), in sorted path order."""
+def jsonl_line_starts(path: Path, parts: int) -> list[int]:
+    """Cut a JSONL file into at most ``parts`` byte ranges at line starts; returns the sorted cut offsets.
+
+    The result starts with 0 and ends with the file size; ``[cuts[k], cuts[k+1])`` is part ``k``. A cut is the first
+    line start at or after ``k * size / parts`` (a byte after a newline), so no line is split or repeated.
+    """
+    size = path.stat().st_size
+    cuts = [0]
+    with open(path, "rb") as handle:
+        for k in range(1, max(1, parts)):
+            target = max(cuts[-1], size * k // parts)
+            if target == 0:
+                continue
+            handle.seek(target - 1)
+            position = target - 1
+            while True:
+                chunk = handle.read(CHUNK)
+                if not chunk:
+                    position = size
+                    break
+                found = chunk.find(b"\n")
+                if found >= 0:
+                    position += found + 1
+                    break
+                position += len(chunk)
+            if cuts[-1] < position < size:
+                cuts.append(position)
+    cuts.append(size)
+    return cuts
+
+
+def message_files(root: Path) -> Iterator[tuple[Path, str]]:
+    """The message files under a maildir/mbox tree as ``(path, relative name)``, in the sorted order streamed.
+
+    Hidden entries, symlinks and non-files are skipped; ``root`` itself when it is a file (an mbox or one .eml).
+    """
     if root.is_file():
-        yield from _iter_one_file(root, root.name, limit)
+        yield root, root.name
         return
     for dirpath, dirnames, filenames in os.walk(root, followlinks=False):
         dirnames[:] = sorted(d for d in dirnames if not d.startswith("."))
@@ -374,11 +416,17 @@ def iter_message_files(root: Path, limit: int = MAX_MESSAGE_BYTES) -> Iterator[S
             path = Path(dirpath) / name
             if path.is_symlink() or not path.is_file():
                 continue
-            rel = path.relative_to(root).as_posix()
-            yield from _iter_one_file(path, rel, limit)
+            yield path, path.relative_to(root).as_posix()
 
 
-def _iter_one_file(path: Path, rel: str, limit: int) -> Iterator[SourceItem]:
+def iter_message_files(root: Path, limit: int = MAX_MESSAGE_BYTES) -> Iterator[SourceItem]:
+    """Stream every message under ``root`` (a maildir tree, an mbox file or one .eml file), in sorted path order."""
+    for path, rel in message_files(root):
+        yield from iter_one_file(path, rel, limit)
+
+
+def iter_one_file(path: Path, rel: str, limit: int = MAX_MESSAGE_BYTES) -> Iterator[SourceItem]:
+    """Stream the messages of one file (an mbox: each message; otherwise the file as one message), named ``rel``."""
     if _is_mbox(path):
         yield from iter_mbox(path, rel[:-5] if rel.lower().endswith(".mbox") else rel, limit)
         return
@@ -389,11 +437,16 @@ def _iter_one_file(path: Path, rel: str, limit: int) -> Iterator[SourceItem]:
     yield message_to_row(data, rel)
 
 
+def resolve_kind(path: Path, kind: str) -> str:
+    """The input kind: ``jsonl`` or ``messages``; ``auto`` picks ``jsonl`` for a .jsonl/.ndjson file."""
+    if kind == "auto":
+        return "jsonl" if path.is_file() and path.suffix.lower() in (".jsonl", ".ndjson") else "messages"
+    return kind
+
+
 def iter_source(path: Path, kind: str) -> Iterator[SourceItem]:
     """Dispatch on the input kind: ``jsonl`` or ``messages`` (maildir/mbox/.eml); ``auto`` picks by suffix."""
-    if kind == "auto":
-        kind = "jsonl" if path.is_file() and path.suffix.lower() in (".jsonl", ".ndjson") else "messages"
-    if kind == "jsonl":
+    if resolve_kind(path, kind) == "jsonl":
         return iter_jsonl(path)
     return iter_message_files(path)
 

@@ -85,12 +85,16 @@ def discard(created: list[Path]) -> None:
 
 
 def run_split(prepared_run: Path, private_root: Path, *, run: str = "run", seed: str = "nerb-verify-split",
-              mode: str = "production", progress: bool = False) -> SplitResult:
+              mode: str = "production", progress: bool = False, cluster: Any = None,
+              partitions: int | None = None) -> SplitResult:
     """Group, assign, audit and freeze; raises :class:`SplitError` (fail closed) on any broken invariant.
 
     A run that is refused or fails removes every folder it created (so a refused split leaves nothing behind and
     the same command can be run again); a frozen run is never touched. ``SplitResult.created`` lists the folders a
-    successful run created, for a caller that must still withdraw it (:func:`discard`).
+    successful run created, for a caller that must still withdraw it (:func:`discard`). With ``cluster`` (a Dask
+    Client, ``local:N`` or a scheduler address) the feature reading and the grouping run on the cluster over
+    ``partitions`` ranges of the prepared records (:mod:`nerb_verify.producers.cluster_split`); every artifact is
+    byte-identical to the single-process run, and a failed cluster run (``ClusterError``) leaves nothing behind.
     """
     prep_manifest = load_committed_manifest(prepared_run)
     prepared_path = prepared_run / "prepared.jsonl"
@@ -102,7 +106,8 @@ def run_split(prepared_run: Path, private_root: Path, *, run: str = "run", seed:
     created = [path for path in (private_root / "enron-split", split_dir, split_dir / "sealed",
                                  split_dir / "development") if not path.exists()]
     try:
-        result = _run_split(prepared_run, prep_manifest, split_dir, seed=seed, mode=mode, progress=progress)
+        result = _run_split(prepared_run, prep_manifest, split_dir, seed=seed, mode=mode, progress=progress,
+                            cluster=cluster, partitions=partitions)
     except BaseException:
         discard(created)
         raise
@@ -110,11 +115,9 @@ def run_split(prepared_run: Path, private_root: Path, *, run: str = "run", seed:
     return result
 
 
-def _run_split(prepared_run: Path, prep_manifest: dict[str, Any], split_dir: Path, *, seed: str, mode: str,
-               progress: bool) -> SplitResult:
-    """The split proper, into ``split_dir`` (not frozen)."""
-    prepared_path = prepared_run / "prepared.jsonl"
-    meter = Progress("split: read features", total=prep_manifest["output_records"], enabled=progress)
+def _read_nodes(prepared_path: Path, total: int, progress: bool) -> tuple[list[splitting.Node], list[bool]]:
+    """The grouping features and natural-view flags of every prepared record, checking ``document_id`` order."""
+    meter = Progress("split: read features", total=total, enabled=progress)
     nodes: list[splitting.Node] = []
     natural: list[bool] = []
     previous = ""
@@ -129,9 +132,24 @@ def _run_split(prepared_run: Path, prep_manifest: dict[str, Any], split_dir: Pat
             natural.append(bool(record["views"]["subject_current_body"]))
             meter.update()
     meter.finish()
-    if len(nodes) != prep_manifest["output_records"]:
-        raise SplitError("prepared_record_count")
-    grouping = splitting.build_groups(nodes)
+    return nodes, natural
+
+
+def _run_split(prepared_run: Path, prep_manifest: dict[str, Any], split_dir: Path, *, seed: str, mode: str,
+               progress: bool, cluster: Any = None, partitions: int | None = None) -> SplitResult:
+    """The split proper, into ``split_dir`` (not frozen); the grouping on ``cluster`` when one is given."""
+    prepared_path = prepared_run / "prepared.jsonl"
+    if cluster is None:
+        nodes, natural = _read_nodes(prepared_path, prep_manifest["output_records"], progress)
+        if len(nodes) != prep_manifest["output_records"]:
+            raise SplitError("prepared_record_count")
+        grouping = splitting.build_groups(nodes)
+    else:
+        from nerb_verify.producers.cluster_split import group_on_cluster
+
+        nodes, natural, grouping = group_on_cluster(cluster, prepared_path, parts=partitions)
+        if len(nodes) != prep_manifest["output_records"]:
+            raise SplitError("prepared_record_count")
     components = splitting.components_of(nodes, grouping)
     splitting.assign_roles(components, seed)
     roles = [""] * len(nodes)
