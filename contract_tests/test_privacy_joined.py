@@ -110,6 +110,10 @@ SPLIT_TEXT = [
     ("glued-home", "see /ho\nme/jroe/notes\n", "privacy.personal_path", 1),
     ("glued-address", "x\nmail " + EMAIL_LOCAL + "\n" + AT + EMAIL_HOST + " now\n", "privacy.email", 2),
     ("ssn-over-lines", "a\nb\n219\n09\n9999\n", "privacy.ssn", 3),
+    ("glued-short-last-label", "x\nmail " + EMAIL_LOCAL + AT + EMAIL_HOST[:-2] + "\n" + EMAIL_HOST[-2:] + " now\n",
+     "privacy.email", 2),
+    ("address-then-underscore-line", "x\n" + EMAIL_LOCAL + AT + EMAIL_HOST[:5] + "\n" + EMAIL_HOST[5:] + "\nsplit_3\n",
+     "privacy.email", 2),
 ]
 
 
@@ -125,6 +129,8 @@ def test_split_text_is_found_at_its_first_line(name: str, text: str, code: str, 
     "alpha\nbeta\n/tmp\nout\n",
     "port 8080\n8443 open\n",
     "fixture" + AT + "example.invalid\nDraft\n",
+    "fixture" + AT + "example.i\nnvalid\nsplit_3\n",
+    "see " + AT + "pytest.fixture\n_3 x\n",
 ])
 def test_ordinary_lines_are_not_glued_into_findings(text: str) -> None:
     assert _text_findings(text) == []

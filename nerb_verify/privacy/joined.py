@@ -111,6 +111,12 @@ def fragment_joined(pieces: Sequence[str]) -> str:
     return "".join(parts)
 
 
+def glued_pair(left: str, right: str) -> str:
+    """Two pieces glued as :func:`glued` glues them, and with no separator at all where ``left`` ends in an
+    unfinished address (``...@host.o`` + ``rg``): what a line break between two lines reads as (text junctions)."""
+    return left + right if _ends_open(left) else glued([left, right])
+
+
 def views(pieces: Sequence[str]) -> list[str]:
     """The joined views of ``pieces``: glued (see :func:`glued`), joined with one space, and, where it differs from
     the spaced one, fragment-glued (see :func:`fragment_joined`)."""
