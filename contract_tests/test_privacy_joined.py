@@ -41,6 +41,18 @@ SPLIT_JSON = [
     ("array-home", {"rows": ["/ho", "me/", "jroe"]}, "privacy.personal_path"),
     ("base64-halves", {"rows": [_B64[:20], _B64[20:]]}, "privacy.email"),
     ("ssn-siblings", {"a_1": "219", "a_2": "09", "a_3": "9999"}, "privacy.ssn"),
+    # a piece ending in "@host.o" (a last label too short to end a domain) is glued to the next piece
+    ("array-address-short-last-label", {"rows": [EMAIL_LOCAL + AT + EMAIL_HOST[:-2], EMAIL_HOST[-2:]]},
+     "privacy.email"),
+    # the piece after the domain starts with "_" or a digit: gluing it on would corrupt the domain
+    ("array-address-then-underscore", {"rows": [EMAIL_LOCAL + AT + EMAIL_HOST[:5], EMAIL_HOST[5:], "split_3"]},
+     "privacy.email"),
+    ("array-address-then-digit", {"rows": [EMAIL_LOCAL + AT + EMAIL_HOST[:5], EMAIL_HOST[5:], "3rd"]},
+     "privacy.email"),
+    ("array-at-piece-then-underscore", {"rows": [EMAIL_LOCAL, AT + EMAIL_HOST[:5], EMAIL_HOST[5:], "_3"]},
+     "privacy.email"),
+    ("array-short-label-then-digit", {"rows": [EMAIL_LOCAL + AT + EMAIL_HOST[:-2], EMAIL_HOST[-2:], "2026"]},
+     "privacy.email"),
 ]
 
 
@@ -64,6 +76,12 @@ ACCEPT_JSON = [
     {"value": AT + "example.invalid", "description": "Draft suffix."},
     {"a": "compare at", "b": "scale dot product"},
     {"ports": ["8080", "8443", "9090"], "versions": ["v1.2.3", "v2.0.0"]},
+    # neighbours of the fragment-glued view: reserved domains, whole domains and decorators stay clean
+    {"rows": ["fixture" + AT + "example.i", "nvalid", "split_3"]},
+    {"rows": ["fixture" + AT + "example.invalid", "split_3", "Draft"]},
+    {"rows": [AT + "example.invalid", "Draft", "3"]},
+    {"rows": ["see " + AT + "pytest.fixture", "_3", "x"]},
+    {"rows": ["ratio 5.o", "rg", "split_3"]},
 ]
 
 
@@ -92,6 +110,10 @@ SPLIT_TEXT = [
     ("glued-home", "see /ho\nme/jroe/notes\n", "privacy.personal_path", 1),
     ("glued-address", "x\nmail " + EMAIL_LOCAL + "\n" + AT + EMAIL_HOST + " now\n", "privacy.email", 2),
     ("ssn-over-lines", "a\nb\n219\n09\n9999\n", "privacy.ssn", 3),
+    ("glued-short-last-label", "x\nmail " + EMAIL_LOCAL + AT + EMAIL_HOST[:-2] + "\n" + EMAIL_HOST[-2:] + " now\n",
+     "privacy.email", 2),
+    ("address-then-underscore-line", "x\n" + EMAIL_LOCAL + AT + EMAIL_HOST[:5] + "\n" + EMAIL_HOST[5:] + "\nsplit_3\n",
+     "privacy.email", 2),
 ]
 
 
@@ -107,6 +129,8 @@ def test_split_text_is_found_at_its_first_line(name: str, text: str, code: str, 
     "alpha\nbeta\n/tmp\nout\n",
     "port 8080\n8443 open\n",
     "fixture" + AT + "example.invalid\nDraft\n",
+    "fixture" + AT + "example.i\nnvalid\nsplit_3\n",
+    "see " + AT + "pytest.fixture\n_3 x\n",
 ])
 def test_ordinary_lines_are_not_glued_into_findings(text: str) -> None:
     assert _text_findings(text) == []

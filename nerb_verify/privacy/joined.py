@@ -3,8 +3,9 @@
 A reader sees ``["jane.roe", "@corp-mail.org"]``, ``{"area": "713", "line": "555 2368"}``, two consecutive lines
 of text or the ``<tspan>`` pieces of one SVG ``<text>`` element as one whole. So the scanner also scans *joined
 views*: the pieces of one container (a JSON array's strings, a JSON object's keys and string values in order, the
-text content of an SVG text element or of a whole figure) concatenated with no separator and with one space. Base64
-or hex halves in adjacent pieces become one token in the unseparated view and are decoded there.
+text content of an SVG text element or of a whole figure) concatenated with no separator, with one space, and with
+one space except at address fragments (:func:`fragment_joined`). Base64 or hex halves in adjacent pieces become one
+token in the unseparated view and are decoded there.
 
 A joined view reports only the codes that none of its pieces raises on its own (those are already reported at the
 piece), at the container's pointer (JSON) or at the first line of the joined lines (text). Bounded and linear, at
@@ -66,9 +67,62 @@ def glued(pieces: Sequence[str]) -> str:
     return "".join(_glue(piece) for piece in pieces)
 
 
+# The last token of a piece that holds an unfinished address: an at-sign not followed by a whole dotted domain (one
+# whose last label has two letters or more), as in "...@corp-", "...@corp-mail" or "...@corp-mail.o".
+_OPEN_ADDRESS = regex.compile(r"@(?![\w-]+(?:\.[\w-]+)*\.[^\W\d_]{2,}$)[\w.-]*$")
+
+
+def _ends_open(piece: str) -> bool:
+    """The piece ends in an unfinished address (see ``_OPEN_ADDRESS``) and holds no whole one: the next piece is
+    its continuation, so the fragment view glues it on."""
+    if "@" not in piece and piece.isascii():
+        return False
+    clean = normalise(piece)
+    if not clean.ok:
+        return False  # the piece fails closed on its own
+    tokens = clean.text.split()
+    return bool(tokens) and bool(_OPEN_ADDRESS.search(tokens[-1])) and EMAIL not in scan_string(piece, CONTRACT)
+
+
+def _starts_at(piece: str) -> bool:
+    """The piece starts with an at-sign (after decoding): it continues the local part before it."""
+    if "@" not in piece and piece.isascii():
+        return False
+    clean = normalise(piece)
+    return clean.ok and clean.text.lstrip().startswith("@")
+
+
+def _fragment_separator(left_open: bool, right: str) -> str:
+    return "" if left_open or _starts_at(right) else " "
+
+
+def fragment_joined(pieces: Sequence[str]) -> str:
+    """The pieces joined with one space, except glued where the left piece ends in an unfinished address or the right
+    one starts with an at-sign. It finds the address the glued view misses: one whose piece ends like ``...@host.o``
+    (which the glued view treats as a whole domain) and one followed by a piece starting with ``_`` or a digit
+    (``...mail.org`` + ``split_3``, which the glued view corrupts into one domain label)."""
+    parts: list[str] = []
+    left_open = False
+    for index, piece in enumerate(pieces):
+        if index:
+            parts.append(_fragment_separator(left_open, piece))
+        parts.append(piece)
+        left_open = _ends_open(piece)
+    return "".join(parts)
+
+
+def glued_pair(left: str, right: str) -> str:
+    """Two pieces glued as :func:`glued` glues them, and with no separator at all where ``left`` ends in an
+    unfinished address (``...@host.o`` + ``rg``): what a line break between two lines reads as (text junctions)."""
+    return left + right if _ends_open(left) else glued([left, right])
+
+
 def views(pieces: Sequence[str]) -> list[str]:
-    """The joined views of ``pieces``: glued (see :func:`glued`) and joined with one space."""
-    return [glued(pieces), " ".join(pieces)]
+    """The joined views of ``pieces``: glued (see :func:`glued`), joined with one space, and, where it differs from
+    the spaced one, fragment-glued (see :func:`fragment_joined`)."""
+    spaced = " ".join(pieces)
+    fragment = fragment_joined(pieces)
+    return [glued(pieces), spaced] if fragment == spaced else [glued(pieces), spaced, fragment]
 
 
 def _chunks(text: str) -> list[str]:
@@ -130,6 +184,12 @@ class _ViewWindow:
         rest = text[position:]
         self.parts, self.length = [rest], len(rest)
 
+    def copy(self) -> _ViewWindow:
+        """A window in the same state (the same view so far), fed on independently."""
+        twin = _ViewWindow(self.profile)
+        twin.parts, twin.length, twin.scanned, twin.found = list(self.parts), self.length, self.scanned, set(self.found)
+        return twin
+
     def finish(self) -> set[str]:
         """Scan the last chunk if it is not scanned yet; the codes of every chunk."""
         if not self.scanned:
@@ -144,7 +204,7 @@ class JoinedScan:
     :func:`reference_joined_codes` returns for the same pieces. A piece the caller could not hold is recorded with
     :meth:`add_unseen`: the views around it were not scanned, so they fail closed."""
 
-    __slots__ = ("profile", "count", "piece_codes", "glued", "spaced", "unseen")
+    __slots__ = ("profile", "count", "piece_codes", "glued", "spaced", "fragment", "left_open", "unseen")
 
     def __init__(self, profile: Profile) -> None:
         self.profile = profile
@@ -152,15 +212,27 @@ class JoinedScan:
         self.piece_codes: set[str] = set()
         self.glued = _ViewWindow(profile)
         self.spaced = _ViewWindow(profile)
+        # The fragment view (:func:`fragment_joined`) is the spaced view until its first glued boundary: it is forked
+        # from the spaced window there, so a container with no address fragment scans it not at all.
+        self.fragment: _ViewWindow | None = None
+        self.left_open = False  # the last piece ends in an unfinished address
         self.unseen = False
 
     def add(self, piece: str, codes: Collection[str] | None = None) -> None:
         """Add the next piece; ``codes``: its own codes (:func:`scan_string`, no path skipping), if known."""
         self.piece_codes |= scan_string(piece, self.profile) if codes is None else codes
         if self.count:
+            separator = _fragment_separator(self.left_open, piece)
+            if self.fragment is None and not separator:
+                self.fragment = self.spaced.copy()
+            if self.fragment is not None:
+                self.fragment.feed(separator)
             self.spaced.feed(" ")
         self.spaced.feed(piece)
+        if self.fragment is not None:
+            self.fragment.feed(piece)
         self.glued.feed(_glue(piece))
+        self.left_open = _ends_open(piece)
         self.count += 1
 
     def add_unseen(self) -> None:
@@ -173,6 +245,8 @@ class JoinedScan:
         if self.count < 2:
             return set()
         found = self.glued.finish() | self.spaced.finish()
+        if self.fragment is not None:
+            found |= self.fragment.finish()
         if self.piece_codes & _FAIL_CLOSED:
             # A piece already failed closed (the container is rejected for it): its undecodable text is why the
             # joined chunk could not be decoded either, so that is not reported twice.

@@ -23,7 +23,7 @@ from collections.abc import Iterable, Iterator, Sequence
 from nerb_verify.findings import Collector, Label
 from nerb_verify.privacy import messages
 from nerb_verify.privacy.engine import FAIL_CLOSED, TOO_LONG, scan_string, scan_uncached
-from nerb_verify.privacy.joined import SCREEN_SEPARATOR, glued, joined_codes, svg_text_elements, view_codes
+from nerb_verify.privacy.joined import SCREEN_SEPARATOR, glued_pair, joined_codes, svg_text_elements, view_codes
 from nerb_verify.privacy.normalise import EXPANSION_RATIO, may_expand_past
 from nerb_verify.privacy.profiles import Profile
 from nerb_verify.privacy.rules.email import EMAIL, has_common_tld_address
@@ -225,7 +225,7 @@ class _Junctions:
 
     def add(self, index: int, left: str, right: str) -> None:
         """Line ``index`` (its context ``left``, carriage return removed) glued to the next line (``right``)."""
-        snippet = glued([_tail(left), _head(right)])
+        snippet = glued_pair(_tail(left), _head(right))
         self.batch.append((index, left, right, snippet))
         self.size += len(snippet) + 3
         self.held += len(left) + len(right)
@@ -237,7 +237,7 @@ class _Junctions:
             return
         if scan_uncached(SCREEN_SEPARATOR.join(item[3] for item in self.batch), self.screen):
             for index, left, right, _snippet in self.batch:
-                text = glued([left, right])
+                text = glued_pair(left, right)
                 codes = view_codes(text, self.profile) - _line_codes(left, self.profile) - _line_codes(right, self.profile)
                 if EMAIL in codes and right.startswith("@") and not has_common_tld_address(text):
                     codes.discard(EMAIL)  # a comment's last word glued to a decorator (``@pytest.mark.xfail``)
