@@ -29,7 +29,7 @@ import make_corpus  # noqa: E402
 from conftest import run_cli  # noqa: E402
 
 from nerb_verify.producers.cluster import ClusterError, partitions  # noqa: E402
-from nerb_verify.producers.preparation import prepare  # noqa: E402
+from nerb_verify.producers.cluster_prepare import prepare  # noqa: E402
 from nerb_verify.producers.splitting_run import run_split  # noqa: E402
 
 REVISION = "ef" * 20

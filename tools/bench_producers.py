@@ -40,7 +40,8 @@ def run_stage(stage: str, work: Path, workers: int, cluster: str = "single") -> 
     sys.path.insert(0, str(REPO))
     from contextlib import nullcontext
 
-    from nerb_verify.producers.preparation import peak_rss_bytes, prepare
+    from nerb_verify.producers.cluster_prepare import prepare
+    from nerb_verify.producers.preparation import peak_rss_bytes
     from nerb_verify.producers.splitting_run import run_split
 
     root = work / f".nerb-{cluster.replace(':', '')}"

@@ -78,7 +78,7 @@ def summary_lines(result, sections) -> list[str]:  # type: ignore[no-untyped-def
 
 def run(args: argparse.Namespace) -> int:
     from nerb_verify.producers import public_sections
-    from nerb_verify.producers.preparation import prepare
+    from nerb_verify.producers.cluster_prepare import prepare  # the single-process path unless --cluster
 
     if not args.input.exists():
         sys.stderr.write("nerb-verify prepare: input not found; could not run.\n")

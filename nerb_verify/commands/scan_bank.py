@@ -32,6 +32,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     from nerb_verify.producers.bank_format import BankFormatError, load_bank
     from nerb_verify.producers.engine import EngineCompileError, ScanInputError, compile_bank
+    from nerb_verify.producers.sources import parse_scan_line
 
     from nerb_verify.producers.cluster import cluster_argument_problem
 
@@ -56,7 +57,7 @@ def run(args: argparse.Namespace) -> int:
         if args.text:
             items = [("document", path.read_bytes())]
         else:
-            items = (_parse_line(n, line) for n, line in enumerate(path.open("rb"), 1) if line.strip())
+            items = (parse_scan_line(n, line) for n, line in enumerate(path.open("rb"), 1) if line.strip())
         for document_id, data in items:
             documents += 1
             for record in compiled.scan_bytes(data, args.offsets):
@@ -74,13 +75,6 @@ def run(args: argparse.Namespace) -> int:
             out.close()
     sys.stderr.write(f"scanned {documents} document(s), {records} record(s)\n")
     return 0
-
-
-def _parse_line(number: int, line: bytes) -> tuple[str, bytes]:
-    obj = json.loads(line)
-    if not isinstance(obj, dict) or not isinstance(obj.get("text"), str):
-        raise ValueError("line is not a {document_id, text} object")
-    return str(obj.get("document_id", number)), obj["text"].encode("utf-8")
 
 
 def _run_on_cluster(args: argparse.Namespace, out: Any) -> int:

@@ -152,5 +152,5 @@ def cluster_argument_problem(args: Any) -> str | None:
     if args.partitions is not None and not 1 <= args.partitions <= 100_000:
         return "--partitions must be 1..100000"
     if not dask_available():
-        return "--cluster needs the distributed extra: pip install 'nerb-verify[distributed]'"
+        return "--cluster needs the distributed extra: pip install '.[distributed]' (from a clone)"
     return None

@@ -129,3 +129,29 @@ def _merge(results: list[dict[str, Any]], spools: list[Path],
                 spool.index.setdefault(doc_id, (base + offset, length))
             base += result["spool_bytes"]
     return tally, spool, rejections
+
+
+def prepare(input_path: Path, private_root: Path, *, cluster: Any = None, partitions: int | None = None,
+            run: str = "run", input_kind: str = "auto", dataset_id: str = "local", revision: str = "",
+            dataset_split: str = "train", progress: bool = False, limit: int | None = None,
+            workers: int = 1) -> preparation.PrepareResult:
+    """:func:`nerb_verify.producers.preparation.prepare`, with the per-record stages on ``cluster`` (a Dask Client,
+    ``local:N`` or a scheduler address) over ``partitions`` input partitions when one is given; the artifacts are
+    byte-identical to the single-process path. A failed cluster run raises
+    :class:`~nerb_verify.producers.cluster.ClusterError` and commits nothing (a run folder it created is removed)."""
+    if cluster is None:
+        return preparation.prepare(input_path, private_root, run=run, input_kind=input_kind, dataset_id=dataset_id,
+                                   revision=revision, workers=workers, progress=progress, limit=limit,
+                                   dataset_split=dataset_split)
+    if limit is not None:
+        raise ValueError("limit is not supported on a cluster")
+    target = private_root / "enron-preparation" / run
+    existed = target.exists()
+    try:
+        return prepare_on_cluster(cluster, input_path, preparation._private_dir(target), input_kind=input_kind,
+                                  dataset_id=dataset_id, revision=revision, dataset_split=dataset_split,
+                                  progress=progress, parts=partitions)
+    except Exception:
+        if not existed:
+            shutil.rmtree(target, ignore_errors=True)
+        raise

@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import IO, Any
 
 from nerb_verify.producers.cluster import ClusterError, connect, task_keys, worker_count
-from nerb_verify.producers.sources import jsonl_line_starts
+from nerb_verify.producers.sources import jsonl_line_starts, parse_scan_line
 
 PARTS_PER_WORKER = 4
 _COMPILED: dict[tuple[str, int, int], Any] = {}
@@ -55,7 +55,6 @@ def count_task(path: str, start: int, end: int) -> int:
 def scan_task(bank_path: str, shard_size: int, offsets: str, path: str, start: int, end: int, first_line: int,
               part: str) -> dict[str, Any]:
     """Layer 2: scan the documents of one range into ``part``; counts, or the local number of a refused document."""
-    from nerb_verify.commands.scan_bank import _parse_line
     from nerb_verify.producers.engine import ScanInputError
 
     compiled = _compiled(bank_path, shard_size)
@@ -67,7 +66,7 @@ def scan_task(bank_path: str, shard_size: int, offsets: str, path: str, start: i
             if not line.strip():
                 continue
             try:
-                document_id, data = _parse_line(number, line)
+                document_id, data = parse_scan_line(number, line)
             except ValueError:
                 return {"documents": documents, "records": records, "error": "malformed"}
             documents += 1

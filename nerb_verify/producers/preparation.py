@@ -16,7 +16,6 @@ import hashlib
 import json
 import os
 import platform
-import shutil
 import sys
 import unicodedata
 from collections import Counter
@@ -148,31 +147,13 @@ def peak_rss_bytes() -> int:
 
 def prepare(input_path: Path, private_root: Path, *, run: str = "run", input_kind: str = "auto",
             dataset_id: str = "local", revision: str = "", workers: int = 1, progress: bool = False,
-            limit: int | None = None, dataset_split: str = "train", cluster: Any = None,
-            partitions: int | None = None) -> PrepareResult:
+            limit: int | None = None, dataset_split: str = "train") -> PrepareResult:
     """Run preparation end to end and commit the private run directory; returns counts and the manifest.
 
     ``dataset_id``, ``revision`` and ``dataset_split`` are the declared source identity; the manifest records them so
-    that later steps (split, bank card) carry the same identity without asking for it again. With ``cluster`` (a
-    Dask Client, ``local:N`` or a scheduler address) the per-record stages run as map tasks over ``partitions``
-    input partitions (:mod:`nerb_verify.producers.cluster_prepare`); the artifacts are byte-identical to this path.
-    A failed cluster run raises :class:`~nerb_verify.producers.cluster.ClusterError` and commits nothing.
+    that later steps (split, bank card) carry the same identity without asking for it again. The same run on a Dask
+    cluster is :func:`nerb_verify.producers.cluster_prepare.prepare` (byte-identical artifacts).
     """
-    if cluster is not None:
-        from nerb_verify.producers.cluster_prepare import prepare_on_cluster
-
-        if limit is not None:
-            raise ValueError("limit is not supported on a cluster")
-        target = private_root / "enron-preparation" / run
-        existed = target.exists()
-        try:
-            return prepare_on_cluster(cluster, input_path, _private_dir(target), input_kind=input_kind,
-                                      dataset_id=dataset_id, revision=revision, dataset_split=dataset_split,
-                                      progress=progress, parts=partitions)
-        except Exception:
-            if not existed:
-                shutil.rmtree(target, ignore_errors=True)
-            raise
     run_dir = _private_dir(private_root / "enron-preparation" / run)
     for name in ("COMMITTED",):
         if (run_dir / name).exists():

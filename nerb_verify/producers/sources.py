@@ -473,3 +473,12 @@ class SourceTally:
         """Move one already-accepted row to the rejected side (a cleaning failure)."""
         self.accepted -= 1
         self.rejected[reason] = self.rejected.get(reason, 0) + 1
+
+
+def parse_scan_line(number: int, line: bytes) -> tuple[str, bytes]:
+    """One line of a scan-bank JSONL corpus: ``(document_id, text as UTF-8)``; the id defaults to the line number.
+    A line that is not a ``{document_id, text}`` object raises ValueError (the caller refuses the document)."""
+    obj = json.loads(line)
+    if not isinstance(obj, dict) or not isinstance(obj.get("text"), str):
+        raise ValueError("line is not a {document_id, text} object")
+    return str(obj.get("document_id", number)), obj["text"].encode("utf-8")
