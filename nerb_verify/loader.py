@@ -150,12 +150,14 @@ def sha256_prefixed(raw: bytes) -> str:
     return "sha256:" + hashlib.sha256(raw).hexdigest()
 
 
-def read_regular_file(path: Path, max_bytes: int) -> bytes:
-    """Read a regular file without following symlinks, refusing anything over ``max_bytes``.
+def open_regular(path: Path, max_bytes: int | None = None) -> tuple[int, int]:
+    """Open a regular file for reading without following a symbolic link; returns ``(fd, size)``.
 
-    Raises :class:`LoadFailure` with ``load.symlink``, ``load.not_regular_file``, ``load.too_large`` or
-    ``load.unreadable``. The file is opened with ``O_NOFOLLOW`` and its device/inode compared with the ``lstat``
-    result, so a swap between check and open is caught.
+    The file is opened with ``O_NOFOLLOW`` and its device/inode compared with the ``lstat`` result, so a swap
+    between check and open is caught (``load.unreadable``); a symbolic link is ``load.symlink``. With ``max_bytes``
+    a non-regular file (``load.not_regular_file``) and a file over the cap (``load.too_large``) are refused before
+    opening; without it (the streaming scanner reads any size) a non-regular file fails the post-open check.
+    Raises :class:`LoadFailure`; the caller closes the descriptor.
     """
     try:
         before = os.lstat(path)
@@ -163,10 +165,11 @@ def read_regular_file(path: Path, max_bytes: int) -> bytes:
         raise LoadFailure(LoadProblem(UNREADABLE)) from None
     if stat.S_ISLNK(before.st_mode):
         raise LoadFailure(LoadProblem(SYMLINK))
-    if not stat.S_ISREG(before.st_mode):
-        raise LoadFailure(LoadProblem(NOT_REGULAR))
-    if before.st_size > max_bytes:
-        raise LoadFailure(LoadProblem(TOO_LARGE))
+    if max_bytes is not None:
+        if not stat.S_ISREG(before.st_mode):
+            raise LoadFailure(LoadProblem(NOT_REGULAR))
+        if before.st_size > max_bytes:
+            raise LoadFailure(LoadProblem(TOO_LARGE))
     flags = os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0)
     try:
         fd = os.open(path, flags)
@@ -176,8 +179,24 @@ def read_regular_file(path: Path, max_bytes: int) -> bytes:
         raise LoadFailure(LoadProblem(UNREADABLE)) from None
     try:
         opened = os.fstat(fd)
-        if (opened.st_dev, opened.st_ino) != (before.st_dev, before.st_ino) or not stat.S_ISREG(opened.st_mode):
-            raise LoadFailure(LoadProblem(UNREADABLE, message="File changed between inspection and opening."))
+    except OSError:
+        os.close(fd)
+        raise LoadFailure(LoadProblem(UNREADABLE)) from None
+    if (opened.st_dev, opened.st_ino) != (before.st_dev, before.st_ino) or not stat.S_ISREG(opened.st_mode):
+        os.close(fd)
+        raise LoadFailure(LoadProblem(UNREADABLE, message="File changed between inspection and opening."))
+    return fd, opened.st_size
+
+
+def read_regular_file(path: Path, max_bytes: int) -> bytes:
+    """Read a regular file without following symlinks, refusing anything over ``max_bytes``.
+
+    Raises :class:`LoadFailure` with ``load.symlink``, ``load.not_regular_file``, ``load.too_large`` or
+    ``load.unreadable`` (the checks of :func:`open_regular`); a file that grows past the cap while read is
+    ``load.too_large`` too.
+    """
+    fd, _size = open_regular(path, max_bytes)
+    try:
         chunks: list[bytes] = []
         total = 0
         while True:

@@ -41,6 +41,7 @@ from nerb_verify.loader import (
     TOO_LARGE,
     TOO_MANY_NODES,
     LoadFailure,
+    open_regular,
     parse_json_bytes,
     read_regular_file,
 )
@@ -206,7 +207,7 @@ def _stream_file(path: str, shown: str, profile: Profile, collector: Collector, 
     same driver as ``scan_text``. Findings go to a scratch collector first and are kept only when the whole file
     decoded as UTF-8 (a binary file is skipped, as in memory)."""
     try:
-        fd, size = stream.open_regular(Path(path))
+        fd, size = open_regular(Path(path))
     except LoadFailure as failure:
         summary.not_scanned += 1
         collector.add(NOT_SCANNED, shown, "", "The file could not be read ({reason}).",

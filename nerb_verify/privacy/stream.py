@@ -16,16 +16,13 @@ it only when the whole file decoded).
 from __future__ import annotations
 
 import codecs
-import errno
 import os
-import stat
 from collections.abc import Iterator
-from pathlib import Path
 
 import regex
 
 from nerb_verify.findings import Collector, Label
-from nerb_verify.loader import SYMLINK, TOO_LARGE, UNREADABLE, LoadFailure, LoadProblem
+from nerb_verify.loader import TOO_LARGE, UNREADABLE, LoadFailure, LoadProblem
 from nerb_verify.privacy import messages
 from nerb_verify.privacy.joined import _SVG_TEXT, _TAG, JOINED_BUDGET, JoinedScan, joined_codes
 from nerb_verify.privacy.profiles import Profile
@@ -45,31 +42,6 @@ BINARY_PROBE = 8192
 
 class Binary(Exception):
     """The file is binary (a NUL byte in the first 8 KiB, or not UTF-8): skipped, as the in-memory path does."""
-
-
-def open_regular(path: Path) -> tuple[int, int]:
-    """Open a regular file for reading without following a symbolic link; returns ``(fd, size)``.
-
-    The same checks as :func:`nerb_verify.loader.read_regular_file` (``O_NOFOLLOW``, device and inode compared with
-    the ``lstat`` result), without its size cap; raises :class:`LoadFailure`."""
-    try:
-        before = os.lstat(path)
-    except OSError:
-        raise LoadFailure(LoadProblem(UNREADABLE)) from None
-    if stat.S_ISLNK(before.st_mode):
-        raise LoadFailure(LoadProblem(SYMLINK))
-    flags = os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0)
-    try:
-        fd = os.open(path, flags)
-    except OSError as exc:
-        if exc.errno == errno.ELOOP:
-            raise LoadFailure(LoadProblem(SYMLINK)) from None
-        raise LoadFailure(LoadProblem(UNREADABLE)) from None
-    opened = os.fstat(fd)
-    if (opened.st_dev, opened.st_ino) != (before.st_dev, before.st_ino) or not stat.S_ISREG(opened.st_mode):
-        os.close(fd)
-        raise LoadFailure(LoadProblem(UNREADABLE, message="File changed between inspection and opening."))
-    return fd, opened.st_size
 
 
 def byte_windows(fd: int, read_size: int = READ_SIZE, expected: int | None = None) -> Iterator[bytes]:
