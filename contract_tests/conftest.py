@@ -47,6 +47,19 @@ def demo(tmp_path_factory):
     return run_demo(out, messages=200, seed=11, progress=lambda _m: None, sample_size=30)
 
 
+def in_process_sample(request: dict) -> dict:
+    """A stand-in for ``sampling.fresh_sample`` that runs the timed operation in this process (tests stub the fresh
+    process with it), leaving the sampler's helper cache as it found it."""
+    from nerb_verify.producers import sampling
+
+    saved = dict(sampling.HELPER_CACHE)
+    try:
+        return sampling.run_operation(request)
+    finally:
+        sampling.HELPER_CACHE.clear()
+        sampling.HELPER_CACHE.update(saved)
+
+
 def harness_inputs(demo_result, work_dir: Path):
     """The performance harness's inputs for a demo run: its bank, development split and validation documents."""
     import json

@@ -20,6 +20,7 @@ import pytest
 
 pytest.importorskip("re2")
 
+from contract_tests.conftest import in_process_sample  # noqa: E402
 from nerb_verify.producers import demo_pipeline, sampling  # noqa: E402
 
 pytestmark = pytest.mark.xdist_group("demo")
@@ -27,20 +28,11 @@ CELLS = {"real_source_profile", "real_source_build", "real_cold_compile", "real_
          "real_direct_cache_value"}
 
 
-def _in_process_sample(request: dict[str, Any]) -> dict[str, Any]:
-    saved = dict(sampling.HELPER_CACHE)
-    try:
-        return sampling.run_operation(request)
-    finally:
-        sampling.HELPER_CACHE.clear()
-        sampling.HELPER_CACHE.update(saved)
-
-
 @pytest.fixture(scope="module")
 def decision_demo(tmp_path_factory):
     out = tmp_path_factory.mktemp("decision-demo") / "run"
     with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(sampling, "fresh_sample", _in_process_sample)
+        patch.setattr(sampling, "fresh_sample", in_process_sample)
         return demo_pipeline.run_demo(out, messages=demo_pipeline.DECISION_MESSAGES, seed=7,
                                       progress=lambda _m: None, profile="decision", paired_per_block=10,
                                       performance_only=CELLS)

@@ -21,7 +21,7 @@ from typing import Any
 
 import pytest
 
-from contract_tests.conftest import REPO, harness_inputs, verify_dir
+from contract_tests.conftest import REPO, harness_inputs, in_process_sample, verify_dir
 
 pytest.importorskip("re2")
 
@@ -104,20 +104,11 @@ def test_runner_pairs_every_path_by_index(monkeypatch):
 
 
 
-def _in_process_sample(request: dict[str, Any]) -> dict[str, Any]:
-    saved = dict(sampling.HELPER_CACHE)
-    try:
-        return sampling.run_operation(request)
-    finally:
-        sampling.HELPER_CACHE.clear()
-        sampling.HELPER_CACHE.update(saved)
-
-
 @pytest.fixture(scope="module")
 def value_run(demo, tmp_path_factory):
     inputs = harness_inputs(demo, tmp_path_factory.mktemp("value-perf"))
     with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(sampling, "fresh_sample", _in_process_sample)
+        patch.setattr(sampling, "fresh_sample", in_process_sample)
         section, _inventories = harness.run_profile("decision", inputs, paired_per_block=10,
                                                     only=MODEL_CELLS | {"real_direct_cache_value"})
     return section
