@@ -136,3 +136,79 @@ def test_number_lists_give_the_outcome_of_the_per_item_walk(raw: bytes, monkeypa
             patch.setattr(loader, "_numbers_within", lambda values, bound: False)
             per_item = _outcome(raw, limits)
         assert with_pass == per_item
+
+
+def _per_value_within_limits(data: object, limits: Limits, check_surrogates: bool) -> tuple[bool, int]:
+    """The limits pass one value at a time (the rule ``loader._within_limits`` applies to whole levels): (accepted,
+    number of object pairs)."""
+    total = nodes = pairs = 0
+    stack = [data]
+    while stack:
+        value = stack.pop()
+        nodes += 1
+        if type(value) is dict:
+            pairs += len(value)
+            if len(value) > limits.max_collection:
+                return False, pairs
+            for key, child in value.items():
+                total += len(key)
+                if len(key) > limits.max_string or (check_surrogates and loader._SURROGATE_CHAR.search(key)):
+                    return False, pairs
+                stack.append(child)
+        elif type(value) is list:
+            if len(value) > limits.max_collection:
+                return False, pairs
+            stack.extend(value)
+        elif type(value) is str:
+            total += len(value)
+            if len(value) > limits.max_string or (check_surrogates and loader._SURROGATE_CHAR.search(value)):
+                return False, pairs
+        elif type(value) in (int, float) and not -limits.max_abs_number <= value <= limits.max_abs_number:
+            return False, pairs
+    return total <= limits.max_total_string and nodes <= limits.max_nodes, pairs
+
+
+_numbers = st.one_of(st.integers(-10**310, 10**310), st.floats(),
+                     st.sampled_from([1e300, -1e300, 1e301, 1e308, -1e308, 10**300, 10**300 + 1]))
+_walk_scalars = st.one_of(_numbers, st.text(max_size=14), st.sampled_from(["\ud800", "a\udfff"]), st.booleans(),
+                          st.none())
+_walk_values = st.recursive(_walk_scalars, lambda inner: st.one_of(
+    st.lists(inner, max_size=8), st.dictionaries(st.text(max_size=14), inner, max_size=8)), max_leaves=40)
+
+
+@settings(max_examples=600, deadline=None)
+@given(_walk_values, st.booleans(), st.sampled_from([SMALL, BUNDLE_LIMITS, Limits(max_abs_number=1e308)]))
+def test_level_pass_equals_the_per_value_limits_rule(value: object, check_surrogates: bool, limits: Limits) -> None:
+    """``loader._within_limits`` (level by level, C-level group passes) accepts exactly what the per-value rule
+    accepts, and counts the same object pairs when it does (the fast path compares them with the key colons); given
+    the length of a JSON text of the value (the loader passes its own), it may skip counting characters only where
+    that cannot change the answer."""
+    expected, pairs = _per_value_within_limits(value, limits, check_surrogates)
+    for text in (None, json.dumps(value), json.dumps(value, ensure_ascii=False, separators=(",", ":"))):
+        state = loader._ParseState(limits)
+        accepted = loader._within_limits(value, state, check_surrogates, None if text is None else len(text))
+        assert accepted == expected
+        if accepted:
+            assert state.pairs == pairs
+
+
+@pytest.mark.parametrize("raw", [b'{"ab": "cd", "e": ["fgh", {"ab": "i"}]}', b'{"\u0061\u0062": "\ud83d\ude00"}',
+                                 b'["0123456789", "0123456789", "0123456789", "0123456789", "0123456789", "x"]'])
+def test_total_string_limit_at_the_boundary(raw: bytes, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The character total is decided exactly as before whether or not the text is short enough to skip it: the
+    limit set to the document's own character total accepts, one less refuses, with the same outcome both ways."""
+    value = json.loads(raw)
+    chars = _string_chars(value)
+    for limit in (chars - 1, chars, len(raw) - 1, len(raw)):
+        limits = Limits(max_total_string=limit)
+        fast, hooked = _both(raw, limits, monkeypatch)
+        assert fast == hooked
+        assert (fast[0] == "value") == (chars <= limit)
+
+
+def _string_chars(value: object) -> int:
+    if isinstance(value, dict):
+        return sum(len(k) + _string_chars(v) for k, v in value.items())
+    if isinstance(value, list):
+        return sum(_string_chars(v) for v in value)
+    return len(value) if isinstance(value, str) else 0

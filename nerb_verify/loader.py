@@ -312,7 +312,7 @@ def parse_json_bytes(raw: bytes, limits: Limits = CONTRACT_LIMITS,
         raise LoadFailure(LoadProblem(NUMBER_RANGE)) from None
     except RecursionError:  # pragma: no cover - preflight bounds depth first
         raise LoadFailure(LoadProblem(TOO_DEEP)) from None
-    if not _within_limits(data, state, check_surrogates):
+    if not _within_limits(data, state, check_surrogates, len(text)):
         _walk(data, state, check_surrogates, text)  # slow path: finds the first breach and raises with its pointer
     return _checked_root(data, root)
 
@@ -334,7 +334,7 @@ def _plain_parse(text: str, blanked: str, limits: Limits, check_surrogates: bool
     except (ValueError, RecursionError):
         return _NOT_PLAIN
     state = _ParseState(limits)
-    if _within_limits(data, state, check_surrogates) and state.pairs == blanked.count(":"):
+    if _within_limits(data, state, check_surrogates, len(text)) and state.pairs == blanked.count(":"):
         return data
     return _NOT_PLAIN
 
@@ -347,69 +347,90 @@ def _checked_root(data: Any, root: Literal["object", "array", "any"]) -> Any:
     return data
 
 
-def _within_limits(data: Any, state: _ParseState, check_surrogates: bool) -> bool:
+def _within_limits(data: Any, state: _ParseState, check_surrogates: bool, text_chars: int | None = None) -> bool:
     """Fast pass over the parsed value: True when no post-parse limit is breached (no pointers are built here).
 
-    Most documents are fine, so this loop only asks yes/no; :func:`_walk` re-walks with pointers on failure.
+    Most documents are fine, so this pass only asks yes/no; :func:`_walk` re-walks with pointers on failure. It goes
+    level by level: every value of one depth is in one list, sorted out by type in C-level passes (``map``,
+    comprehensions, ``min``/``max``/``sum``), and the children of its objects and arrays make the next level. The
+    rules are the per-value ones of :func:`_walk`, applied to whole groups at once: an object or array holds at most
+    ``max_collection`` members, a key or string at most ``max_string`` characters (and no lone surrogate when the text
+    has a surrogate escape), an int or float lies within ``max_abs_number`` (NaN and infinities do not), and the
+    document holds at most ``max_nodes`` values and ``max_total_string`` characters of keys and strings.
+
+    ``text_chars`` is the length of the JSON text the value was parsed from, when known. A decoded key or string is
+    never longer than its token in the text (an escape only shrinks), so a text of at most ``max_total_string``
+    characters cannot breach that limit, and the characters are then not counted. Keys repeat from object to object,
+    so their length and surrogate tests run on the set of distinct keys of a level.
     """
     limits = state.limits
     if state.duplicate_objects or state.bad_floats:
         return False
     max_collection, max_string, bound = limits.max_collection, limits.max_string, limits.max_abs_number
+    count_chars = text_chars is None or text_chars > limits.max_total_string
+    search = _SURROGATE_CHAR.search
     total = 0
     nodes = 0
     pairs = 0
-    stack: list[Any] = [data]
-    pop, extend = stack.pop, stack.extend
-    while stack:
-        value = pop()
-        nodes += 1
-        kind = type(value)
-        if kind is dict:
-            if len(value) > max_collection:
+    level: list[Any] = [data]
+    while level:
+        nodes += len(level)
+        kinds = set(map(type, level))
+        children: list[Any] = []
+        if dict in kinds:
+            objects = [value for value in level if type(value) is dict] if len(kinds) > 1 else level
+            sizes = list(map(len, objects))
+            if max(sizes) > max_collection:
                 return False
-            if value:
-                pairs += len(value)
-                lengths = list(map(len, value))
-                if max(lengths) > max_string:
+            pairs += sum(sizes)
+            keys = set().union(*objects)
+            if keys:
+                if max(map(len, keys)) > max_string or (check_surrogates and any(map(search, keys))):
                     return False
+                if count_chars:
+                    total += sum([len(key) for value in objects for key in value])
+            children = [child for value in objects for child in value.values()]
+        if list in kinds:
+            arrays = [value for value in level if type(value) is list] if len(kinds) > 1 else level
+            if max(map(len, arrays)) > max_collection:
+                return False
+            for array in arrays:
+                if array and _numbers_within(array, bound):
+                    nodes += len(array)  # a list of numbers in range: every item checked in C, none left to visit
+                else:
+                    children += array
+        if str in kinds:
+            strings = [value for value in level if type(value) is str] if len(kinds) > 1 else level
+            lengths = list(map(len, strings))
+            if max(lengths) > max_string or (check_surrogates and any(map(search, strings))):
+                return False
+            if count_chars:
                 total += sum(lengths)
-                if check_surrogates and any(_SURROGATE_CHAR.search(key) for key in value):
-                    return False
-                extend(value.values())
-        elif kind is list:
-            if len(value) > max_collection:
+        if int in kinds or float in kinds:
+            numbers = level if kinds <= _NUMBER_TYPES else [value for value in level if type(value) in _NUMBER_TYPES]
+            if not _numbers_within(numbers, bound) and not all(-bound <= value <= bound for value in numbers):
                 return False
-            if value and _numbers_within(value, bound):
-                nodes += len(value)  # a list of numbers in range: every item checked in C, none left to visit
-            else:
-                extend(value)
-        elif kind is str:
-            size = len(value)
-            if size > max_string or (check_surrogates and _SURROGATE_CHAR.search(value)):
-                return False
-            total += size
-        elif kind is int:
-            if not -bound <= value <= bound:
-                return False
-        elif kind is float:
-            if not -bound <= value <= bound:
-                return False
+        level = children
     state.pairs = pairs
     return total <= limits.max_total_string and nodes <= limits.max_nodes
 
 
 _NUMBER_TYPES = frozenset((int, float))
+_INT_ONLY = frozenset((int,))
 
 
 def _numbers_within(values: list[Any], bound: float) -> bool:
     """True when every item is an int or float (never a bool) with ``-bound <= item <= bound``, by C-level passes.
 
-    The walk's number test for a whole list at once (the sample arrays hold most of a bundle's values). A finite sum
-    rules out NaN and infinity, after which ``min``/``max`` are exact; any doubt (a sum that overflows, an int too
-    large for a float, any other item type) returns False and the walk visits the items one by one as before.
+    The walk's number test for a whole list at once (the sample arrays hold most of a bundle's values). Ints compare
+    exactly with the bound, so a list of ints needs only ``min``/``max``; with floats, a finite sum first rules out NaN
+    and infinity, after which ``min``/``max`` are exact. Any doubt (a sum that overflows, an int too large for a
+    float, any other item type) returns False and the caller tests the items one by one.
     """
-    if not set(map(type, values)) <= _NUMBER_TYPES:
+    kinds = set(map(type, values))
+    if kinds == _INT_ONLY:
+        return -bound <= min(values) and max(values) <= bound
+    if not kinds <= _NUMBER_TYPES:
         return False
     try:
         total = sum(values, 0.0)
