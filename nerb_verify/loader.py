@@ -7,7 +7,11 @@ Hostile files must produce a finding, never a traceback, and never make the veri
 2. :func:`parse_json_bytes` rejects a BOM and invalid UTF-8, then runs a preflight over the text *before* any Python
    object is built: strings are blanked out with one regular-expression pass, and the nesting depth and the exact node
    count are computed from the remaining structural characters. Only then is ``json.loads`` run, with hooks that
-   reject NaN/Infinity, note duplicate keys and out-of-range numbers, and keep ints and floats apart.
+   reject NaN/Infinity, note duplicate keys and out-of-range numbers, and keep ints and floats apart. (The common
+   case skips the preflight and the hooks: a text without a backslash whose commas and opening brackets bound its
+   values within the node limit is parsed first, plainly, and accepted only when the walk finds the preflight's
+   rules kept and no key repeated; anything else, accepted or not, goes the way just described, so every problem is
+   reported as before. See :func:`_plain_parse`.)
 3. A post-parse walk enforces per-collection, per-string and total-string limits, finds lone surrogates and turns
    every breach into a code with a JSON Pointer (keys printed only when they are schema vocabulary). A duplicate key
    also gets the line and column of the repeated key, found by a token pass over the text (only when there is one).
@@ -253,6 +257,8 @@ class _ParseState:
         self.duplicate_objects: list[dict[str, Any]] = []
         self.bad_floats: list[float] = []
         self.pairs = 0  # key/value pairs in all objects, counted by _within_limits when it accepts
+        self.depth = 0  # nesting depth of objects and arrays (0 for a scalar root), set by _within_limits
+        self.string_colons = 0  # colons inside keys and strings, counted by _within_limits when asked
 
     def object_pairs(self, pairs: list[tuple[str, Any]]) -> dict[str, Any]:
         result = dict(pairs)
@@ -290,6 +296,10 @@ def parse_json_bytes(raw: bytes, limits: Limits = CONTRACT_LIMITS,
     except UnicodeDecodeError as exc:
         raise LoadFailure(LoadProblem(INVALID_UTF8, message="File is not valid UTF-8 (first bad byte at offset "
                                       "{offset}).".format(offset=exc.start))) from None
+    if _escape_free_and_small(text, limits):
+        data = _plain_parse(text, None, limits, False)
+        if data is not _NOT_PLAIN:
+            return _checked_root(data, root)
     blanked = _preflight(text, limits)
     check_surrogates = bool(_SURROGATE_ESCAPE.search(text))
     data = _plain_parse(text, blanked, limits, check_surrogates)
@@ -320,7 +330,7 @@ def parse_json_bytes(raw: bytes, limits: Limits = CONTRACT_LIMITS,
 _NOT_PLAIN = object()
 
 
-def _plain_parse(text: str, blanked: str, limits: Limits, check_surrogates: bool) -> Any:
+def _plain_parse(text: str, blanked: str | None, limits: Limits, check_surrogates: bool) -> Any:
     """The common case without per-value hooks: ``json.loads`` in C, accepted only if the fast walk finds every limit
     kept and the objects hold as many pairs as the text has key colons (so no key was repeated). Otherwise
     ``_NOT_PLAIN``, and the caller parses again with the hooks, which find and report the problem exactly as before.
@@ -328,15 +338,35 @@ def _plain_parse(text: str, blanked: str, limits: Limits, check_surrogates: bool
     Equivalent to the hooked parse whenever it accepts: the hooks return ``dict(pairs)`` and ``float(token)``, what
     the C parser builds itself; NaN and Infinity parse here to non-finite floats, which the walk's range test
     refuses; a repeated key makes an object hold fewer pairs than the text has colons outside strings.
+
+    ``blanked`` is the preflight's text (strings blanked), or None for a text without a backslash that
+    :func:`_escape_free_and_small` let through before any preflight: there every string token is its decoded value
+    between quotes, so the colons outside strings are the text's colons less those in the parsed keys and strings,
+    and the preflight's depth rule is checked on the parsed value (its node rule follows from the walk's node count:
+    a comma separates two values, so commas + 1 never exceed the values).
     """
     try:
         data = json.loads(text)
     except (ValueError, RecursionError):
         return _NOT_PLAIN
     state = _ParseState(limits)
-    if _within_limits(data, state, check_surrogates, len(text)) and state.pairs == blanked.count(":"):
-        return data
-    return _NOT_PLAIN
+    if not _within_limits(data, state, check_surrogates, len(text), count_colons=blanked is None):
+        return _NOT_PLAIN
+    if blanked is None:
+        key_colons = text.count(":") - state.string_colons
+        if state.depth > limits.max_depth:
+            return _NOT_PLAIN
+    else:
+        key_colons = blanked.count(":")
+    return data if state.pairs == key_colons else _NOT_PLAIN
+
+
+def _escape_free_and_small(text: str, limits: Limits) -> bool:
+    """Whether ``text`` may be parsed before the preflight: it has no backslash (so no escape: a string token is its
+    value), and its commas and opening brackets, strings included, bound the values ``json.loads`` can build within
+    ``max_nodes`` (every value but the root follows a comma or opens its container's contents), so parsing first
+    allocates no more than the preflight would have allowed. Anything else takes the preflight first, as before."""
+    return "\\" not in text and text.count(",") + text.count("[") + text.count("{") < limits.max_nodes
 
 
 def _checked_root(data: Any, root: Literal["object", "array", "any"]) -> Any:
@@ -347,7 +377,8 @@ def _checked_root(data: Any, root: Literal["object", "array", "any"]) -> Any:
     return data
 
 
-def _within_limits(data: Any, state: _ParseState, check_surrogates: bool, text_chars: int | None = None) -> bool:
+def _within_limits(data: Any, state: _ParseState, check_surrogates: bool, text_chars: int | None = None,
+                   count_colons: bool = False) -> bool:
     """Fast pass over the parsed value: True when no post-parse limit is breached (no pointers are built here).
 
     Most documents are fine, so this pass only asks yes/no; :func:`_walk` re-walks with pointers on failure. It goes
@@ -362,6 +393,9 @@ def _within_limits(data: Any, state: _ParseState, check_surrogates: bool, text_c
     never longer than its token in the text (an escape only shrinks), so a text of at most ``max_total_string``
     characters cannot breach that limit, and the characters are then not counted. Keys repeat from object to object,
     so their length and surrogate tests run on the set of distinct keys of a level.
+
+    When it accepts it also leaves in ``state`` the object pairs, the nesting depth and, with ``count_colons``, the
+    colons inside keys (each occurrence) and strings.
     """
     limits = state.limits
     if state.duplicate_objects or state.bad_floats:
@@ -372,11 +406,15 @@ def _within_limits(data: Any, state: _ParseState, check_surrogates: bool, text_c
     total = 0
     nodes = 0
     pairs = 0
+    depth = 0
+    colons = 0
     level: list[Any] = [data]
     while level:
         nodes += len(level)
         kinds = set(map(type, level))
         children: list[Any] = []
+        if dict in kinds or list in kinds:
+            depth += 1
         if dict in kinds:
             objects = [value for value in level if type(value) is dict] if len(kinds) > 1 else level
             sizes = list(map(len, objects))
@@ -389,6 +427,9 @@ def _within_limits(data: Any, state: _ParseState, check_surrogates: bool, text_c
                     return False
                 if count_chars:
                     total += sum([len(key) for value in objects for key in value])
+                if count_colons:
+                    for key in [key for key in keys if ":" in key]:
+                        colons += key.count(":") * sum([key in value for value in objects])
             children = [child for value in objects for child in value.values()]
         if list in kinds:
             arrays = [value for value in level if type(value) is list] if len(kinds) > 1 else level
@@ -406,12 +447,14 @@ def _within_limits(data: Any, state: _ParseState, check_surrogates: bool, text_c
                 return False
             if count_chars:
                 total += sum(lengths)
+            if count_colons:
+                colons += "".join(strings).count(":")
         if int in kinds or float in kinds:
             numbers = level if kinds <= _NUMBER_TYPES else [value for value in level if type(value) in _NUMBER_TYPES]
             if not _numbers_within(numbers, bound) and not all(-bound <= value <= bound for value in numbers):
                 return False
         level = children
-    state.pairs = pairs
+    state.pairs, state.depth, state.string_colons = pairs, depth, colons
     return total <= limits.max_total_string and nodes <= limits.max_nodes
 
 
