@@ -67,19 +67,31 @@ def declares_real(ctx: VerifyContext) -> bool | None:
     return REAL_KIND in kinds
 
 
+def _path(link: tuple[Any, str | int] | None) -> list[str | int]:
+    """The path a chain of (parent link, key or index) pairs spells, root first."""
+    parts: list[str | int] = []
+    while link is not None:
+        link, part = link
+        parts.append(part)
+    return parts[::-1]
+
+
 def commit_fields(document: Any) -> Iterator[tuple[list[str | int], Any]]:
-    """Every (path, value) of a commit field in ``document``; lists of scalars are not descended into."""
-    stack: list[tuple[Any, list[str | int]]] = [(document, [])]
+    """Every (path, value) of a commit field in ``document``; lists of scalars are not descended into.
+
+    Each container on the stack carries its path as a link to its parent's (one pair, not a copy of the whole
+    path); a path is spelled out only for a commit field found."""
+    stack: list[tuple[Any, tuple[Any, str | int] | None]] = [(document, None)]
     while stack:
-        node, path = stack.pop()
+        node, link = stack.pop()
         if isinstance(node, dict):
             for key, value in node.items():
                 if key in COMMIT_FIELDS:
-                    yield [*path, key], value
+                    yield [*_path(link), key], value
                 elif isinstance(value, (dict, list)):
-                    stack.append((value, [*path, key]))
+                    stack.append((value, (link, key)))
         elif isinstance(node, list) and node and isinstance(node[0], (dict, list)):
-            stack.extend((value, [*path, index]) for index, value in enumerate(node)
+            stack.extend((value, (link, index)) for index, value in enumerate(node)
                          if isinstance(value, (dict, list)))
 
 
