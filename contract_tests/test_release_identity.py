@@ -187,10 +187,13 @@ def test_commit_fields_walk_finds_the_same_fields_and_paths() -> None:
     root = Path(__file__).resolve().parent.parent / "fixtures" / "bundles"
     documents: list[object] = [json.loads(p.read_bytes()) for p in sorted(root.rglob("*.json"))]
     documents.append({"a": [{"git_commit": "x", "b": [[{"git_commit": 1}]]}, {"c": {"git_commit": None}}],
-                      "git_commit": "y", "d": [1, 2, {"git_commit": "z"}]})
+                      "git_commit": "y", "d": [1, 2, {"git_commit": "z"}],
+                      "records": [{"n": 1, "s": "t"}, {"n": 2, "git_commit": "w"}],
+                      "flat": [{"n": 1}, {"n": 2, "m": None}], "nested": [{"n": 1}, {"n": {"git_commit": "v"}}],
+                      "deep": [{"n": [1]}, {"n": [{"frozen_git_commit": "u"}]}]})
     found = 0
     for document in documents:
         expected = _commit_fields_by_copied_paths(document)
         assert list(commit_fields(document)) == expected
         found += len(expected)
-    assert found > 3
+    assert found > 7
