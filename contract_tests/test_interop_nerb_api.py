@@ -69,3 +69,30 @@ def test_api_runner_refuses_an_interpreter_without_nerb(tmp_path):
                            str(python), str(bundle)], capture_output=True, timeout=120, check=False, cwd=REPO)
     assert done.returncode == 2
     assert b"cannot import nerb" in done.stderr
+
+
+def test_probe_usage_errors_exit_2() -> None:
+    """The probe takes one bundle, optionally after ``--checks-only``; anything else is a usage error."""
+    probe = REPO / "tools" / "nerb_api_probe.py"
+    for args in ([], ["--checks-only"], ["a", "b"], ["--checks-only", "a", "b"]):
+        done = subprocess.run([sys.executable, str(probe), *args], capture_output=True, timeout=120, check=False)
+        assert done.returncode == 2, args
+
+
+@pytest.mark.skipif(NERB_PYTHON is None, reason="NERB 0.0.12 is not importable (set NERB_PYTHON)")
+def test_probe_checks_only_runs_each_check_once_without_the_whole_bundle(tmp_path) -> None:
+    """``--checks-only`` (what tools/bench_verify.py times as ``nerb_checks``) lists NERB's checks and skips the
+    whole-bundle run; on the vendored bundle in a scratch repository every check but the capacity decision passes."""
+    sys.path.insert(0, str(REPO / "tools"))
+    import interop_nerb
+
+    repo, _ = interop_nerb.scratch_repository(interop_nerb.nerb_package_dir(str(NERB_PYTHON)),
+                                              REPO / "fixtures" / "bundles" / "nerb-enron", tmp_path / "scratch")
+    done = subprocess.run([str(NERB_PYTHON), str(REPO / "tools" / "nerb_api_probe.py"), "--checks-only",
+                           str(repo / "evidence" / "enron")], capture_output=True, timeout=900, check=False,
+                          env={**os.environ, "PYTHONPATH": str(repo / "src")})
+    assert done.returncode == 0
+    result = json.loads(done.stdout.decode().strip().splitlines()[-1])
+    assert result["whole_bundle"] is None
+    failed = [c["check"] for c in result["checks"] if c["result"] == "failed"]
+    assert len(result["checks"]) == 7 and all(name.startswith("capacity_decision") for name in failed)

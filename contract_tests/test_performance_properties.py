@@ -9,6 +9,7 @@ import sys
 from fractions import Fraction
 from pathlib import Path
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -210,3 +211,38 @@ def test_json_copy_is_a_deep_copy_with_the_same_types(value: object) -> None:
     assert python_canonical_bytes(copied) == python_canonical_bytes(copy.deepcopy({"v": value, "nested": [value]}))
     copied["nested"].append(1)
     assert copied["v"] is not value or not isinstance(value, (list, dict))
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.integers(min_value=1, max_value=30), max_size=25),
+       st.lists(st.integers(min_value=1, max_value=30), max_size=25), st.data())
+def test_merged_order_statistic_by_split_equals_sorting(lo: list[int], hi: list[int], data: st.DataObject) -> None:
+    """The permutation test's binary search for an item of a merged pool (``permutation._kth``, ``_kth_pair``) gives
+    the item of the sorted concatenation, ties and one-sided splits included."""
+    from nerb_verify.checks.performance import permutation
+
+    lo, hi = sorted(lo), sorted(hi)
+    merged = sorted(lo + hi)
+    if not merged:
+        return
+    k = data.draw(st.integers(min_value=0, max_value=len(merged) - 1))
+    assert permutation._kth(lo, hi, k) == merged[k]
+    if k + 1 < len(merged):
+        assert permutation._kth_pair(lo, hi, k) == merged[k] + merged[k + 1]
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.integers(min_value=1, max_value=6), st.integers(min_value=1, max_value=6),
+       st.sampled_from(["median_seconds", "p99_seconds", "p95_seconds"]), st.data())
+def test_permutation_count_by_search_equals_direct_enumeration(blocks: int, size: int, metric: str,
+                                                               data: st.DataObject) -> None:
+    """The same p-value when every merged pool is searched instead of sorted (the path the real bundle's 100-sample
+    medians take; the small pools drawn here would otherwise be sorted)."""
+    from nerb_verify.checks.performance import permutation
+
+    block = st.lists(st.integers(min_value=1, max_value=50), min_size=size, max_size=size)
+    cand = data.draw(st.lists(block, min_size=blocks, max_size=blocks))
+    ctrl = data.draw(st.lists(block, min_size=blocks, max_size=blocks))
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(permutation, "SEARCH_ABOVE", 0)
+        assert permutation_count(cand, ctrl, metric) == _direct_p_value(cand, ctrl, metric)

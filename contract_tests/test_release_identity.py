@@ -155,3 +155,45 @@ def test_assembly_refuses_an_unknown_artifact_kind() -> None:
                               provenance=None, audit_plan={}, gate_slice=None, performance_plan=None,  # type: ignore[arg-type]
                               privacy_report_sha256="", command_argv=[], command_elapsed_seconds=0.0,
                               artifact_kind="real")
+
+
+def _commit_fields_by_copied_paths(document: object) -> list[tuple[list[object], object]]:
+    """The commit-field walk with each path copied at every step (the rule ``commit_fields`` implements)."""
+    from nerb_verify.checks.provenance.release_identity import COMMIT_FIELDS
+
+    found: list[tuple[list[object], object]] = []
+    stack: list[tuple[object, list[object]]] = [(document, [])]
+    while stack:
+        node, path = stack.pop()
+        if isinstance(node, dict):
+            for key, value in node.items():
+                if key in COMMIT_FIELDS:
+                    found.append(([*path, key], value))
+                elif isinstance(value, (dict, list)):
+                    stack.append((value, [*path, key]))
+        elif isinstance(node, list) and node and isinstance(node[0], (dict, list)):
+            stack.extend((value, [*path, index]) for index, value in enumerate(node) if isinstance(value, (dict, list)))
+    return found
+
+
+def test_commit_fields_walk_finds_the_same_fields_and_paths() -> None:
+    """Over every JSON file of both vendored bundles, and a nested synthetic document, the linked-path walk yields
+    the same (path, value) pairs in the same order as copying the path at every step."""
+    import json
+    from pathlib import Path
+
+    from nerb_verify.checks.provenance.release_identity import commit_fields
+
+    root = Path(__file__).resolve().parent.parent / "fixtures" / "bundles"
+    documents: list[object] = [json.loads(p.read_bytes()) for p in sorted(root.rglob("*.json"))]
+    documents.append({"a": [{"git_commit": "x", "b": [[{"git_commit": 1}]]}, {"c": {"git_commit": None}}],
+                      "git_commit": "y", "d": [1, 2, {"git_commit": "z"}],
+                      "records": [{"n": 1, "s": "t"}, {"n": 2, "git_commit": "w"}],
+                      "flat": [{"n": 1}, {"n": 2, "m": None}], "nested": [{"n": 1}, {"n": {"git_commit": "v"}}],
+                      "deep": [{"n": [1]}, {"n": [{"frozen_git_commit": "u"}]}]})
+    found = 0
+    for document in documents:
+        expected = _commit_fields_by_copied_paths(document)
+        assert list(commit_fields(document)) == expected
+        found += len(expected)
+    assert found > 7

@@ -3,6 +3,7 @@ and of the real bundle: both accept, or both reject."""
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
 import sys
@@ -66,3 +67,49 @@ def test_parity_on_the_real_bundle(real_bundle: Path) -> None:
 def test_parity_on_fixtures(case_dir: Path, tmp_path: Path) -> None:
     case = json.loads((case_dir / "case.json").read_text())
     _assert_parity(materialize(case, tmp_path))
+
+
+_EVIDENCE = REPO / "fixtures" / "bundles" / "nerb-enron" / "benchmark-evidence.json"
+
+
+@functools.lru_cache(maxsize=None)
+def _validator(schema: str, bulk: bool) -> object:
+    """The generated fast validator of ``schema``, with or without the bulk check of number arrays."""
+    with pytest.MonkeyPatch.context() as patch:
+        if not bulk:
+            patch.setattr(schema_validation, "_numeric_items", lambda resolver, items: None)
+        name, source = schema_validation._generate_source(schema)
+    assert (schema_validation._BULK_NAME + "(" in source) is bulk
+    namespace: dict[str, object] = {}
+    exec(compile(source, schema, "exec"), namespace)  # noqa: S102 - generated from our own schema files
+    return namespace[name]
+
+
+def _accepts(validator: object, doc: object) -> bool:
+    import fastjsonschema
+
+    try:
+        validator(doc)  # type: ignore[operator]
+    except fastjsonschema.JsonSchemaValueException:
+        return False
+    return True
+
+
+@pytest.mark.parametrize("field, value", [
+    ("rss_samples_bytes", 0), ("rss_samples_bytes", True), ("rss_samples_bytes", 5.0), ("rss_samples_bytes", -1),
+    ("rss_samples_bytes", 2**63), ("rss_samples_bytes", "7"), ("rss_samples_bytes", 2**63 - 1),
+    ("samples_seconds", 0.0), ("samples_seconds", 1e-10), ("samples_seconds", 86400), ("samples_seconds", 86400.5),
+    ("samples_seconds", False), ("samples_seconds", float("nan")), ("samples_seconds", float("inf")),
+    ("samples_seconds", 10**400), ("samples_seconds", None), ("samples_seconds", 1), ("samples_seconds", 1e-9),
+])
+def test_bulk_number_arrays_give_the_per_item_verdict(field: str, value: object) -> None:
+    """The generated validator checks arrays of bounded numbers in bulk before its per-item loop; one bad item
+    anywhere (type, bound, bool, NaN, infinity, a huge int) gives the verdict the per-item loop alone gives, and the
+    real arrays are accepted both ways."""
+    schema = ARTIFACT_SCHEMAS["benchmark-evidence.json"][1]
+    with_bulk, per_item = _validator(schema, True), _validator(schema, False)
+    doc = json.loads(_EVIDENCE.read_bytes())
+    assert _accepts(with_bulk, doc) and _accepts(per_item, doc)
+    items = doc["performance"]["workloads"][3][field]
+    items[len(items) // 2] = value
+    assert _accepts(with_bulk, doc) == _accepts(per_item, doc)

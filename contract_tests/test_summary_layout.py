@@ -127,3 +127,24 @@ def test_parsers_are_linear():
     for _line, _column, sentence in P.sentences("summary.md", markdown):
         P.unsupportable(sentence)
     assert time.process_time() - start < 10
+
+
+_exact = st.one_of(st.fractions(max_denominator=10**12), st.integers(-10**6, 10**6),
+                   st.floats(min_value=-1e6, max_value=1e6).map(Fraction))
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.integers(0, 6), st.integers(-10**9, 10**9), st.sampled_from([1, 100, 1000]),
+       st.lists(_exact, max_size=4), st.data())
+def test_supported_in_integers_equals_the_fraction_rounding_rule(decimals: int, digits: int, scale: int,
+                                                                 values: list[Fraction], data: st.DataObject) -> None:
+    """``_supported`` (cross-multiplied integers) says yes exactly when some value times the scale rounds to the
+    printed number by the Fraction rule; printed numbers drawn near a value's rounding, ties included."""
+    if values and data.draw(st.booleans()):
+        target = Fraction(values[0]) * scale * 10**decimals
+        digits = data.draw(st.sampled_from([int(target), int(target) + 1, int(target) - 1]))
+        if data.draw(st.booleans()) and target.denominator <= 2:
+            values = [Fraction(digits * 2 + 1, 2 * 10**decimals * scale)]  # an exact tie
+    printed = Fraction(digits, 10**decimals)
+    expected = any(L._rounds_to(printed, decimals, Fraction(v) * scale) for v in values)
+    assert L._supported(printed, decimals, scale, values) == expected

@@ -24,9 +24,11 @@ from nerb_verify import cli  # noqa: E402
 BUNDLE = REPO / "fixtures" / "bundles" / "nerb-enron"
 
 # Never needed to verify a valid bundle: the producers and the other commands, the renderer, the explaining schema
-# validator (only run when the fast path rejects a document) and test-only libraries.
+# validator (only run when the fast path rejects a document), test-only libraries, and for the text output the SARIF
+# and annotation renderers, the catalog of every code (SARIF's rules) and RFC 8785 (the JSON report's digest).
 NOT_ON_THE_SUCCESS_PATH = ("nerb_verify.producers", "nerb_verify.render.markdown", "hypothesis", "pytest", "syrupy",
-                           "jsonschema", "referencing", "re2")
+                           "jsonschema", "referencing", "re2", "nerb_verify.outputs.sarif", "nerb_verify.outputs.github",
+                           "nerb_verify.catalog", "rfc8785")
 
 
 def test_verify_imports_no_producer_renderer_or_test_library() -> None:

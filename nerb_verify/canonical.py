@@ -17,8 +17,6 @@ import json
 import marshal
 from typing import Any
 
-import rfc8785
-
 
 def python_canonical_bytes(value: Any) -> bytes:
     """The canonical UTF-8 bytes NERB hashes (see module docstring). Raises ValueError on NaN/Infinity."""
@@ -65,6 +63,8 @@ def self_hash(obj: dict[str, Any], key: str) -> str:
 
 def jcs_sha256(value: Any) -> str:
     """``sha256:`` + hex digest of the RFC 8785 canonical form; for hashes nerb-verify defines itself."""
+    import rfc8785  # only the JSON report's own digest needs it, not a text verification
+
     return "sha256:" + hashlib.sha256(rfc8785.dumps(value)).hexdigest()
 
 

@@ -7,7 +7,11 @@ Hostile files must produce a finding, never a traceback, and never make the veri
 2. :func:`parse_json_bytes` rejects a BOM and invalid UTF-8, then runs a preflight over the text *before* any Python
    object is built: strings are blanked out with one regular-expression pass, and the nesting depth and the exact node
    count are computed from the remaining structural characters. Only then is ``json.loads`` run, with hooks that
-   reject NaN/Infinity, note duplicate keys and out-of-range numbers, and keep ints and floats apart.
+   reject NaN/Infinity, note duplicate keys and out-of-range numbers, and keep ints and floats apart. (The common
+   case skips the preflight and the hooks: a text without a backslash whose commas and opening brackets bound its
+   values within the node limit is parsed first, plainly, and accepted only when the walk finds the preflight's
+   rules kept and no key repeated; anything else, accepted or not, goes the way just described, so every problem is
+   reported as before. See :func:`_plain_parse`.)
 3. A post-parse walk enforces per-collection, per-string and total-string limits, finds lone surrogates and turns
    every breach into a code with a JSON Pointer (keys printed only when they are schema vocabulary). A duplicate key
    also gets the line and column of the repeated key, found by a token pass over the text (only when there is one).
@@ -253,6 +257,8 @@ class _ParseState:
         self.duplicate_objects: list[dict[str, Any]] = []
         self.bad_floats: list[float] = []
         self.pairs = 0  # key/value pairs in all objects, counted by _within_limits when it accepts
+        self.depth = 0  # nesting depth of objects and arrays (0 for a scalar root), set by _within_limits
+        self.string_colons = 0  # colons inside keys and strings, counted by _within_limits when asked
 
     def object_pairs(self, pairs: list[tuple[str, Any]]) -> dict[str, Any]:
         result = dict(pairs)
@@ -290,6 +296,10 @@ def parse_json_bytes(raw: bytes, limits: Limits = CONTRACT_LIMITS,
     except UnicodeDecodeError as exc:
         raise LoadFailure(LoadProblem(INVALID_UTF8, message="File is not valid UTF-8 (first bad byte at offset "
                                       "{offset}).".format(offset=exc.start))) from None
+    if _escape_free_and_small(text, limits):
+        data = _plain_parse(text, None, limits, False)
+        if data is not _NOT_PLAIN:
+            return _checked_root(data, root)
     blanked = _preflight(text, limits)
     check_surrogates = bool(_SURROGATE_ESCAPE.search(text))
     data = _plain_parse(text, blanked, limits, check_surrogates)
@@ -312,7 +322,7 @@ def parse_json_bytes(raw: bytes, limits: Limits = CONTRACT_LIMITS,
         raise LoadFailure(LoadProblem(NUMBER_RANGE)) from None
     except RecursionError:  # pragma: no cover - preflight bounds depth first
         raise LoadFailure(LoadProblem(TOO_DEEP)) from None
-    if not _within_limits(data, state, check_surrogates):
+    if not _within_limits(data, state, check_surrogates, len(text)):
         _walk(data, state, check_surrogates, text)  # slow path: finds the first breach and raises with its pointer
     return _checked_root(data, root)
 
@@ -320,7 +330,7 @@ def parse_json_bytes(raw: bytes, limits: Limits = CONTRACT_LIMITS,
 _NOT_PLAIN = object()
 
 
-def _plain_parse(text: str, blanked: str, limits: Limits, check_surrogates: bool) -> Any:
+def _plain_parse(text: str, blanked: str | None, limits: Limits, check_surrogates: bool) -> Any:
     """The common case without per-value hooks: ``json.loads`` in C, accepted only if the fast walk finds every limit
     kept and the objects hold as many pairs as the text has key colons (so no key was repeated). Otherwise
     ``_NOT_PLAIN``, and the caller parses again with the hooks, which find and report the problem exactly as before.
@@ -328,15 +338,35 @@ def _plain_parse(text: str, blanked: str, limits: Limits, check_surrogates: bool
     Equivalent to the hooked parse whenever it accepts: the hooks return ``dict(pairs)`` and ``float(token)``, what
     the C parser builds itself; NaN and Infinity parse here to non-finite floats, which the walk's range test
     refuses; a repeated key makes an object hold fewer pairs than the text has colons outside strings.
+
+    ``blanked`` is the preflight's text (strings blanked), or None for a text without a backslash that
+    :func:`_escape_free_and_small` let through before any preflight: there every string token is its decoded value
+    between quotes, so the colons outside strings are the text's colons less those in the parsed keys and strings,
+    and the preflight's depth rule is checked on the parsed value (its node rule follows from the walk's node count:
+    a comma separates two values, so commas + 1 never exceed the values).
     """
     try:
         data = json.loads(text)
     except (ValueError, RecursionError):
         return _NOT_PLAIN
     state = _ParseState(limits)
-    if _within_limits(data, state, check_surrogates) and state.pairs == blanked.count(":"):
-        return data
-    return _NOT_PLAIN
+    if not _within_limits(data, state, check_surrogates, len(text), count_colons=blanked is None):
+        return _NOT_PLAIN
+    if blanked is None:
+        key_colons = text.count(":") - state.string_colons
+        if state.depth > limits.max_depth:
+            return _NOT_PLAIN
+    else:
+        key_colons = blanked.count(":")
+    return data if state.pairs == key_colons else _NOT_PLAIN
+
+
+def _escape_free_and_small(text: str, limits: Limits) -> bool:
+    """Whether ``text`` may be parsed before the preflight: it has no backslash (so no escape: a string token is its
+    value), and its commas and opening brackets, strings included, bound the values ``json.loads`` can build within
+    ``max_nodes`` (every value but the root follows a comma or opens its container's contents), so parsing first
+    allocates no more than the preflight would have allowed. Anything else takes the preflight first, as before."""
+    return "\\" not in text and text.count(",") + text.count("[") + text.count("{") < limits.max_nodes
 
 
 def _checked_root(data: Any, root: Literal["object", "array", "any"]) -> Any:
@@ -347,69 +377,103 @@ def _checked_root(data: Any, root: Literal["object", "array", "any"]) -> Any:
     return data
 
 
-def _within_limits(data: Any, state: _ParseState, check_surrogates: bool) -> bool:
+def _within_limits(data: Any, state: _ParseState, check_surrogates: bool, text_chars: int | None = None,
+                   count_colons: bool = False) -> bool:
     """Fast pass over the parsed value: True when no post-parse limit is breached (no pointers are built here).
 
-    Most documents are fine, so this loop only asks yes/no; :func:`_walk` re-walks with pointers on failure.
+    Most documents are fine, so this pass only asks yes/no; :func:`_walk` re-walks with pointers on failure. It goes
+    level by level: every value of one depth is in one list, sorted out by type in C-level passes (``map``,
+    comprehensions, ``min``/``max``/``sum``), and the children of its objects and arrays make the next level. The
+    rules are the per-value ones of :func:`_walk`, applied to whole groups at once: an object or array holds at most
+    ``max_collection`` members, a key or string at most ``max_string`` characters (and no lone surrogate when the text
+    has a surrogate escape), an int or float lies within ``max_abs_number`` (NaN and infinities do not), and the
+    document holds at most ``max_nodes`` values and ``max_total_string`` characters of keys and strings.
+
+    ``text_chars`` is the length of the JSON text the value was parsed from, when known. A decoded key or string is
+    never longer than its token in the text (an escape only shrinks), so a text of at most ``max_total_string``
+    characters cannot breach that limit, and the characters are then not counted. Keys repeat from object to object,
+    so their length and surrogate tests run on the set of distinct keys of a level.
+
+    When it accepts it also leaves in ``state`` the object pairs, the nesting depth and, with ``count_colons``, the
+    colons inside keys (each occurrence) and strings.
     """
     limits = state.limits
     if state.duplicate_objects or state.bad_floats:
         return False
     max_collection, max_string, bound = limits.max_collection, limits.max_string, limits.max_abs_number
+    count_chars = text_chars is None or text_chars > limits.max_total_string
+    search = _SURROGATE_CHAR.search
     total = 0
     nodes = 0
     pairs = 0
-    stack: list[Any] = [data]
-    pop, extend = stack.pop, stack.extend
-    while stack:
-        value = pop()
-        nodes += 1
-        kind = type(value)
-        if kind is dict:
-            if len(value) > max_collection:
+    depth = 0
+    colons = 0
+    level: list[Any] = [data]
+    while level:
+        nodes += len(level)
+        kinds = set(map(type, level))
+        children: list[Any] = []
+        if dict in kinds or list in kinds:
+            depth += 1
+        if dict in kinds:
+            objects = [value for value in level if type(value) is dict] if len(kinds) > 1 else level
+            sizes = list(map(len, objects))
+            if max(sizes) > max_collection:
                 return False
-            if value:
-                pairs += len(value)
-                lengths = list(map(len, value))
-                if max(lengths) > max_string:
+            pairs += sum(sizes)
+            keys = set().union(*objects)
+            if keys:
+                if max(map(len, keys)) > max_string or (check_surrogates and any(map(search, keys))):
                     return False
+                if count_chars:
+                    total += sum([len(key) for value in objects for key in value])
+                if count_colons:
+                    for key in [key for key in keys if ":" in key]:
+                        colons += key.count(":") * sum([key in value for value in objects])
+            children = [child for value in objects for child in value.values()]
+        if list in kinds:
+            arrays = [value for value in level if type(value) is list] if len(kinds) > 1 else level
+            if max(map(len, arrays)) > max_collection:
+                return False
+            for array in arrays:
+                if array and _numbers_within(array, bound):
+                    nodes += len(array)  # a list of numbers in range: every item checked in C, none left to visit
+                else:
+                    children += array
+        if str in kinds:
+            strings = [value for value in level if type(value) is str] if len(kinds) > 1 else level
+            lengths = list(map(len, strings))
+            if max(lengths) > max_string or (check_surrogates and any(map(search, strings))):
+                return False
+            if count_chars:
                 total += sum(lengths)
-                if check_surrogates and any(_SURROGATE_CHAR.search(key) for key in value):
-                    return False
-                extend(value.values())
-        elif kind is list:
-            if len(value) > max_collection:
+            if count_colons:
+                colons += "".join(strings).count(":")
+        if int in kinds or float in kinds:
+            numbers = level if kinds <= _NUMBER_TYPES else [value for value in level if type(value) in _NUMBER_TYPES]
+            if not _numbers_within(numbers, bound) and not all(-bound <= value <= bound for value in numbers):
                 return False
-            if value and _numbers_within(value, bound):
-                nodes += len(value)  # a list of numbers in range: every item checked in C, none left to visit
-            else:
-                extend(value)
-        elif kind is str:
-            size = len(value)
-            if size > max_string or (check_surrogates and _SURROGATE_CHAR.search(value)):
-                return False
-            total += size
-        elif kind is int:
-            if not -bound <= value <= bound:
-                return False
-        elif kind is float:
-            if not -bound <= value <= bound:
-                return False
-    state.pairs = pairs
+        level = children
+    state.pairs, state.depth, state.string_colons = pairs, depth, colons
     return total <= limits.max_total_string and nodes <= limits.max_nodes
 
 
 _NUMBER_TYPES = frozenset((int, float))
+_INT_ONLY = frozenset((int,))
 
 
 def _numbers_within(values: list[Any], bound: float) -> bool:
     """True when every item is an int or float (never a bool) with ``-bound <= item <= bound``, by C-level passes.
 
-    The walk's number test for a whole list at once (the sample arrays hold most of a bundle's values). A finite sum
-    rules out NaN and infinity, after which ``min``/``max`` are exact; any doubt (a sum that overflows, an int too
-    large for a float, any other item type) returns False and the walk visits the items one by one as before.
+    The walk's number test for a whole list at once (the sample arrays hold most of a bundle's values). Ints compare
+    exactly with the bound, so a list of ints needs only ``min``/``max``; with floats, a finite sum first rules out NaN
+    and infinity, after which ``min``/``max`` are exact. Any doubt (a sum that overflows, an int too large for a
+    float, any other item type) returns False and the caller tests the items one by one.
     """
-    if not set(map(type, values)) <= _NUMBER_TYPES:
+    kinds = set(map(type, values))
+    if kinds == _INT_ONLY:
+        return -bound <= min(values) and max(values) <= bound
+    if not kinds <= _NUMBER_TYPES:
         return False
     try:
         total = sum(values, 0.0)

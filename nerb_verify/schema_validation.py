@@ -99,15 +99,74 @@ def strict_validator_class() -> type[jsonschema.protocols.Validator]:
 
 @functools.lru_cache(maxsize=1)
 def _strict_draft07_generator() -> type:
-    """fastjsonschema's draft-07 generator with draft 4's exact type check (``5.0`` is not an integer)."""
+    """fastjsonschema's draft-07 generator with draft 4's exact type check (``5.0`` is not an integer), and arrays of
+    bounded numbers checked in bulk first (:func:`_numeric_items`)."""
     from fastjsonschema.draft04 import CodeGeneratorDraft04
     from fastjsonschema.draft07 import CodeGeneratorDraft07
 
+    def generate_items(self: Any) -> None:
+        numeric = _numeric_items(self._resolver, self._definition["items"])
+        if numeric is None:
+            CodeGeneratorDraft07.generate_items(self)
+            return
+        integers, minimum, maximum = numeric
+        self.create_variable_is_list()
+        with self.l("if {variable}_is_list:"):
+            self.create_variable_with_length()
+            with self.l("if not {}({variable}, {}, {}, {}):", _BULK_NAME, integers, repr(minimum), repr(maximum)):
+                with self.l("for {variable}_x, {variable}_item in enumerate({variable}):"):
+                    self.generate_func_code_block(self._definition["items"], "{}_item".format(self._variable),
+                                                  "{}[{{{}_x}}]".format(self._variable_name, self._variable))
+
     return type("_StrictDraft07Generator", (CodeGeneratorDraft07,),
-                {"generate_type": CodeGeneratorDraft04.generate_type})
+                {"generate_type": CodeGeneratorDraft04.generate_type, "generate_items": generate_items})
 
 
-CACHE_TAG = f"nerb-verify-fastjsonschema-strict-v2/{fastjsonschema.VERSION}/{sys.version_info[:2]}"
+_NUMERIC_KEYS = frozenset({"type", "minimum", "maximum"})
+
+
+def _numeric_items(resolver: Any, items: Any) -> tuple[bool, int | float | None, int | float | None] | None:
+    """(integers only, minimum, maximum) when an array's ``items`` schema is exactly a bounded integer or number
+    (inline or one ``$ref`` to one, like the RSS samples' ``positive_count``), else None."""
+    if isinstance(items, dict) and set(items) == {"$ref"}:
+        with resolver.resolving(items["$ref"]) as resolved:
+            items = resolved
+    if not isinstance(items, dict) or not set(items) <= _NUMERIC_KEYS or items.get("type") not in ("integer", "number"):
+        return None
+    bounds = [items.get("minimum"), items.get("maximum")]
+    if any(bound is not None and (type(bound) not in (int, float) or bound != bound) for bound in bounds):
+        return None
+    return items["type"] == "integer", bounds[0], bounds[1]
+
+
+_BULK_NAME = "_nerb_numbers_within"
+# Prepended to every generated validator: an array of bounded numbers is first checked in C-level passes; only when
+# that cannot prove every item valid does the generated per-item loop run (and raise exactly as before).
+_BULK_HELPER = f'''
+def {_BULK_NAME}(items, integers, minimum, maximum):
+    """True only when every item passes the per-item rule: an int (exact type) or, for numbers, an int or float with
+    a finite sum (no NaN or infinity), within the bounds. False means: run the per-item checks."""
+    kinds = set(map(type, items))
+    if not kinds:
+        return True
+    if integers:
+        if kinds != {{int}}:
+            return False
+    else:
+        if not kinds <= {{int, float}}:
+            return False
+        try:
+            total = sum(items, 0.0)
+        except OverflowError:
+            return False
+        if total - total != 0.0:  # NaN or an infinity
+            return False
+    return (minimum is None or min(items) >= minimum) and (maximum is None or max(items) <= maximum)
+
+'''
+
+
+CACHE_TAG = f"nerb-verify-fastjsonschema-strict-v3/{fastjsonschema.VERSION}/{sys.version_info[:2]}"
 
 
 def _cache_dir() -> Path | None:
@@ -204,7 +263,8 @@ def _generate_source(file_name: str, opaque: tuple[str, ...] = ()) -> tuple[str,
     resolver = RefResolver.from_schema(definition, handlers={"https": offline}, store={})
     generator = _strict_draft07_generator()(definition, resolver=resolver, formats={}, use_default=False,
                                         detailed_exceptions=True)
-    return resolver.get_scope_name(), _without_eager_names("\n".join([generator.global_state_code, generator.func_code]))
+    code = _without_eager_names("\n".join([generator.global_state_code, generator.func_code]))
+    return resolver.get_scope_name(), (_BULK_HELPER + code) if _BULK_NAME + "(" in generator.func_code else code
 
 
 _EAGER_NAME = ".format(**locals())"

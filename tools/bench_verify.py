@@ -5,23 +5,35 @@ another commit, when given), installs each into its own throwaway virtual enviro
 dependencies from the package index), and runs fresh processes of
 
 * ``nerb-verify verify BUNDLE`` from each of those environments, and
-* NERB's verifier, ``nerb verify-enron-evidence --bundle BUNDLE``, from ``--nerb-python``'s environment
-  (``python3 -m venv /tmp/nerb-venv && /tmp/nerb-venv/bin/pip install nerb==0.0.12 google-re2``),
+* NERB 0.0.12 from ``--nerb-python``'s environment
+  (``python3 -m venv /tmp/nerb-venv && /tmp/nerb-venv/bin/pip install nerb==0.0.12 google-re2``), two ways:
 
-alternated in a palindrome (A B C C B A, repeated), so that each subject is measured in the same minutes as the
+  - ``nerb``: its verifier, ``verify-enron-evidence --bundle B`` (NERB's console-script function);
+  - ``nerb_checks``: every NERB bundle check that can be called on its own, each once
+    (``tools/nerb_api_probe.py --checks-only B``: capacity decision, manifest and evidence contracts with the
+    inventories, performance decision, bank card, privacy scan of every file, publication manifest),
+
+alternated in a palindrome (A B C D D C B A, repeated), so that each subject is measured in the same minutes as the
 others and a slow spell of the shared machine falls on all of them alike. It prints, per subject, the median wall
 time, user+system CPU and peak RSS (``/usr/bin/time``'s maximum resident set size of the child), the exit codes seen,
 and the ratios of the medians from the same run; ``--json FILE`` writes every sample too. No assertions: timing is
 informational.
 
-NERB from the package index is not a git checkout of its own source, so it stops at its capacity step ("Portable
-capacity decision verification failed.", exit 1, docs/interop.md) before the rest of its checks: its time here is a
-lower bound of a full NERB verification, and the ratio against it is a lower bound too.
+NERB layout (``--nerb-layout``). ``scratch`` (default): NERB runs the way it expects to, from a git repository
+holding its package under ``src/nerb`` and the bundle under ``evidence/enron``, committed
+(``tools/interop_nerb.scratch_repository``, with ``PYTHONPATH=<repo>/src``; ``__pycache__`` is excluded from git
+and the untimed warm-up run writes NERB's ``.pyc`` files, as ``pip`` did for ours). NERB's verifier then gets past
+the start of its capacity step but still stops inside it (exit 1, "Portable capacity decision verification
+failed.") when it asks git for its own sources at the measured commit, which only NERB's full history holds
+(docs/interop.md). ``pip``: NERB's console script on the vendored bundle as installed, which stops earlier in the
+same step. Neither is a full NERB verification, so both ratios are lower bounds; ``nerb_checks`` (every other check
+run to its end) is the closest to one this machine can run.
 
 ``--stages`` instead times each stage in this process (opening and parsing the bundle, then every family in
 ``families.FAMILY_ORDER``), minimum and first of ``--runs`` fresh contexts; the memo is cleared before each.
 
-Usage: python tools/bench_verify.py [--runs N] [--baseline DIR] [--nerb-python PY] [--json FILE] [--stages]
+Usage: python tools/bench_verify.py [--runs N] [--baseline DIR] [--nerb-python PY] [--nerb-layout scratch|pip]
+                                    [--json FILE] [--stages]
 """
 
 from __future__ import annotations
@@ -62,12 +74,12 @@ def install_wheel(tree: Path, work: Path) -> Path:
     return env_dir / "bin" / "nerb-verify"
 
 
-def measure(command: list[str]) -> dict[str, float | int]:
+def measure(command: list[str], env: dict[str, str] | None = None) -> dict[str, float | int]:
     """One fresh process of ``command``, run from a neutral folder: wall seconds (this process's clock), user+system
     CPU seconds and peak RSS KiB (``/usr/bin/time``), exit code."""
     start = time.perf_counter()
     done = subprocess.run([TIME, "-f", "%U %S %M %x", *command], cwd=tempfile.gettempdir(), capture_output=True,
-                          text=True, check=False)
+                          text=True, check=False, env=env)
     wall = time.perf_counter() - start
     user, system, rss, code = done.stderr.strip().splitlines()[-1].split()
     return {"wall_s": wall, "cpu_s": float(user) + float(system), "rss_kib": int(rss), "exit_code": int(code)}
@@ -86,6 +98,7 @@ def whole_process(args: argparse.Namespace) -> dict[str, object]:
     """Install, then run every subject alternately; return the JSON-ready result."""
     bundle = str(BUNDLE)
     commands: dict[str, list[str]] = {}
+    envs: dict[str, dict[str, str]] = {}
     with tempfile.TemporaryDirectory(prefix="bench-verify-") as scratch:
         work = Path(scratch)
         if args.baseline is not None:
@@ -93,22 +106,24 @@ def whole_process(args: argparse.Namespace) -> dict[str, object]:
             commands["baseline"] = [str(install_wheel(args.baseline.resolve(), work / "baseline")), "verify", bundle]
         (work / "this").mkdir()
         commands["this_tree"] = [str(install_wheel(REPO, work / "this")), "verify", bundle]
-        nerb = Path(args.nerb_python).parent / "nerb"
-        if nerb.is_file():
-            commands["nerb"] = [str(nerb), "verify-enron-evidence", "--bundle", bundle]
+        if Path(args.nerb_python).is_file():
+            nerb_commands, nerb_env = nerb_subjects(args.nerb_python, args.nerb_layout, work / "nerb")
+            commands.update(nerb_commands)
+            envs.update({name: nerb_env for name in nerb_commands})
         else:
-            print(f"no NERB at {nerb}: install it (see --help); comparing without it", file=sys.stderr)
+            print(f"no NERB interpreter at {args.nerb_python}: install it (see --help); comparing without it",
+                  file=sys.stderr)
         names = list(commands)
         order: list[str] = []
         while len(order) < args.runs * len(names):
             order += names + names[::-1]
         order = order[:args.runs * len(names)]
         for name in names:  # one untimed warm-up each (page cache, .pyc files)
-            measure(commands[name])
+            measure(commands[name], envs.get(name))
         samples: dict[str, list[dict[str, float | int]]] = {name: [] for name in names}
         load_before = os.getloadavg()
         for name in order:
-            samples[name].append(measure(commands[name]))
+            samples[name].append(measure(commands[name], envs.get(name)))
         load_after = os.getloadavg()
     medians = {name: summarise(items) for name, items in samples.items()}
     ratios: dict[str, float] = {}
@@ -117,11 +132,40 @@ def whole_process(args: argparse.Namespace) -> dict[str, object]:
         if name != "this_tree":
             ratios[f"{name}/this_tree wall"] = float(medians[name]["median_wall_s"]) / float(ours["median_wall_s"])
             ratios[f"{name}/this_tree cpu"] = float(medians[name]["median_cpu_s"]) / float(ours["median_cpu_s"])
-    return {"bundle": "fixtures/bundles/nerb-enron", "order": order, "cpus": os.cpu_count(),
+    return {"bundle": "fixtures/bundles/nerb-enron", "nerb_layout": args.nerb_layout, "order": order,
+            "cpus": os.cpu_count(),
             "loadavg_before": load_before, "loadavg_after": load_after,
-            "commands": {name: [Path(c).name if i == 0 else c for i, c in enumerate(cmd)]
+            "commands": {name: [Path(c).name if i == 0 or Path(c).is_absolute() else c for i, c in enumerate(cmd)]
                          for name, cmd in commands.items()},
             "medians": medians, "ratios": ratios, "samples": samples}
+
+
+NERB_MAIN = "import sys; from nerb.cli import main; sys.exit(main())"  # NERB 0.0.12's console-script function
+PROBE = Path(__file__).resolve().parent / "nerb_api_probe.py"
+
+
+def nerb_subjects(python: str, layout: str, work: Path) -> tuple[dict[str, list[str]], dict[str, str]]:
+    """NERB's two subjects (its verifier, and each of its checks once) and the environment they run in.
+
+    ``scratch``: a committed git repository in NERB's layout (see the module docstring); ``pip``: the vendored
+    bundle and the installed package as they are. Bytecode is written (the warm-up compiles NERB once).
+    """
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+    bundle = BUNDLE
+    if layout == "scratch":
+        sys.path.insert(0, str(Path(__file__).resolve().parent))
+        import interop_nerb
+
+        work.mkdir()
+        repo, _ = interop_nerb.scratch_repository(interop_nerb.nerb_package_dir(python), BUNDLE, work)
+        (repo / ".git" / "info").mkdir(parents=True, exist_ok=True)
+        with open(repo / ".git" / "info" / "exclude", "a", encoding="utf-8") as exclude:
+            exclude.write("__pycache__/\n")
+        env["PYTHONPATH"] = str(repo / "src")
+        bundle = repo / "evidence" / "enron"
+    commands = {"nerb": [python, "-c", NERB_MAIN, "verify-enron-evidence", "--bundle", str(bundle)],
+                "nerb_checks": [python, str(PROBE), "--checks-only", str(bundle)]}
+    return commands, env
 
 
 def stages(runs: int) -> dict[str, dict[str, float]]:
@@ -153,6 +197,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--runs", type=int, default=10, help="timed processes per subject (default 10)")
     parser.add_argument("--baseline", type=Path, help="a checkout of another commit to compare with")
     parser.add_argument("--nerb-python", default=NERB_PYTHON, help="interpreter of the venv holding nerb 0.0.12")
+    parser.add_argument("--nerb-layout", choices=("scratch", "pip"), default="scratch",
+                        help="run NERB from a scratch git repository in its own layout (default) or as installed")
     parser.add_argument("--json", type=Path, help="write the result, every sample included, to this file")
     parser.add_argument("--stages", action="store_true", help="time each stage in this process instead")
     args = parser.parse_args(argv)

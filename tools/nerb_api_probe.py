@@ -37,8 +37,9 @@ def _outcome(name: str, call: Callable[[], Any], errors: tuple[type[BaseExceptio
     return {"check": name, "result": "passed", "detail": None}
 
 
-def probe(bundle: Path) -> dict[str, Any]:
-    """Every NERB bundle check we can call on its own, in NERB's order, then the whole bundle."""
+def probe(bundle: Path, whole_bundle: bool = True) -> dict[str, Any]:
+    """Every NERB bundle check we can call on its own, in NERB's order, then (unless ``whole_bundle`` is False) the
+    whole bundle."""
     import nerb.enron_publication as pub
     from nerb import __version__
 
@@ -81,6 +82,8 @@ def probe(bundle: Path) -> dict[str, Any]:
     else:
         checks.append({"check": "publication_manifest (_verify_publication_manifest)", "result": "not_run",
                        "detail": "needs a verified capacity decision"})
+    if not whole_bundle:
+        return {"nerb_version": __version__, "checks": checks, "whole_bundle": None}
     whole = _outcome("whole bundle (_verify_bundle_core, check_generated=False)",
                      lambda: pub._verify_bundle_core(bundle, check_generated=False,
                                                      require_standalone_redaction_eligible=False), errors)
@@ -88,11 +91,16 @@ def probe(bundle: Path) -> dict[str, Any]:
 
 
 def main(argv: list[str]) -> int:
-    """Print the probe's JSON line for the bundle named by ``argv[0]``; exit 0 (the verdicts are in the JSON)."""
-    if len(argv) != 1:
-        sys.stderr.write("usage: nerb_api_probe.py BUNDLE\n")
+    """Print the probe's JSON line for the bundle named by the last argument; exit 0 (the verdicts are in the JSON).
+
+    ``--checks-only`` runs every check once and skips the whole-bundle run, which repeats them up to NERB's first
+    failure (``tools/bench_verify.py`` times NERB's checks that way: each once, none twice)."""
+    checks_only = argv[:1] == ["--checks-only"]
+    rest = argv[1:] if checks_only else argv
+    if len(rest) != 1:
+        sys.stderr.write("usage: nerb_api_probe.py [--checks-only] BUNDLE\n")
         return 2
-    print(json.dumps(probe(Path(argv[0]).resolve())))
+    print(json.dumps(probe(Path(rest[0]).resolve(), whole_bundle=not checks_only)))
     return 0
 
 

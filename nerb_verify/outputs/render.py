@@ -12,7 +12,6 @@ from collections.abc import Collection, Sequence
 from typing import Any
 
 from nerb_verify.findings import Finding
-from nerb_verify.outputs import github, sarif
 from nerb_verify.outputs.exit_policy import FAIL_ON_LEVELS
 from nerb_verify.outputs.locations import PathBase
 
@@ -34,6 +33,10 @@ def render_findings(findings: Sequence[Finding], fmt: str, *, command: str,
     ``summary`` is the closing notice's text (default: :func:`default_summary`) and ``targets`` the artifacts that
     name a command target which could not be inspected (annotated without ``file``).
     """
+    # Imported here, not at module level: a text or JSON verification never renders SARIF or annotations, and the
+    # SARIF module pulls in the catalog of every finding code.
+    from nerb_verify.outputs import github, sarif
+
     base = PathBase.for_target(target, source_root)
     if fmt == "github":
         text = summary if summary is not None else default_summary(findings, command, base, exit_code, verdict)

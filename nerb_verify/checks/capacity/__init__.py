@@ -287,18 +287,26 @@ def run(ctx: VerifyContext) -> None:
 
 
 def _pretty_extra(value: Any, depth: int) -> int:
-    """Bytes NERB's pretty form (indent 2, ``": "``) adds to the compact canonical form below ``value``."""
-    if isinstance(value, dict):
-        if not value:
-            return 0
-        n = len(value)
-        return n * (3 + 2 * depth) + 1 + 2 * depth + n + sum(_pretty_extra(v, depth + 1) for v in value.values())
-    if isinstance(value, list):
-        if not value:
-            return 0
-        n = len(value)
-        return n * (3 + 2 * depth) + 1 + 2 * depth + sum(_pretty_extra(v, depth + 1) for v in value)
-    return 0
+    """Bytes NERB's pretty form (indent 2, ``": "``) adds to the compact canonical form below ``value``.
+
+    A non-empty container of ``n`` members at depth ``d`` adds a newline and ``2(d+1)`` spaces before each member,
+    a newline and ``2d`` spaces before its closing bracket, and, for an object, one space after each colon:
+    ``n(3 + 2d) + 1 + 2d`` (``+ n`` for an object). Counted level by level: the containers of one depth are summed
+    in C-level passes and their container members make the next level (no recursion, one pass per depth).
+    """
+    total = 0
+    level = [value] if isinstance(value, (dict, list)) else []
+    while level:
+        objects = [item for item in level if isinstance(item, dict) and item]
+        arrays = [item for item in level if isinstance(item, list) and item]
+        object_members = sum(map(len, objects))
+        array_members = sum(map(len, arrays))
+        total += ((3 + 2 * depth) * (object_members + array_members) + object_members
+                  + (1 + 2 * depth) * (len(objects) + len(arrays)))
+        level = [child for item in objects for child in item.values() if isinstance(child, (dict, list))]
+        level += [child for item in arrays for child in item if isinstance(child, (dict, list))]
+        depth += 1
+    return total
 
 
 def _report_size(ctx: VerifyContext, report: dict[str, Any], canonical_size: int) -> None:
@@ -307,10 +315,7 @@ def _report_size(ctx: VerifyContext, report: dict[str, Any], canonical_size: int
     (Python's json encoder falls back to pure Python when indenting; counting the added whitespace is 5x faster.)
     """
     published = as_int(dig(report, "totals", "report_bytes"))
-    try:
-        size = canonical_size + _pretty_extra(report, 0) + 1
-    except RecursionError:
-        size = -1
+    size = canonical_size + _pretty_extra(report, 0) + 1
     ok = published == size and size <= MAX_REPORT_BYTES
     ctx.collector.record(A, "/report/totals/report_bytes", "report_bytes", published, size, ok)
     if not ok:
@@ -318,7 +323,7 @@ def _report_size(ctx: VerifyContext, report: dict[str, Any], canonical_size: int
     # After the pre-report scan the run writes the report file and the commit marker into the owned tree.
     totals = as_dict(report.get("totals")) or {}
     final, stated = as_int(totals.get("final_owned_disk_bytes")), as_int(totals.get("pre_report_owned_disk_bytes"))
-    recomputed = None if final is None or size < 0 else final - size - COMMIT_MARKER_BYTES
+    recomputed = None if final is None else final - size - COMMIT_MARKER_BYTES
     ok = recomputed is not None and stated == recomputed
     ctx.collector.record(A, "/report/totals/pre_report_owned_disk_bytes", "pre_report_owned_disk_bytes", stated,
                          recomputed, ok)

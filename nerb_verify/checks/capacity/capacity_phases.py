@@ -534,7 +534,7 @@ def _gap_fits(item: dict[str, Any], gap_key: str, previous: dict[str, int]) -> b
     """A retained observation's gap is the wall time since the observation just before it (the phase start for
     the first). The one retained before it is at least that far back, so gap <= wall - previous retained wall,
     with equality when the two are consecutive in sequence."""
-    gap, wall, sequence = (as_int(item.get(k)) for k in (gap_key, "wall_elapsed_ns", "sequence"))
+    gap, wall, sequence = as_int(item.get(gap_key)), as_int(item.get("wall_elapsed_ns")), as_int(item.get("sequence"))
     if gap is None or wall is None or sequence is None:
         return False
     before_wall, before_sequence = previous.get("wall_elapsed_ns", 0), previous.get("sequence", 0)

@@ -9,7 +9,9 @@ Each of the 2**B masks swaps candidate block i with control block i when bit i i
 Speed: all values are integer ns. Blocks are split into two halves (low bits / high bits of the mask); for each half
 and each of its sub-masks the merged, sorted, trimmed pool fragment is precomputed once, so one mask costs one merge
 of two short sorted lists per pool. For a nearest-rank index near the top only the top ``n - index`` values of each
-fragment can matter (trimming is exact). No Fraction is created anywhere in this module.
+fragment can matter (trimming is exact). The needed item of a merged pool is read off a sort of the two fragments
+when they are short, and found by a binary search of the split between them when they are long (the 100-sample
+medians: no merge at all). No Fraction is created anywhere in this module.
 """
 
 from __future__ import annotations
@@ -60,6 +62,44 @@ def _fragments(cand: list[list[int]], ctrl: list[list[int]], blocks: range, keep
     return out
 
 
+# Merged fragments longer than this are not sorted: their order statistics come from a binary search of the split
+# (about 2 ms less per 100-sample median comparison); shorter ones sort faster than the search runs in Python.
+SEARCH_ABOVE = 40
+
+
+def split_at(lo: list[int], hi: list[int], k: int) -> tuple[int, int]:
+    """The merged position ``k`` (0-based) of two ascending lists as a split: ``(i, k + 1 - i)`` items from ``lo``
+    and ``hi`` make the ``k + 1`` smallest of the merged list, so its item ``k`` is ``max(lo[i - 1], hi[j - 1])`` and
+    item ``k + 1`` is ``min(lo[i], hi[j])`` (a side that contributes nothing is left out). Binary search on ``i``:
+    the smallest ``i`` whose ``lo[i]`` is not below ``hi[k - i]``. Requires ``0 <= k < len(lo) + len(hi)``."""
+    first, last = max(0, k + 1 - len(hi)), min(k + 1, len(lo))
+    while first < last:
+        i = (first + last) // 2
+        if lo[i] < hi[k - i]:
+            first = i + 1
+        else:
+            last = i
+    return first, k + 1 - first
+
+
+def _kth(lo: list[int], hi: list[int], k: int) -> int:
+    """Item ``k`` (0-based) of the merge of two ascending lists."""
+    i, j = split_at(lo, hi, k)
+    if i == 0:
+        return hi[j - 1]
+    if j == 0:
+        return lo[i - 1]
+    return max(lo[i - 1], hi[j - 1])
+
+
+def _kth_pair(lo: list[int], hi: list[int], k: int) -> int:
+    """Items ``k`` and ``k + 1`` of the merge of two ascending lists, summed."""
+    i, j = split_at(lo, hi, k)
+    below = hi[j - 1] if i == 0 else lo[i - 1] if j == 0 else max(lo[i - 1], hi[j - 1])
+    above = hi[j] if i == len(lo) else lo[i] if j == len(hi) else min(lo[i], hi[j])
+    return below + above
+
+
 def permutation_count(cand_blocks: list[list[int]], ctrl_blocks: list[list[int]], metric: str) -> tuple[int, int]:
     """(count of masks with statistic >= observed, number of masks) for equal-size blocks of integer ns.
 
@@ -86,13 +126,17 @@ def permutation_count(cand_blocks: list[list[int]], ctrl_blocks: list[list[int]]
     # (trimmed) pool. Masks run high-half-major: mask = (h << low_width) | l, the order of the comprehension below.
     shift = n - len(low[0]) - len(high[0])
     first = indices[0] - shift
+    search = len(low[0]) + len(high[0]) > SEARCH_ABOVE
     if len(indices) == 1:
-        values = [sorted(lo + hi)[first] for hi in high for lo in low]
+        values = ([_kth(lo, hi, first) for hi in high for lo in low] if search
+                  else [sorted(lo + hi)[first] for hi in high for lo in low])
     elif indices[0] == indices[1]:
-        values = [2 * sorted(lo + hi)[first] for hi in high for lo in low]
+        values = ([2 * _kth(lo, hi, first) for hi in high for lo in low] if search
+                  else [2 * sorted(lo + hi)[first] for hi in high for lo in low])
     else:
-        second = indices[1] - shift
-        values = [(merged := sorted(lo + hi))[first] + merged[second] for hi in high for lo in low]
+        second = indices[1] - shift  # the median of an even pool: items first and first + 1
+        values = ([_kth_pair(lo, hi, first) for hi in high for lo in low] if search
+                  else [(merged := sorted(lo + hi))[first] + merged[second] for hi in high for lo in low])
     # The complement of mask m is full - m, i.e. the same list read backwards.
     observed_a, observed_b = values[0], values[-1]
     obs_hi, obs_lo = max(observed_a, observed_b), min(observed_a, observed_b)

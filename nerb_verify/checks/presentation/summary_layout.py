@@ -83,7 +83,20 @@ def _rounds_to(printed: Fraction, decimals: int, exact: Fraction) -> bool:
 
 
 def _supported(printed: Fraction, decimals: int, scale: int, values: list[Fraction]) -> bool:
-    return any(_rounds_to(printed, decimals, v * scale) for v in values)
+    """Whether ``printed`` is a correct rounding of ``v * scale`` for some ``v`` (:func:`_rounds_to`), in integers:
+    ``|p - v*s| <= 1 / (2 * 10**d)`` is ``2 * 10**d * |pn*vd - vn*s*pd| <= pd*vd`` for positive denominators, without
+    building (and reducing) a Fraction per comparison. Ints and Fractions only; anything else takes the Fraction
+    test."""
+    pn, pd = printed.numerator, printed.denominator
+    bound = 2 * 10**decimals
+    for value in values:
+        if type(value) is Fraction or type(value) is int:
+            vn, vd = value.numerator, value.denominator
+            if bound * abs(pn * vd - vn * scale * pd) <= pd * vd:
+                return True
+        elif _rounds_to(printed, decimals, value * scale):
+            return True
+    return False
 
 
 def unsupported_numbers(candidates: list[RowFigure], text: str) -> list[int]:

@@ -20,6 +20,7 @@ test data and may carry any commit (the contract's kind for synthetic runs). Mes
 from __future__ import annotations
 
 from collections.abc import Iterator
+from itertools import chain
 from typing import Any
 
 from nerb_verify.codes import register
@@ -67,20 +68,45 @@ def declares_real(ctx: VerifyContext) -> bool | None:
     return REAL_KIND in kinds
 
 
+def _path(link: tuple[Any, str | int] | None) -> list[str | int]:
+    """The path a chain of (parent link, key or index) pairs spells, root first."""
+    parts: list[str | int] = []
+    while link is not None:
+        link, part = link
+        parts.append(part)
+    return parts[::-1]
+
+
 def commit_fields(document: Any) -> Iterator[tuple[list[str | int], Any]]:
-    """Every (path, value) of a commit field in ``document``; lists of scalars are not descended into."""
-    stack: list[tuple[Any, list[str | int]]] = [(document, [])]
+    """Every (path, value) of a commit field in ``document``; lists of scalars are not descended into.
+
+    Each container on the stack carries its path as a link to its parent's (one pair, not a copy of the whole
+    path); a path is spelled out only for a commit field found."""
+    stack: list[tuple[Any, tuple[Any, str | int] | None]] = [(document, None)]
     while stack:
-        node, path = stack.pop()
+        node, link = stack.pop()
         if isinstance(node, dict):
             for key, value in node.items():
                 if key in COMMIT_FIELDS:
-                    yield [*path, key], value
+                    yield [*_path(link), key], value
                 elif isinstance(value, (dict, list)):
-                    stack.append((value, [*path, key]))
+                    stack.append((value, (link, key)))
         elif isinstance(node, list) and node and isinstance(node[0], (dict, list)):
-            stack.extend((value, [*path, index]) for index, value in enumerate(node)
+            if _flat_records_without_commits(node):
+                continue
+            stack.extend((value, (link, index)) for index, value in enumerate(node)
                          if isinstance(value, (dict, list)))
+
+
+def _flat_records_without_commits(node: list[Any]) -> bool:
+    """A list of plain objects whose keys include no commit field and whose values are all scalars (the capacity
+    report's thousands of sample records): nothing below it to find or descend into, told in C-level passes."""
+    if set(map(type, node)) != {dict}:
+        return False
+    if not COMMIT_FIELDS.isdisjoint(set().union(*node)):
+        return False
+    kinds = set(map(type, chain.from_iterable(map(dict.values, node))))
+    return not any(issubclass(kind, (dict, list)) for kind in kinds)
 
 
 def run(ctx: VerifyContext) -> None:

@@ -32,6 +32,8 @@ def dig(obj: Any, *path: str | int) -> Any:
 
 def as_int(value: Any) -> int | None:
     """``value`` if it is a JSON integer (not a bool), else None."""
+    if type(value) is int:  # the parsed-JSON case, one test (this runs for every number of the capacity samples)
+        return value
     if isinstance(value, int) and not isinstance(value, bool):
         return value
     return None
