@@ -144,7 +144,9 @@ RULE_HINTS: dict[str, HintSet] = {
     "path.home_shorthand": (Hint(literal="~"), Hint(literal="$"),
                             Hint(lower=("%userprofile%", "%homepath%", "%homedrive%", "%appdata%",
                                         "%localappdata%"))),
-    "path.option_attached": (Hint(literal="/"), Hint(literal="\\")),
+    # An option ("-x" or "--name") glued to a slash, "~/", a drive or a share: the rule's match without its
+    # lookbehind (which only narrows it).
+    "path.option_attached": (Hint(literal="-", pattern=r"-[A-Za-z][\w-]*?(?:/|~[\\/]|[A-Za-z]:[\\/]|\\\\)"),),
 }
 
 
@@ -173,7 +175,7 @@ def _hints(rule_names: tuple[str, ...], engine_hints: tuple[Hint, ...]) -> tuple
                            hint.min_digits, hint.on_lower) for hint in unique)
 
 
-_DIGITS = "0123456789"
+_NO_DIGITS = str.maketrans("", "", "0123456789")  # deletes the ASCII digits (their count is the length lost)
 
 
 def needs_full_scan(text: str, rule_names: tuple[str, ...], max_chars: int, engine_hints: tuple[Hint, ...],
@@ -193,7 +195,7 @@ def needs_full_scan(text: str, rule_names: tuple[str, ...], max_chars: int, engi
             continue
         if hint.min_digits:
             if digits < 0:
-                digits = sum(text.count(digit) for digit in _DIGITS)
+                digits = len(text) - len(text.translate(_NO_DIGITS))
             if digits < hint.min_digits:
                 continue
         if hint.lower:
