@@ -76,8 +76,11 @@ _SEP = r"[-./_~:+()\[\] \t\r\n]"
 # so each needs five digits; and each needs the start of its shape, written literal- or digit-first:
 _NUMBER = 5
 # ... a three-digit group not glued to a letter or an underscore (the rules start after a non-word character, a
-# leading 1, a separator or a bracket), then a separator or a closing bracket (North American, trunk, grouped);
-_GROUP_START = Hint(min_digits=_NUMBER, pattern=rf"\d\d\d(?<![A-Za-z_]\d\d\d){_SEP}")
+# leading 1, a separator or a bracket), then separators or a closing bracket, then the next group's first digit:
+# North American (the area code, then a closing bracket and spaces or a separator, then the exchange), trunk (the
+# last three digits of the middle group, a separator, the last group) and grouped numbers (the leading three, a
+# closing bracket and spaces or a separator, the next group);
+_GROUP_START = Hint(min_digits=_NUMBER, pattern=rf"\d\d\d(?<![A-Za-z_]\d\d\d){_SEP}+\d")
 # ... an SSN's first two groups (a letter may stand before them);
 _SSN_GROUPS = Hint(min_digits=_NUMBER, pattern=rf"\d\d\d{_SEP}+\d\d{_SEP}")
 # ... five digits one at a time with one separator (the spaced-digit rules' own gate).
@@ -98,8 +101,13 @@ def _spelled_plain() -> tuple[Hint, ...]:
 
 
 def _spelled_bracketed() -> tuple[Hint, ...]:
-    # A bracket, then (ASCII text) one of the at-words: the bracketed rule's gate needs both.
-    return tuple(Hint(literal=bracket, lower=_at_words()) for bracket in "([{<")
+    # The bracketed rule's own gate (an opening bracket, one of the at-words, a closing bracket), run with the
+    # standard library's engine on the text as given (ASCII here: the same matches).
+    from nerb_verify.privacy.rules import ALL_RULES
+
+    gate = ALL_RULES["email.spelled"].gate
+    return tuple(Hint(literal=bracket, lower=_at_words(), pattern=gate.pattern if gate is not None else None)
+                 for bracket in "([{<")
 
 
 HintSet = tuple[Hint, ...] | Callable[[], tuple[Hint, ...]]
@@ -123,11 +131,16 @@ RULE_HINTS: dict[str, HintSet] = {
     **dict.fromkeys(("phone.pairs", "phone.pairs_public"),
                     (Hint(min_digits=_NUMBER, pattern=rf"0(?<![\w.+]0)[1-9]{_SEP}"),)),
     "phone.spaced_digits": (_SPACED,), "phone.spaced_digits_public": (_SPACED,),
+    # The context rule's word, up to three characters, then the number's first digit (its match without the
+    # lookbehind, cut after that digit; on the lower-cased text, as the rule is case-insensitive).
     **dict.fromkeys(("phone.context", "phone.context_public"),
-                    (Hint(min_digits=_NUMBER, lower=_CONTEXT_WORDS),)),
+                    (Hint(min_digits=_NUMBER, lower=_CONTEXT_WORDS, on_lower=True,
+                          pattern=r"(?:tel|phone|mobile|cell|fax|call)[^\w\n]{0,3}\+?\d"),)),
+    # A compact number is a whole run of 10 or 11 digits (nothing of [\w.+] before it, no word character after
+    # it); a bare E.164 number one of 11 to 13.
     **dict.fromkeys(("phone.compact", "phone.compact_in_url"),
-                    (Hint(min_digits=10, pattern=r"\d{10}(?<![\w.+]\d{10})"),)),
-    "phone.e164_bare": (Hint(min_digits=11, pattern=r"\d{11}(?<![\w.+]\d{11})"),),
+                    (Hint(min_digits=10, pattern=r"\d{10}(?<![\w.+]\d{10})\d?(?!\w)"),)),
+    "phone.e164_bare": (Hint(min_digits=11, pattern=r"\d{11}(?<![\w.+]\d{11})\d{0,2}(?!\w)"),),
     "path.home": (Hint(lower=("users", "home", "documents and settings")),),
     "path.relative_home": (Hint(literal="home"), Hint(literal="users")),
     "path.root_home": (Hint(literal="/r" + "oot"),),  # (split so this file passes its own scan)
