@@ -39,7 +39,8 @@ _AT = "@"
 _ADDRESS = "jane.roe" + _AT + "corp-mail" + ".org"
 _FRAGMENTS = [
     "jane.roe", _AT + "corp-mail.org", _ADDRESS, "713", "555", "-0123", "555 2368", "(713)", "219-09-", "9999",
-    "+44 20 " + "7946 0", "00", "011", "/ho" + "me/", "jroe", "C:" + "\\Us" + "ers\\", "~" + "jroe/", "-I/usr/include", "--out",
+    "+44 20 " + "7946 0", "00", "011", "/ho" + "me/", "jroe", "C:" + "\\Us" + "ers\\", "~" + "jroe/",
+    "-I/usr/include", "--out",
     "/tmp/out", "../", "file:", "%40", "&#64;", "\\u0040", "=40", "ng", "O", "(at)", "[dot]", " at ", " dot ",
     "tel", "ssn", "doc_", "http://host/x?q=", "sha256:", "ab12" * 8, "scale_1000", "direct_bank_scan_harness",
     "2026-07-15T09:26:30Z", "0.9530201342281879", "\uff10", "\u2215", "\u0430", "\u00a0",
