@@ -321,3 +321,29 @@ def test_unicode_steps_by_runs_equal_the_whole_text_steps(text: str, padding: st
 
     for whole in (text, padding + text, text + padding + text, padding[:100] + text + padding):
         assert normalise._unicode_steps_by_runs(whole) == normalise._unicode_steps(whole), whole
+
+
+def test_ascii_class_hints_match_where_the_unicode_forms_do_on_ascii_text() -> None:
+    # The prefilter compiles its hint patterns with ASCII classes (\d as 0-9, \w as A-Za-z0-9_); on ASCII text, the
+    # only text where a hint can decide, every hint finds exactly the matches its Unicode form finds.
+    import re
+
+    from nerb_verify.privacy import prefilter
+
+    patterns: set[str] = set()
+    for profile in PROFILES.values():
+        hints = list(prefilter.ENGINE_HINTS + engine.PREFILTER_HINTS)
+        for name in profile.rule_names:
+            known = prefilter.RULE_HINTS[name]
+            hints.extend(known if isinstance(known, tuple) else known())
+        patterns.update(hint.pattern for hint in hints if hint.pattern)
+    rng = random.Random(20261201)
+    alphabet = "0123456789" * 3 + "abcxyzOoNnGgAT_ -./~:+()[]\t\n@%&=\\#$<>{}\"'"
+    texts = ["".join(rng.choice(alphabet) for _ in range(rng.randint(0, 40))) for _ in range(3000)]
+    texts += [fragment for fragment in _FRAGMENTS if fragment.isascii()]
+    assert any("\\d" in pattern or "\\w" in pattern for pattern in patterns)
+    for pattern in patterns:
+        unicode_form, ascii_form = re.compile(pattern), re.compile(prefilter._ascii_classes(pattern))
+        for text in texts:
+            assert ([m.span() for m in unicode_form.finditer(text)]
+                    == [m.span() for m in ascii_form.finditer(text)]), (pattern, text)

@@ -139,8 +139,8 @@ RULE_HINTS: dict[str, HintSet] = {
     # A compact number is a whole run of 10 or 11 digits (nothing of [\w.+] before it, no word character after
     # it); a bare E.164 number one of 11 to 13.
     **dict.fromkeys(("phone.compact", "phone.compact_in_url"),
-                    (Hint(min_digits=10, pattern=r"\d{10}(?<![\w.+]\d{10})\d?(?!\w)"),)),
-    "phone.e164_bare": (Hint(min_digits=11, pattern=r"\d{11}(?<![\w.+]\d{11})\d{0,2}(?!\w)"),),
+                    (Hint(min_digits=10, pattern=r"\d(?<![\w.+]\d)\d{9}\d?(?!\w)"),)),
+    "phone.e164_bare": (Hint(min_digits=11, pattern=r"\d(?<![\w.+]\d)\d{10}\d{0,2}(?!\w)"),),
     "path.home": (Hint(lower=("users", "home", "documents and settings")),),
     "path.relative_home": (Hint(literal="home"), Hint(literal="users")),
     "path.root_home": (Hint(literal="/r" + "oot"),),  # (split so this file passes its own scan)
@@ -172,6 +172,44 @@ class _Compiled:
     on_lower: bool
 
 
+# The hints run only where they can decide (the full path takes every text with a character outside printable ASCII,
+# see ENGINE_HINTS), so their patterns are compiled with ASCII classes: ``\d`` as ``0-9`` and ``\w`` as
+# ``A-Za-z0-9_``, the same on ASCII text and two to three times faster with the standard library's engine than
+# the Unicode categories.
+_ASCII_CLASSES = {"d": ("[0-9]", "0-9"), "w": ("[A-Za-z0-9_]", "A-Za-z0-9_")}
+
+
+def _ascii_classes(pattern: str) -> str:
+    """``pattern`` with ``\\d`` and ``\\w`` written as ASCII classes, inside and outside character sets."""
+    out: list[str] = []
+    in_set = False
+    index = 0
+    while index < len(pattern):
+        char = pattern[index]
+        if char == "\\" and index + 1 < len(pattern):
+            escaped = pattern[index + 1]
+            forms = _ASCII_CLASSES.get(escaped)
+            out.append(forms[1 if in_set else 0] if forms else pattern[index:index + 2])
+            index += 2
+            continue
+        if char == "[" and not in_set:
+            in_set = True
+            out.append(char)
+            index += 1
+            if pattern[index:index + 1] == "^":
+                out.append("^")
+                index += 1
+            if pattern[index:index + 1] == "]":  # a literal ] first in a set
+                out.append("]")
+                index += 1
+            continue
+        if char == "]" and in_set:
+            in_set = False
+        out.append(char)
+        index += 1
+    return "".join(out)
+
+
 @functools.lru_cache(maxsize=32)
 def _hints(rule_names: tuple[str, ...], engine_hints: tuple[Hint, ...]) -> tuple[_Compiled, ...] | None:
     """The engine's hints and those of ``rule_names``, deduplicated and compiled, cheapest first; None when a rule
@@ -184,7 +222,7 @@ def _hints(rule_names: tuple[str, ...], engine_hints: tuple[Hint, ...]) -> tuple
         hints.extend(known if isinstance(known, tuple) else known())
     unique = list(dict.fromkeys(hints))
     unique.sort(key=lambda hint: (hint.pattern is not None, hint.min_digits > 0, bool(hint.lower)))
-    return tuple(_Compiled(hint.literal, hint.lower, re.compile(hint.pattern) if hint.pattern else None,
+    return tuple(_Compiled(hint.literal, hint.lower, re.compile(_ascii_classes(hint.pattern)) if hint.pattern else None,
                            hint.min_digits, hint.on_lower) for hint in unique)
 
 
