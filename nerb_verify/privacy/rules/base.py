@@ -92,6 +92,8 @@ class LazyPattern:
         return self._get().finditer(text, overlapped=overlapped)
 
     def __getattr__(self, name: str) -> object:
+        if name.startswith("__"):  # copy, pickle and the like see the wrapper, not the compiled pattern
+            raise AttributeError(name)
         return getattr(self._get(), name)
 
 
