@@ -17,6 +17,9 @@ both alike, each pinned to CPU 0 where ``taskset`` exists. A run measures, in CP
 * ``cold_ms``: the median of ``--repeats`` further runs with the memo and every per-string and per-token cache of
   the scanner emptied before each (the same work as a first run, without first-use costs);
 
+* ``json_ms``: parsing and contract-scanning every JSON file of the bundle (the scanner's caches emptied first;
+  median of ``--repeats``), the figure behind the MB/s on evidence JSON;
+
 and, as a separate fresh process, ``process_cpu_ms``: a whole ``python -m nerb_verify verify BUNDLE`` (user +
 system CPU from ``getrusage``). Reported: the median of each figure over the runs of each tree, the ratio of the
 medians (baseline / this tree), the findings of both (they must be the same), and every sample in the JSON.
@@ -83,8 +86,23 @@ for _ in range(int(sys.argv[2])):
     took, again = privacy_run()
     assert again == found
     cold.append(took)
+from nerb_verify.loader import BUNDLE_LIMITS, parse_json_bytes
+from nerb_verify.privacy.json_scan import scan_json
+from nerb_verify.privacy.profiles import CONTRACT
+raws = [(path.relative_to(ctx.root).as_posix(), path.read_bytes()) for path in sorted(ctx.root.rglob("*.json"))]
+json_ms = []
+for _ in range(int(sys.argv[2])):
+    for cache in caches:
+        cache.cache_clear()
+    start = time.process_time()
+    parsed = [(rel, parse_json_bytes(raw, BUNDLE_LIMITS, root="any")) for rel, raw in raws]
+    evidence = dict(parsed).get("benchmark-evidence.json")
+    for rel, data in parsed:
+        scan_json(data, CONTRACT, Collector(), rel, pointer_root=evidence)
+    json_ms.append(1000 * (time.process_time() - start))
 print(json.dumps({"import_ms": import_ms, "first_ms": first_ms, "cold_ms": statistics.median(cold),
-                  "cold_samples_ms": cold, "findings": found}))
+                  "cold_samples_ms": cold, "json_ms": statistics.median(json_ms),
+                  "json_bytes": sum(len(raw) for _rel, raw in raws), "findings": found}))
 """
 
 
@@ -103,7 +121,7 @@ def _process_cpu_ms(tree: Path, pin: list[str]) -> float:
     return 1000 * (after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime)
 
 
-FIGURES = ("import_ms", "first_ms", "cold_ms", "process_cpu_ms")
+FIGURES = ("import_ms", "first_ms", "cold_ms", "json_ms", "process_cpu_ms")
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -118,14 +136,16 @@ def main(argv: list[str] | None = None) -> int:
     trees = {"baseline": args.baseline.resolve(), "this_tree": REPO}
     samples: dict[str, dict[str, list[float]]] = {name: {figure: [] for figure in FIGURES} for name in trees}
     findings: dict[str, object] = {}
+    json_bytes = 0
     loads = [os.getloadavg()[0]]
     for _round in range(args.rounds):
         for name in ("baseline", "this_tree", "this_tree", "baseline"):
             probe = _probe(trees[name], args.repeats, pin)
-            for figure in ("import_ms", "first_ms", "cold_ms"):
+            for figure in ("import_ms", "first_ms", "cold_ms", "json_ms"):
                 samples[name][figure].append(float(probe[figure]))  # type: ignore[arg-type]
             samples[name]["process_cpu_ms"].append(_process_cpu_ms(trees[name], pin))
             findings[name] = probe["findings"]
+            json_bytes = int(probe["json_bytes"])  # type: ignore[call-overload]
         loads.append(os.getloadavg()[0])
     medians = {name: {figure: round(statistics.median(values), 1) for figure, values in figures.items()}
                for name, figures in samples.items()}
@@ -133,6 +153,8 @@ def main(argv: list[str] | None = None) -> int:
     result = {"bundle": BUNDLE, "runs_per_tree": 2 * args.rounds, "cold_repeats": args.repeats, "pinned": bool(pin),
               "load_average_1min": loads, "same_findings": findings["baseline"] == findings["this_tree"],
               "findings": len(findings["this_tree"]),  # type: ignore[arg-type]
+              "json_bytes": json_bytes,
+              "json_mb_s": {name: round(json_bytes / 1000 / medians[name]["json_ms"], 2) for name in trees},
               "medians": medians, "ratios_baseline_over_this": ratios, "samples": samples}
     text = json.dumps(result, indent=2)
     if args.out:
@@ -142,7 +164,8 @@ def main(argv: list[str] | None = None) -> int:
     print("| median CPU ms | baseline | this tree | ratio |")
     print("|---|---:|---:|---:|")
     labels = {"import_ms": "import of the privacy stack", "first_ms": "privacy stage, first run in the process",
-              "cold_ms": "privacy stage, caches emptied", "process_cpu_ms": "whole `nerb-verify verify` process"}
+              "cold_ms": "privacy stage, caches emptied", "json_ms": "parse + contract scan of the bundle's JSON",
+              "process_cpu_ms": "whole `nerb-verify verify` process"}
     for figure in FIGURES:
         print(f"| {labels[figure]} | {medians['baseline'][figure]} | {medians['this_tree'][figure]} | "
               f"{ratios[figure]}x |")
