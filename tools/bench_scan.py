@@ -5,13 +5,15 @@ Usage:
 
     python3 -m venv /tmp/ds-venv && /tmp/ds-venv/bin/pip install detect-secrets
     python tools/bench_scan.py --detect-secrets /tmp/ds-venv/bin/detect-secrets [--real-mb 13] [--tree-mb 10]
-                               [--rounds 2] [--real-tree DIR] [--out result.json]
+                               [--rounds 2] [--real-tree DIR] [--baseline DIR] [--out result.json]
 
 Trees: a *real mixed tree*, the installed third-party packages' ``.py``, ``.md``, ``METADATA``, ``.json``, ``.txt``
 and ``.cfg`` files (``tools/fp_corpus.py build``, ``--real-mb`` MB, or ``--real-tree DIR``), and a *generated tree*
 (deterministic Python, Markdown and JSON files, ``--tree-mb`` MB). Each round runs, in fresh processes, ours, theirs,
-theirs, ours (ABBA), so drifting load hits both alike; with ``--one-core`` (the default, where ``taskset`` exists)
-both are pinned to CPU 0 (detect-secrets starts a worker pool per core it sees; pinned, the pool shares one core).
+theirs, ours (ABBA), so drifting load hits both alike (with ``--baseline DIR``, a checkout of another commit, its
+scanner runs too: ours, baseline, theirs, theirs, baseline, ours); with ``--one-core`` (the default, where
+``taskset`` exists) all are pinned to CPU 0 (detect-secrets starts a worker pool per core it sees; pinned, the
+pool shares one core).
 Per run: wall time (``perf_counter_ns``) and CPU time (user + system of the process and every descendant it waited
 for, from ``getrusage(RUSAGE_CHILDREN)`` deltas). Reported: medians, MB/s (bytes of the tree's regular files over
 the median), and the ratio of medians from the same run (theirs / ours). detect-secrets is never a dependency;
@@ -54,10 +56,27 @@ WORDS = ("alpha beta gamma delta evidence bundle verify scanner profile contract
          "slice metric recall precision throughput latency median sample pattern entity alias document").split()
 
 
+def _scanner_caches() -> list[object]:
+    """Every per-string and per-token cache of the scanner (``functools.lru_cache`` functions of its modules), not
+    the compiled hint and rule tables, which a process builds once."""
+    import importlib
+    import pkgutil
+
+    import nerb_verify.privacy as privacy
+
+    names = ["nerb_verify.privacy." + module.name for module in pkgutil.iter_modules(privacy.__path__)]
+    names += ["nerb_verify.privacy.rules." + module.name
+              for module in pkgutil.iter_modules([str(Path(privacy.__path__[0]) / "rules")])]
+    found = {id(value): value for name in names for value in vars(importlib.import_module(name)).values()
+             if hasattr(value, "cache_clear") and hasattr(value, "cache_info")}
+    return [cache for cache in found.values() if getattr(cache, "__name__", "") not in ("_hints", "_rules",
+                                                                                        "_screen_profile")]
+
+
 def _clear_caches() -> None:
-    """Empty the engine's per-string and per-token caches, so a repeat is what a fresh process sees."""
-    for cached in (engine._cached, engine._base64_text, engine._base32_text, engine._hex_text):
-        cached.cache_clear()
+    """Empty the scanner's per-string and per-token caches, so a repeat is what a fresh process sees."""
+    for cached in _scanner_caches():
+        cached.cache_clear()  # type: ignore[attr-defined]
 
 
 def _median_ns(samples: list[int]) -> int:
@@ -170,9 +189,9 @@ def run_process(command: list[str], cwd: Path) -> tuple[int, int, int, bytes]:
     return wall, int(cpu), done.returncode, done.stdout
 
 
-def _ours(tree: Path, pin: list[str]) -> tuple[list[str], Path]:
+def _ours(tree: Path, pin: list[str], checkout: Path = REPO) -> tuple[list[str], Path]:
     return pin + [sys.executable, "-m", "nerb_verify", "scan", "--profile", "repository", "--format", "json",
-                  str(tree)], REPO
+                  str(tree)], checkout
 
 
 def _theirs(tree: Path, pin: list[str], detect_secrets: str) -> tuple[list[str], Path]:
@@ -194,27 +213,38 @@ def _summary(size: int, walls: list[int], cpus: list[int], found: int) -> dict[s
             "findings": found}
 
 
-def bench_tree_abba(tree: Path, rounds: int, detect_secrets: str | None, pin: list[str]) -> dict[str, object]:
-    """``rounds`` ABBA rounds (ours, theirs, theirs, ours) of whole-process scans of ``tree``."""
+def bench_tree_abba(tree: Path, rounds: int, detect_secrets: str | None, pin: list[str],
+                    baseline: Path | None = None) -> dict[str, object]:
+    """``rounds`` ABBA rounds (ours, theirs, theirs, ours) of whole-process scans of ``tree``; with ``baseline`` (a
+    checkout of another commit) A B C C B A rounds: ours, the baseline's scanner, theirs, theirs, baseline, ours."""
     files, size = tree_bytes(tree)
-    samples: dict[str, tuple[list[int], list[int]]] = {"ours": ([], []), "theirs": ([], [])}
-    found = {"ours": 0, "theirs": 0}
+    samples: dict[str, tuple[list[int], list[int]]] = {"ours": ([], []), "baseline": ([], []), "theirs": ([], [])}
+    found = {"ours": 0, "baseline": 0, "theirs": 0}
     loads = [os.getloadavg()[0]]
+    middle = ("theirs", "theirs") if detect_secrets else ()
+    order = ("ours", "baseline", *middle, "baseline", "ours") if baseline else ("ours", *middle, "ours")
     for _round in range(rounds):
-        order = ("ours", "theirs", "theirs", "ours") if detect_secrets else ("ours", "ours")
         for who in order:
-            command, cwd = _ours(tree, pin) if who == "ours" else _theirs(tree, pin, detect_secrets or "")
+            if who == "theirs":
+                command, cwd = _theirs(tree, pin, detect_secrets or "")
+            else:
+                command, cwd = _ours(tree, pin, baseline if who == "baseline" and baseline else REPO)
             wall, cpu, code, stdout = run_process(command, cwd)
-            if who == "ours" and code not in (0, 1):
+            if who != "theirs" and code not in (0, 1):
                 raise SystemExit(f"nerb-verify scan failed (exit {code})")
             if who == "theirs" and code != 0:
                 raise SystemExit(f"detect-secrets failed (exit {code})")
-            found[who] = _count_ours(stdout) if who == "ours" else _count_theirs(stdout)
+            found[who] = _count_theirs(stdout) if who == "theirs" else _count_ours(stdout)
             samples[who][0].append(wall)
             samples[who][1].append(cpu)
         loads.append(os.getloadavg()[0])
     out: dict[str, object] = {"files": files, "bytes": size, "load_average_1min": loads,
                               "nerb_verify": _summary(size, *samples["ours"], found["ours"])}
+    if baseline:
+        before = _summary(size, *samples["baseline"], found["baseline"])
+        out["baseline"] = before
+        out["ratio_cpu_baseline_over_ours"] = round(
+            int(before["median_cpu_ns"]) / int(out["nerb_verify"]["median_cpu_ns"]), 2)  # type: ignore[index]
     if not detect_secrets:
         out["detect_secrets"] = "not run (pass --detect-secrets PATH, or put detect-secrets on PATH)"
         return out
@@ -242,7 +272,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--repeats", type=int, default=5, help="in-process repeats of the bundle figure")
     parser.add_argument("--no-one-core", dest="one_core", action="store_false", help="do not pin to CPU 0")
     parser.add_argument("--out", type=Path, help="also write the JSON here")
+    parser.add_argument("--baseline", type=Path, help="a checkout of another commit: its scanner is alternated too")
     args = parser.parse_args(argv)
+    baseline = args.baseline.resolve() if args.baseline else None
     detect_secrets = args.detect_secrets or shutil.which("detect-secrets")
     pin = ["taskset", "-c", "0"] if args.one_core and shutil.which("taskset") else []
     bundle = bench_bundle(args.repeats)
@@ -253,11 +285,11 @@ def main(argv: list[str] | None = None) -> int:
             real = Path(scratch) / "real"
             real.mkdir()
             build_real_tree(Path(sysconfig.get_paths()["purelib"]), real, args.real_mb, 2.5)
-        trees["real_mixed_tree"] = bench_tree_abba(real, args.rounds, detect_secrets, pin)
+        trees["real_mixed_tree"] = bench_tree_abba(real, args.rounds, detect_secrets, pin, baseline)
         generated = Path(scratch) / "generated"
         generated.mkdir()
         make_tree(generated, args.tree_mb)
-        trees["generated_tree"] = bench_tree_abba(generated, args.rounds, detect_secrets, pin)
+        trees["generated_tree"] = bench_tree_abba(generated, args.rounds, detect_secrets, pin, baseline)
     machine = {"python": platform.python_version(), "machine": platform.machine(), "cpus": os.cpu_count(),
                "system": platform.system(), "pinned_to_one_core": bool(pin)}
     result = {"machine": machine, "detect_secrets_version": _detect_secrets_version(detect_secrets)
@@ -282,6 +314,15 @@ def main(argv: list[str] | None = None) -> int:
         else:
             cells += ["not run", "-", "-", "-"]
         print("| " + " | ".join(cells) + " |")
+    if baseline:
+        print("\n| tree | baseline CPU s (MB/s), findings | this tree CPU s (MB/s), findings | ratio CPU |")
+        print("|---|---:|---:|---:|")
+        for name, tree in trees.items():
+            assert isinstance(tree, dict)
+            ours, before = tree["nerb_verify"], tree["baseline"]
+            print(f"| {name} | {before['median_cpu_ns'] / 1e9:.2f} ({before['mb_s_cpu']:.2f}), {before['findings']} | "
+                  f"{ours['median_cpu_ns'] / 1e9:.2f} ({ours['mb_s_cpu']:.2f}), {ours['findings']} | "
+                  f"{tree['ratio_cpu_baseline_over_ours']} |")
     print(f"\ncontract profile, vendored bundle in process: parse + scan {bundle['parse_and_scan_cpu_ns'] / 1e9:.3f} "
           f"s CPU ({_mb_per_s(int(bundle['bytes']), int(bundle['parse_and_scan_cpu_ns'])):.2f} MB/s), scan of parsed "
           f"data {bundle['scan_only_mb_s']} MB/s (wall)")

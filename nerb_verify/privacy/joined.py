@@ -305,23 +305,24 @@ def joined_findings(containers: Sequence[tuple[Hashable, Sequence[str]]],
                     profile: Profile) -> list[tuple[Hashable, set[str]]]:
     """``(key, codes)`` for every container whose joined views raise something new (see :func:`joined_codes`).
 
-    Containers with the same pieces are scanned once (and each reported at its own key). A container whose views
-    are each a single chunk that the prefilter proves clean (``engine.prefilter_skips``) raises nothing and is not
-    screened. The others are first screened in batches of about ``SCREEN_CHARS`` characters (see
-    ``SCREEN_SEPARATOR``); only the containers of a batch that raises something are scanned one by one.
+    Containers with the same pieces are scanned once (and each reported at its own key). A view that is a single
+    chunk the prefilter proves clean (``engine.prefilter_skips``) raises nothing and is not screened; a container
+    whose views all are raises nothing. The other views are first screened in batches of about ``SCREEN_CHARS``
+    characters (see ``SCREEN_SEPARATOR``); only the containers of a batch that raises something are scanned one by
+    one, every view of them.
     """
     codes_of: dict[tuple[str, ...], set[str]] = {}
-    batch: list[tuple[str, ...]] = []
+    batch: list[tuple[tuple[str, ...], list[str]]] = []
     size = 0
 
     def run_batch() -> None:
-        texts = [view for pieces in batch for view in views(pieces)]
+        texts = [view for _pieces, screened in batch for view in screened]
         # The screen's budget is sized for the batch: a view chunk that decodes past the per-string budget (which the
         # per-container scan fails closed on) is sent to that scan too.
         flagged = bool(texts) and (bool(scan_uncached(SCREEN_SEPARATOR.join(texts), _screen_profile(profile)))
                                    or any(may_expand_past(chunk, profile.max_chars)
                                           for text in texts for chunk in _chunks(text)))
-        for pieces in batch:
+        for pieces, _screened in batch:
             codes_of[pieces] = joined_codes(pieces, profile) if flagged else set()
         batch.clear()
 
@@ -330,9 +331,14 @@ def joined_findings(containers: Sequence[tuple[Hashable, Sequence[str]]],
         if len(pieces) < 2 or pieces in codes_of:
             continue
         length = sum(len(piece) + 1 for piece in pieces)
-        if length <= CHUNK and all(len(view) <= CHUNK and prefilter_skips(view, profile) for view in views(pieces)):
-            codes_of[pieces] = set()  # each view is one chunk that provably raises nothing
-            continue
+        screened = views(pieces)
+        if length <= CHUNK:
+            # A view of one chunk that the prefilter proves clean raises nothing (its chunk is the view itself), so
+            # only the others need the screen; a container with none raises nothing.
+            screened = [view for view in screened if len(view) > CHUNK or not prefilter_skips(view, profile)]
+            if not screened:
+                codes_of[pieces] = set()
+                continue
         if length > SCREEN_CHARS // 2:
             codes_of[pieces] = joined_codes(pieces, profile)
             continue
@@ -340,7 +346,7 @@ def joined_findings(containers: Sequence[tuple[Hashable, Sequence[str]]],
             run_batch()
             size = 0
         codes_of[pieces] = set()  # placeholder until its batch runs, so a repeat is not batched twice
-        batch.append(pieces)
+        batch.append((pieces, screened))
         size += length
     run_batch()
     return [(key, codes_of[tuple(pieces)]) for key, pieces in containers

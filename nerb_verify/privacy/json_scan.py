@@ -108,20 +108,22 @@ def scan_json(document: Any, profile: Profile, collector: Collector, artifact: s
     state = {"added": 0}
     hits: list[tuple[str, str, messages.Label]] = []
     flag_numbers = profile.flag_numbers
-    # Per-scan memo of string results (evidence repeats the same keys and values many times; a dict lookup is
-    # cheaper than the engine's shared cache).
-    memo: dict[tuple[str, bool], frozenset[str]] = {}
+    gate_targets = profile.permit_gate_targets and pointer_root is not None
+    # Per-scan memo of string results, one table with the path rules and one without (evidence repeats the same
+    # keys and values many times; a dict lookup is cheaper than the engine's shared cache).
+    memo: dict[str, frozenset[str]] = {}
+    memo_skipping_paths: dict[str, frozenset[str]] = {}
 
     def codes_of(text: str, skip_paths: bool = False) -> frozenset[str]:
-        key = (text, skip_paths)
-        codes = memo.get(key)
+        table = memo_skipping_paths if skip_paths else memo
+        codes = table.get(text)
         if codes is None:
-            codes = memo[key] = scan_string(text, profile, skip_paths)
+            codes = table[text] = scan_string(text, profile, skip_paths)
         return codes
 
     def scalar(value: Any, path: tuple[tuple[str | int, int], ...]) -> None:
         if isinstance(value, str):
-            skip_paths = profile.permit_gate_targets and _is_gate_target(path, value, pointer_root)
+            skip_paths = gate_targets and _is_gate_target(path, value, pointer_root)
             codes = codes_of(value, skip_paths)
             if codes:
                 pointer = pointers.for_path(path)
@@ -150,28 +152,41 @@ def scan_json(document: Any, profile: Profile, collector: Collector, artifact: s
         scalar(document, ())
         flush()
         return state["added"]
+    vocabulary = pointers.known_keys()
     while stack:
         value, path = stack.pop()
         if isinstance(value, dict):
             base: str | None = None
             pieces: list[str] = []  # unknown keys and string values, in order
             values: list[str] = []  # string values only (sibling values)
-            vocabulary = pointers.known_keys()
+            # Only a value at /promotion/checks/<n>/target can be a gate target (``_is_gate_target``): the path
+            # of a child is built here only where it is needed (a finding, a container, such a target).
+            gate_parent = gate_targets and len(path) == 3
             for position, (key, child) in enumerate(value.items()):
                 if key not in vocabulary:
                     pieces.append(key)
-                if isinstance(child, str) and not (profile.permit_gate_targets
-                                                   and _is_gate_target(path + ((key, position),), child, pointer_root)):
-                    pieces.append(child)
-                    values.append(child)
-                codes = codes_of(key)
+                codes = memo.get(key)
+                if codes is None:
+                    codes = codes_of(key)
                 if codes:
                     base = pointers.for_path(path) if base is None else base
                     hits.extend((code, f"{base}/@key:{position}", messages.KEY) for code in sorted(codes))
-                if isinstance(child, (dict, list)):
+                if isinstance(child, str):
+                    skip_paths = gate_parent and _is_gate_target(path + ((key, position),), child, pointer_root)
+                    if not skip_paths:
+                        pieces.append(child)
+                        values.append(child)
+                    codes = (memo_skipping_paths if skip_paths else memo).get(child)
+                    if codes is None:
+                        codes = codes_of(child, skip_paths)
+                    if codes:
+                        pointer = pointers.for_path(path + ((key, position),))
+                        hits.extend((code, pointer, messages.VALUE) for code in sorted(codes))
+                elif isinstance(child, (dict, list)):
                     stack.append((child, path + ((key, position),)))
-                elif isinstance(child, str) or (flag_numbers and type(child) is int and _identifier_length(child)):
-                    scalar(child, path + ((key, position),))
+                elif (flag_numbers and type(child) is int and _SMALLEST <= abs(child) < _LARGEST
+                      and _free_form(path + ((key, position),))):
+                    hits.append((IDENTIFIER_NUMBER, pointers.for_path(path + ((key, position),)), messages.NUMBER))
             joined(pieces, path)
             if len(values) != len(pieces):
                 joined(values, path)

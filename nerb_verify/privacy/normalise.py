@@ -222,18 +222,49 @@ def _digit(match: regex.Match[str]) -> str:
     return str(unicodedata.decimal(match.group(0), 0))
 
 
+def _unicode_steps(text: str) -> str:
+    """Step 1 to 3 of a round (numerals and enclosed letters, NFKC, tags, ignorables and marks, look-alikes,
+    other scripts' digits) on ``text``."""
+    text = _NUMERAL_OR_ENCLOSED.sub(_numeral, text)
+    text = text.translate(_LOOKALIKES)  # before NFKC too: NFKC turns some confusables into other letters
+    text = unicodedata.normalize("NFKC", text)
+    if _TAG_CHAR.search(text):  # translate() is costly on long text; most text holds no tag character
+        text = text.translate(_TAGS)
+    text = _IGNORABLE.sub("", text)
+    text = text.translate(_LOOKALIKES)
+    return _NON_ASCII_DIGIT.sub(_digit, text)
+
+
+# Runs of non-ASCII characters, each with the ASCII character before it (the starter a combining mark after it
+# composes with under NFKC).
+_NON_ASCII_RUN = regex.compile(r"[\x00-\x7f]?[^\x00-\x7f]+")
+# Text at most this long gets the Unicode steps whole; longer text only around its non-ASCII runs.
+_WHOLE_TEXT_STEPS = 256
+
+
+def _unicode_steps_by_runs(text: str) -> str:
+    """:func:`_unicode_steps` of ``text``, applied only to its non-ASCII runs (each with the ASCII character before
+    it): the same result, since every step leaves ASCII alone (no look-alike, numeral, tag, ignorable or mark is
+    ASCII; NFKC maps ASCII to itself) and acts on single characters, except NFKC, which composes a starter with the
+    combining marks after it. An ASCII character is a starter that never composes with the character before it (no
+    canonical pair has an ASCII second character), so cutting the text just before one changes no composition;
+    the cuts are made before the ASCII character that precedes each run. Long mostly-ASCII text (a source file's
+    block with one accented name) then pays for its few non-ASCII characters only."""
+    parts: list[str] = []
+    position = 0
+    for match in _NON_ASCII_RUN.finditer(text):
+        parts.append(text[position:match.start()])
+        parts.append(_unicode_steps(match.group(0)))
+        position = match.end()
+    parts.append(text[position:])
+    return "".join(parts)
+
+
 def one_round(text: str, quoted_printable: bool = True) -> str:
     """Undo one layer of every supported encoding (see the module docstring for the order); quoted-printable only
     when ``quoted_printable`` is true."""
     if not text.isascii() and not text.replace(INERT_SEPARATOR, "").isascii():
-        text = _NUMERAL_OR_ENCLOSED.sub(_numeral, text)
-        text = text.translate(_LOOKALIKES)  # before NFKC too: NFKC turns some confusables into other letters
-        text = unicodedata.normalize("NFKC", text)
-        if _TAG_CHAR.search(text):  # translate() is costly on long text; most text holds no tag character
-            text = text.translate(_TAGS)
-        text = _IGNORABLE.sub("", text)
-        text = text.translate(_LOOKALIKES)
-        text = _NON_ASCII_DIGIT.sub(_digit, text)
+        text = _unicode_steps(text) if len(text) <= _WHOLE_TEXT_STEPS else _unicode_steps_by_runs(text)
     if _CONTROL.search(text):
         text = _CONTROL.sub(" ", text)
     if not _ESCAPE_HINT.search(text):

@@ -45,6 +45,9 @@ _BOMS = ((b"\xff\xfe\x00\x00", "utf-32-le"), (b"\x00\x00\xfe\xff", "utf-32-be"),
          (b"\xff\xfe", "utf-16-le"), (b"\xfe\xff", "utf-16-be"))
 
 
+_BOM_LEADS = frozenset(mark[0] for mark, _encoding in _BOMS) | {0}
+
+
 def _text_encoding(raw: bytes) -> tuple[str, int]:
     """The encoding ``raw`` is most likely text in, and how many bytes of byte order mark to skip: the mark if there
     is one; else UTF-32 when three of every four bytes are zero, UTF-16 when every other byte is (little- or
@@ -69,11 +72,21 @@ def _printable_text(raw: bytes) -> str | None:
     """``raw`` as text when it is UTF-8, UTF-16 or UTF-32 (either byte order, with or without a byte order mark, see
     :func:`_text_encoding`) made of printable characters, once at most two control or format characters are
     dropped; else None (random bytes almost never pass)."""
-    encoding, skip = _text_encoding(raw)
+    # Without a zero byte and a first byte that can begin a byte order mark, :func:`_text_encoding` says UTF-8 with
+    # nothing to skip (every mark begins with 0xFF, 0xFE, 0xEF or 0x00; the UTF-16/32 tests need zero bytes): the
+    # common case of random bytes, decided without the slower tests.
+    if raw[0] not in _BOM_LEADS and b"\x00" not in raw:
+        encoding, skip = "utf-8", 0
+    else:
+        encoding, skip = _text_encoding(raw)
     try:
         text = raw[skip:].decode(encoding)
     except UnicodeDecodeError:
         return None
+    if text.isprintable():
+        # No control, format or separator character (but the space): nothing is dropped and every test below holds
+        # but the length.
+        return text if len(text) >= MIN_DECODED_CHARS else None
     kept = "".join(ch for ch in text if ch in "\t\n\r " or unicodedata.category(ch) not in ("Cc", "Cf"))
     if len(text) - len(kept) > MAX_STRIPPED_CHARS or len(kept) < MIN_DECODED_CHARS:
         return None
@@ -300,24 +313,27 @@ def _uu_texts(text: str) -> list[str]:
 
 
 _HEX_RUN = re.compile(r"[0-9A-Fa-f]+")
-_ASCII85_ALPHABET_SET = frozenset(_ASCII85_CHARS)
-_BASE85_ALPHABET_SET = frozenset(_BASE85_ALPHABET)
 
 
-def _bare_run_texts(text: str, window: re.Pattern[str], rest: re.Pattern[str], alphabet: frozenset[str],
+def _bare_run_texts(text: str, window: re.Pattern[str], rest: re.Pattern[str],
                     decode: Callable[[str], str | None]) -> list[str]:
-    """Texts of the bare runs (maximal runs of ``alphabet``) that hold a ``window`` match, each run decoded once by
-    ``decode`` (a run of base64 characters too: the ascii85 of digits is often made of letters and digits only)."""
+    """Texts of the bare runs (maximal runs of the characters of ``rest``, a repeated class) that hold a ``window``
+    match, each run decoded once by ``decode`` (a run of base64 characters too: the ascii85 of digits is often made
+    of letters and digits only)."""
     found: list[str] = []
-    done = -1
-    for match in window.finditer(text):
-        if match.start() < done:
-            continue  # inside a run already tried
-        start = match.start()
-        while start > 0 and text[start - 1] in alphabet:
-            start -= 1
+    backwards: str | None = None  # the text reversed, made once when a window matches: ``rest`` then finds the
+    # run's start in C (its class reads the same either way) instead of a loop over characters
+    position = 0
+    while (match := window.search(text, position)) is not None:
+        # (A window lies inside one run, so the next search starts after the run: one search per run, where
+        # ``finditer`` would stop every 14 characters of a long run.)
+        if backwards is None:
+            backwards = text[::-1]
+        head = rest.match(backwards, len(text) - match.start())
+        start = match.start() - (head.end() - head.start()) if head is not None else match.start()
         tail = rest.match(text, match.end())
         done = tail.end() if tail is not None else match.end()
+        position = done
         run = text[start:done]
         if _HEX_RUN.fullmatch(run):
             continue  # a digest or an id: base85 of text is practically never made of hex digits only
@@ -340,7 +356,7 @@ def raw_payloads(text: str) -> list[str]:
             if decoded is not None:
                 found.append(decoded)
     if len(text) >= MIN_BASE85_RUN:
-        found.extend(_bare_run_texts(text, _ASCII85_WINDOW, _ASCII85_REST, _ASCII85_ALPHABET_SET, _ascii85_text))
-        found.extend(_bare_run_texts(text, _BASE85_WINDOW, _BASE85_REST, _BASE85_ALPHABET_SET, _base85_text))
+        found.extend(_bare_run_texts(text, _ASCII85_WINDOW, _ASCII85_REST, _ascii85_text))
+        found.extend(_bare_run_texts(text, _BASE85_WINDOW, _BASE85_REST, _base85_text))
     found.extend(_uu_texts(text))
     return found

@@ -45,7 +45,7 @@ from nerb_verify.loader import (
     parse_json_bytes,
     read_regular_file,
 )
-from nerb_verify.privacy import json_stream, messages, stream
+from nerb_verify.privacy import messages
 from nerb_verify.privacy.allowlist import Allowlist
 from nerb_verify.privacy.engine import scan_string
 from nerb_verify.privacy.json_scan import scan_json
@@ -138,6 +138,8 @@ def stream_threshold() -> int:
 
 def window_bytes() -> int:
     """How many bytes a streamed file is read at a time (``NERB_SCAN_WINDOW_BYTES``, default 1 MiB)."""
+    from nerb_verify.privacy import stream  # the streaming readers are imported only where a file is streamed
+
     return _env_bytes("NERB_SCAN_WINDOW_BYTES", stream.READ_SIZE)
 
 
@@ -206,6 +208,8 @@ def _stream_file(path: str, shown: str, profile: Profile, collector: Collector, 
     back to text when it does not parse (the contract profile reports why, as for a small file); text with the
     same driver as ``scan_text``. Findings go to a scratch collector first and are kept only when the whole file
     decoded as UTF-8 (a binary file is skipped, as in memory)."""
+    from nerb_verify.privacy import json_stream, stream  # (imported here: most runs stream no file)
+
     try:
         fd, size = open_regular(Path(path))
     except LoadFailure as failure:

@@ -29,7 +29,7 @@ class Rule:
 
     name: str
     code: str
-    pattern: regex.Pattern[str] | LazyPattern | FastPattern
+    pattern: LazyPattern | FastPattern
     scopes: tuple[Scope, ...]
     validate: Callable[[regex.Match[str]], bool] | None = None
     # A cheap substring test: the rule cannot match text that contains none of these characters.
@@ -64,14 +64,17 @@ class Rule:
         return any(self.validate(match) for match in self.pattern.finditer(text, overlapped=True))
 
 
-def compile_rule(pattern: str) -> regex.Pattern[str]:
-    """Compile a rule pattern with the flags every rule uses (``regex`` version-0 semantics, Unicode)."""
-    return regex.compile(pattern, regex.VERSION0)
+def compile_rule(pattern: str) -> LazyPattern:
+    """A rule pattern with the flags every rule uses (``regex`` version-0 semantics, Unicode), compiled on first use
+    (:class:`LazyPattern`)."""
+    return LazyPattern(pattern)
 
 
 class LazyPattern:
-    """A rule pattern compiled on first use: for large patterns behind a prefilter that most texts never pass, so
-    the process does not pay for compiling them at import."""
+    """A rule pattern compiled on first use: most rules sit behind a trigger, a gate or the prefilter that most
+    texts never pass, so a process (a verification, a pre-commit hook on a few files) does not pay at import for
+    compiling patterns it never runs (about 30 ms for all of them with ``regex``). Any other attribute is the
+    compiled pattern's."""
 
     def __init__(self, pattern: str) -> None:
         self._source = pattern
@@ -79,7 +82,7 @@ class LazyPattern:
 
     def _get(self) -> regex.Pattern[str]:
         if self._compiled is None:
-            self._compiled = compile_rule(self._source)
+            self._compiled = regex.compile(self._source, regex.VERSION0)
         return self._compiled
 
     def search(self, text: str) -> regex.Match[str] | None:
@@ -87,6 +90,11 @@ class LazyPattern:
 
     def finditer(self, text: str, overlapped: bool = False) -> Iterator[regex.Match[str]]:
         return self._get().finditer(text, overlapped=overlapped)
+
+    def __getattr__(self, name: str) -> object:
+        if name.startswith("__"):  # copy, pickle and the like see the wrapper, not the compiled pattern
+            raise AttributeError(name)
+        return getattr(self._get(), name)
 
 
 class FastPattern:

@@ -1,0 +1,349 @@
+"""Issue 17 speed work, differential: the scanner's fast paths find exactly what its full path finds.
+
+* Documents: :func:`json_scan.scan_json` (the walk with its per-scan memo, the prefilter in front of every string,
+  the screened joined views) against an oracle written here from the contract of ``scan_json``'s docstring: a plain
+  recursive walk that runs the full path (:func:`engine.scan_full`, no prefilter, no cache) on every key and string,
+  on every array's spelled text and on every chunk of every joined view. Generated documents are built around the
+  prefilter's hints (digits and separators, at-signs, slashes, options, escapes, encoded identifiers, look-alikes).
+* Strings: :func:`engine.scan_uncached` (prefilter, then the full path) equals :func:`engine.scan_full` in every
+  profile, on generated identifier-like strings (snake/camel/dotted identifiers, digests, base64 and hex of text,
+  option-attached paths, numbers with separators).
+* The rewritten primitives against the forms they replace: the bare base85/ascii85 run finder (one search per run,
+  the run's start found on the reversed text) against the character walk, the base64 decoder (``binascii`` without
+  the ``base64`` wrapper) against the ``base64`` module, and the printable-text test's fast path against the
+  general one.
+
+Must-reject values are assembled at run time (this file passes the repository's own scan).
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import random
+import unicodedata
+from typing import Any
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from nerb_verify import pointers
+from nerb_verify.findings import Collector
+from nerb_verify.privacy import engine, joined, json_scan, payloads
+from nerb_verify.privacy.profiles import CONTRACT, PROFILES, REPOSITORY
+
+SETTINGS = settings(max_examples=100, deadline=None, derandomize=True,
+                    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+
+_AT = "@"
+_ADDRESS = "jane.roe" + _AT + "corp-mail" + ".org"
+_FRAGMENTS = [
+    "jane.roe", _AT + "corp-mail.org", _ADDRESS, "713", "555", "-0123", "555 2368", "(713)", "219-09-", "9999",
+    "+44 20 " + "7946 0", "00", "011", "/ho" + "me/", "jroe", "C:" + "\\Us" + "ers\\", "~" + "jroe/",
+    "-I/usr/include", "--out",
+    "/tmp/out", "../", "file:", "%40", "&#64;", "\\u0040", "=40", "ng", "O", "(at)", "[dot]", " at ", " dot ",
+    "tel", "ssn", "doc_", "http://host/x?q=", "sha256:", "ab12" * 8, "scale_1000", "direct_bank_scan_harness",
+    "2026-07-15T09:26:30Z", "0.9530201342281879", "\uff10", "\u2215", "\u0430", "\u00a0",
+    base64.b64encode(_ADDRESS.encode()).decode(), _ADDRESS.encode().hex(),
+    base64.b32encode(_ADDRESS.encode()).decode(), base64.b85encode(_ADDRESS.encode()).decode(),
+]
+_ALPHABET = "0123456789 -./_~:+()[]\t\n@%&=\\#$<>{}\"'abcdefghijklmnopqrstuvwxyzOAT"
+
+_text = st.lists(st.one_of(st.sampled_from(_FRAGMENTS), st.text(alphabet=_ALPHABET, max_size=8)),
+                 max_size=5).map("".join)
+_VOCABULARY = sorted(pointers.known_keys())[:40]
+_keys = st.one_of(st.sampled_from(_VOCABULARY), _text)
+_numbers = st.one_of(st.integers(min_value=-10, max_value=10**5), st.integers(min_value=10**8, max_value=10**15),
+                     st.sampled_from([106, 97, 110, 101, 64]))
+_documents = st.recursive(
+    st.one_of(st.none(), st.booleans(), _numbers, _text),
+    lambda children: st.one_of(st.lists(children, max_size=7), st.dictionaries(_keys, children, max_size=5)),
+    max_leaves=30)
+
+
+def _full_joined(pieces: list[str], profile) -> set[str]:
+    """What a container's joined views raise that no piece raises, every view chunk on the full path."""
+    piece_codes: set[str] = set()
+    for piece in pieces:
+        piece_codes |= engine.scan_full(piece, profile)
+    found: set[str] = set()
+    for view in joined.views(pieces):
+        for chunk in joined._chunks(view):
+            codes = engine.scan_full(chunk, profile)
+            found |= {joined.JOINED_BUDGET} if codes & engine.FAIL_CLOSED else codes
+    if piece_codes & engine.FAIL_CLOSED:
+        found.discard(joined.JOINED_BUDGET)
+    return found - piece_codes
+
+
+def _oracle(document: Any, profile) -> list[tuple[str, str]]:
+    """(code, pointer) of every finding ``scan_json`` must report for ``document`` (no gate targets)."""
+    found: list[tuple[str, str]] = []
+    vocabulary = pointers.known_keys()
+
+    def number(value: Any, path: tuple) -> None:
+        if (profile.flag_numbers and type(value) is int and json_scan._identifier_length(value)
+                and json_scan._free_form(path)):
+            found.append((json_scan.IDENTIFIER_NUMBER, pointers.for_path(path)))
+
+    def walk(value: Any, path: tuple) -> None:
+        if isinstance(value, dict):
+            pieces: list[str] = []
+            values: list[str] = []
+            for position, (key, child) in enumerate(value.items()):
+                child_path = path + ((key, position),)
+                if key not in vocabulary:
+                    pieces.append(key)
+                found.extend((code, f"{pointers.for_path(path)}/@key:{position}")
+                             for code in engine.scan_full(key, profile))
+                if isinstance(child, str):
+                    pieces.append(child)
+                    values.append(child)
+                    found.extend((code, pointers.for_path(child_path)) for code in engine.scan_full(child, profile))
+                elif isinstance(child, (dict, list)):
+                    walk(child, child_path)
+                else:
+                    number(child, child_path)
+            containers = [pieces] + ([values] if len(values) != len(pieces) else [])
+        elif isinstance(value, list):
+            spelled = json_scan.spelled_text(value)
+            if spelled is not None:
+                found.extend((code, pointers.for_path(path)) for code in engine.scan_full(spelled, profile))
+            for index, item in enumerate(value):
+                item_path = path + ((index, index),)
+                if isinstance(item, str):
+                    found.extend((code, pointers.for_path(item_path)) for code in engine.scan_full(item, profile))
+                elif isinstance(item, (dict, list)):
+                    walk(item, item_path)
+                else:
+                    number(item, item_path)
+            containers = [[item for item in value if isinstance(item, str)]]
+        else:
+            if isinstance(value, str):
+                found.extend((code, pointers.for_path(path)) for code in engine.scan_full(value, profile))
+            else:
+                number(value, path)
+            return
+        for pieces in containers:
+            if len(pieces) >= 2:
+                found.extend((code, pointers.for_path(path)) for code in _full_joined(pieces, profile))
+
+    walk(document, ())
+    return sorted(found)
+
+
+def _fast(document: Any, profile) -> list[tuple[str, str]]:
+    collector = Collector()
+    json_scan.scan_json(document, profile, collector, "x.json")
+    return sorted((finding.code, finding.pointer) for finding in collector.findings)
+
+
+@SETTINGS
+@given(_documents)
+def test_scan_json_equals_the_full_path_oracle_contract(document: Any) -> None:
+    assert _fast(document, CONTRACT) == _oracle(document, CONTRACT)
+
+
+@SETTINGS
+@given(_documents)
+def test_scan_json_equals_the_full_path_oracle_repository(document: Any) -> None:
+    assert _fast(document, REPOSITORY) == _oracle(document, REPOSITORY)
+
+
+def test_the_oracle_is_not_vacuous() -> None:
+    # The oracle (and so the comparison) sees what the scanner must report: a key, a value, a split address, a
+    # number of identifier length in a free-form field.
+    document = {"notes": [_ADDRESS[:8], _ADDRESS[8:]], _ADDRESS: 1, "x": {"free_text": 713_555_0123},
+                "v": "-I/usr/include"}
+    codes = {code for code, _pointer in _oracle(document, CONTRACT)}
+    assert {"privacy.email", "privacy.identifier_number", "privacy.local_path"} <= codes
+    assert _fast(document, CONTRACT) == _oracle(document, CONTRACT)
+
+
+_IDENTIFIER_PARTS = ["scale", "direct", "bank", "scan", "harness", "control", "p99", "seconds", "1000", "25000",
+                     "canonical", "input", "enron", "v2", "Test", "Case", "opt", "out", "include", "usr"]
+
+
+@st.composite
+def _identifier_like(draw: st.DrawFn) -> str:
+    kind = draw(st.sampled_from(["snake", "camel", "dotted", "digest", "b64", "hex", "option", "number", "mixed"]))
+    parts = draw(st.lists(st.sampled_from(_IDENTIFIER_PARTS), min_size=1, max_size=5))
+    if kind == "snake":
+        return "_".join(parts)
+    if kind == "camel":
+        return "".join(part.capitalize() for part in parts)
+    if kind == "dotted":
+        return ".".join(parts)
+    if kind == "digest":
+        return "sha256:" + draw(st.text(alphabet="0123456789abcdef", min_size=40, max_size=64))
+    if kind == "b64":
+        payload = draw(st.sampled_from([_ADDRESS, "_".join(parts), "/ho" + "me/jroe/x", "713-555-0123"]))
+        encoded = base64.b64encode(payload.encode()).decode()
+        return draw(st.sampled_from(["", "x", "token=", "Xq"])) + encoded
+    if kind == "hex":
+        return draw(st.sampled_from(["", "0x"])) + "_".join(parts).encode().hex()
+    if kind == "option":
+        return draw(st.sampled_from(["-", "--", " -", "=-"])) + parts[0][0] + draw(
+            st.sampled_from(["/", "~/", "C:/", "\\\\", ""])) + "/".join(parts)
+    if kind == "number":
+        digits = draw(st.text(alphabet="0123456789", min_size=2, max_size=12))
+        separator = draw(st.sampled_from(["-", ".", " ", "/", ":", "_", ""]))
+        return separator.join([digits[:3], digits[3:6], digits[6:]])
+    return draw(st.text(alphabet=_ALPHABET, max_size=30))
+
+
+@settings(max_examples=300, deadline=None, derandomize=True)
+@given(_identifier_like())
+def test_prefiltered_scan_equals_the_full_path_on_identifier_like_strings(text: str) -> None:
+    for profile in PROFILES.values():
+        assert engine.scan_uncached(text, profile) == engine.scan_full(text, profile), (profile.name, text)
+
+
+def test_option_attached_paths_are_still_found() -> None:
+    # The option hint is the rule's own match without its lookbehind: every shape the rule knows still reaches it.
+    for text in ("-I/usr/include", "cc -L/opt/lib", "--prefix/usr/local", "x=-o~/out", "(-DC:\\x)", "-I\\\\srv\\s"):
+        assert "privacy.local_path" in engine.scan_uncached(text, CONTRACT), text
+    assert engine.prefilter_skips("src/nerb/engines.py", CONTRACT)  # a relative path needs no full scan
+
+
+def _bare_runs_by_walking(text: str, window, alphabet: frozenset[str], rest, decode) -> list[str]:
+    """The character-walk form of ``payloads._bare_run_texts`` (what it replaced)."""
+    found: list[str] = []
+    done = -1
+    for match in window.finditer(text):
+        if match.start() < done:
+            continue
+        start = match.start()
+        while start > 0 and text[start - 1] in alphabet:
+            start -= 1
+        tail = rest.match(text, match.end())
+        done = tail.end() if tail is not None else match.end()
+        run = text[start:done]
+        if payloads._HEX_RUN.fullmatch(run):
+            continue
+        decoded = decode(run)
+        if decoded is not None:
+            found.append(decoded)
+    return found
+
+
+def _runs_cases() -> list[str]:
+    rng = random.Random(1717)
+    encoded = [base64.a85encode(_ADDRESS.encode()).decode(), base64.b85encode(_ADDRESS.encode()).decode(),
+               base64.b85encode(b"219-09-" + b"9999 x").decode()]
+    cases = []
+    for _ in range(1500):
+        pieces = []
+        for _ in range(rng.randint(1, 8)):
+            choice = rng.random()
+            if choice < 0.3:
+                pieces.append(rng.choice(encoded))
+            elif choice < 0.6:
+                pieces.append("".join(rng.choice("!#$%&()*+-;<=>?@^_`{|}~0123456789ABCDEFabcdefuvwxyz")
+                                      for _ in range(rng.randint(1, 40))))
+            else:
+                pieces.append(rng.choice([" ", "\n", "\t", "\"", ",", "  ", "\u2603", "key=", "'", "[", "z"]))
+        cases.append("".join(pieces))
+    return cases
+
+
+def test_bare_run_finder_equals_the_character_walk() -> None:
+    ascii85 = frozenset(payloads._ASCII85_CHARS)
+    base85 = frozenset(payloads._BASE85_ALPHABET)
+    for text in _runs_cases():
+        assert (payloads._bare_run_texts(text, payloads._ASCII85_WINDOW, payloads._ASCII85_REST,
+                                         payloads._ascii85_text)
+                == _bare_runs_by_walking(text, payloads._ASCII85_WINDOW, ascii85, payloads._ASCII85_REST,
+                                         payloads._ascii85_text)), text
+        assert (payloads._bare_run_texts(text, payloads._BASE85_WINDOW, payloads._BASE85_REST,
+                                         payloads._base85_text)
+                == _bare_runs_by_walking(text, payloads._BASE85_WINDOW, base85, payloads._BASE85_REST,
+                                         payloads._base85_text)), text
+
+
+def _library_base64(token: str) -> bytes | None:
+    body = token.rstrip("=")
+    if len(body) % 4 == 1:
+        return None
+    padded = body + "=" * (-len(body) % 4)
+    try:
+        if "-" in body or "_" in body:
+            return base64.urlsafe_b64decode(padded)
+        return base64.b64decode(padded, validate=True)
+    except (ValueError, binascii.Error):
+        return None
+
+
+@settings(max_examples=600, deadline=None, derandomize=True)
+@given(st.text(alphabet="ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/-_=*. \u00e9", max_size=40))
+def test_base64_decoder_equals_the_library(token: str) -> None:
+    assert engine._decode_base64(token) == _library_base64(token)
+
+
+def _printable_text_general(raw: bytes) -> str | None:
+    """``payloads._printable_text`` without its fast paths."""
+    encoding, skip = payloads._text_encoding(raw)
+    try:
+        text = raw[skip:].decode(encoding)
+    except UnicodeDecodeError:
+        return None
+    kept = "".join(ch for ch in text if ch in "\t\n\r " or unicodedata.category(ch) not in ("Cc", "Cf"))
+    if len(text) - len(kept) > payloads.MAX_STRIPPED_CHARS or len(kept) < payloads.MIN_DECODED_CHARS:
+        return None
+    if not kept.replace("\n", " ").replace("\t", " ").replace("\r", " ").isprintable():
+        return None
+    return kept
+
+
+_TEXTS = ["jane roe", "\u00e9t\u00e9 \u2603", "\u200bab\u00adcdef", "x\ty\nz\r\n12", "\ufeffhello", "abc\x00def"]
+
+
+@settings(max_examples=400, deadline=None, derandomize=True)
+@given(st.one_of(st.binary(min_size=1, max_size=40),
+                 st.sampled_from(_TEXTS).flatmap(lambda text: st.sampled_from(
+                     [text.encode(name) for name in ("utf-8", "utf-16-le", "utf-16-be", "utf-16", "utf-32-le",
+                                                     "utf-32", "utf-8-sig")]))))
+def test_printable_text_fast_path_equals_the_general_test(raw: bytes) -> None:
+    assert payloads._printable_text(raw) == _printable_text_general(raw)
+
+
+_UNICODE = ("abc e1=<>\n\t\u0301\u0327\u0338\u00e9\uff10\uff20\u2215\u0430\u2603\u200b\u00ad\U000e0041\U000e006a"
+            "\u2460\u24b6\u4e03\u2162\ufdfa\u1100\u1161\u11a8\u0660\ufb01\u212a\U0001d400")
+
+
+@settings(max_examples=250, deadline=None, derandomize=True)
+@given(st.text(alphabet=_UNICODE, max_size=80), st.text(alphabet="abc 1-./\n", min_size=200, max_size=400))
+def test_unicode_steps_by_runs_equal_the_whole_text_steps(text: str, padding: str) -> None:
+    # Long mostly-ASCII text gets the Unicode steps only around its non-ASCII runs: the same result as the steps on
+    # the whole text, combining marks, composition (a letter and a combining mark, Hangul jamo) and expansions
+    # (ligatures, U+FDFA) included.
+    from nerb_verify.privacy import normalise
+
+    for whole in (text, padding + text, text + padding + text, padding[:100] + text + padding):
+        assert normalise._unicode_steps_by_runs(whole) == normalise._unicode_steps(whole), whole
+
+
+def test_ascii_class_hints_match_where_the_unicode_forms_do_on_ascii_text() -> None:
+    # The prefilter compiles its hint patterns with ASCII classes (\d as 0-9, \w as A-Za-z0-9_); on ASCII text, the
+    # only text where a hint can decide, every hint finds exactly the matches its Unicode form finds.
+    import re
+
+    from nerb_verify.privacy import prefilter
+
+    patterns: set[str] = set()
+    for profile in PROFILES.values():
+        hints = list(prefilter.ENGINE_HINTS + engine.PREFILTER_HINTS)
+        for name in profile.rule_names:
+            known = prefilter.RULE_HINTS[name]
+            hints.extend(known if isinstance(known, tuple) else known())
+        patterns.update(hint.pattern for hint in hints if hint.pattern)
+    rng = random.Random(20261201)
+    alphabet = "0123456789" * 3 + "abcxyzOoNnGgAT_ -./~:+()[]\t\n@%&=\\#$<>{}\"'"
+    texts = ["".join(rng.choice(alphabet) for _ in range(rng.randint(0, 40))) for _ in range(3000)]
+    texts += [fragment for fragment in _FRAGMENTS if fragment.isascii()]
+    assert any("\\d" in pattern or "\\w" in pattern for pattern in patterns)
+    for pattern in patterns:
+        unicode_form, ascii_form = re.compile(pattern), re.compile(prefilter._ascii_classes(pattern))
+        for text in texts:
+            assert ([m.span() for m in unicode_form.finditer(text)]
+                    == [m.span() for m in ascii_form.finditer(text)]), (pattern, text)
