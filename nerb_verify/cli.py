@@ -93,6 +93,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     if not getattr(args, "_run", None):
         parser.print_help(sys.stderr)
         return 2
+    args._entry_point = argv is None  # the console script itself, not a caller in Python (verify --jobs auto)
     try:
         return int(args._run(args))
     except KeyboardInterrupt:

@@ -41,6 +41,9 @@ class VerifyOptions:
     trusted_lineage: list[Any] | None = None
     trusted_lineage_path: str | None = None
     source_repo: Path | None = None
+    # 2: scan the bundle's files for privacy in a forked child while the other families run (nerb_verify.prefork);
+    # 1: everything in this process. The findings are the same either way.
+    jobs: int = 1
 
 
 @dataclass

@@ -55,6 +55,22 @@ def cached(key: tuple[Hashable, ...], compute: Callable[[], T]) -> T:
     return value
 
 
+def contains(key: tuple[Hashable, ...]) -> bool:
+    """Whether a value is memoised under ``key`` (without counting a hit or refreshing its place)."""
+    return enabled() and key in _entries
+
+
+def store(key: tuple[Hashable, ...], value: object) -> None:
+    """Remember ``value`` under ``key``, as :func:`cached` would after computing it: for a value computed elsewhere
+    from the same pure function (:mod:`nerb_verify.prefork`'s child process). Same bound, same eviction."""
+    if not enabled():
+        return
+    _entries[key] = value
+    _entries.move_to_end(key)
+    while len(_entries) > MAX_ENTRIES:
+        _entries.popitem(last=False)
+
+
 def clear() -> None:
     """Forget every memoised value (and reset the hit and miss counts)."""
     _entries.clear()

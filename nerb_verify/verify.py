@@ -28,8 +28,9 @@ import stat
 from dataclasses import dataclass
 from pathlib import Path
 
-from nerb_verify import decision_scope, families, layout
+from nerb_verify import decision_scope, families, layout, prefork
 from nerb_verify.bundle import open_bundle
+from nerb_verify.checks.raw import privacy_scan
 from nerb_verify.codes import register
 from nerb_verify.context import VerifyContext, VerifyOptions
 from nerb_verify.display import display_bundle_path, safe_relpath
@@ -110,8 +111,12 @@ def verify_bundle(root: Path, options: VerifyOptions | None = None, display_root
     if not layout.check_layout(ctx):
         # An older NERB layout: the v2 families would only repeat the one difference dozens of times.
         return VerifyResult(root, shown, ctx, "could_not_verify", EXIT_COULD_NOT_VERIFY)
+    child = prefork.start(privacy_scan.memo_jobs(ctx)) if options.jobs > 1 else None
     failed = False
     for family, run in families.FAMILY_ORDER:
+        if family == "privacy":
+            prefork.finish(child)
+            child = None
         try:
             run(ctx)
         except Exception as exc:  # noqa: BLE001 - a defect must not become a traceback or a pass
@@ -119,6 +124,7 @@ def verify_bundle(root: Path, options: VerifyOptions | None = None, display_root
             collector.add(INTERNAL_ERROR, ".", "", "The {family} family failed internally ({kind}).",
                           family=Label(family), kind=Label(type(exc).__name__))
             collector.ran(family, "not_evaluated", reason="internal error")
+    prefork.finish(child)  # a family order without privacy: still reap the child
     _mask_artifact_names(collector)
     if failed:
         return VerifyResult(root, shown, ctx, "could_not_verify", EXIT_COULD_NOT_VERIFY)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 from pathlib import Path
 
@@ -39,7 +40,22 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="also classify every leaf of the bundle as derived, primitive or unclassified "
                              "(docs/derivation.md) and print the counts; the JSON report then carries them under "
                              "'derivation'")
+    parser.add_argument("--jobs", choices=("auto", "1", "2"), default="auto",
+                        help="processes for one verification: 2 scans the bundle's files for privacy in a forked "
+                             "child while the other checks run, 1 runs everything in one process; the findings are "
+                             "the same either way (default auto: 2 when nerb-verify is the process itself, the "
+                             "platform can fork and more than one CPU is available; 1 when called from Python)")
     add_output_arguments(parser)
+
+
+def jobs_of(args: argparse.Namespace) -> int:
+    """The number of processes ``--jobs`` asks for; ``auto`` means 2 only for the console script itself (cli.main
+    marks that with ``_entry_point``) with more than one CPU, so a test or a program calling us in-process is never
+    forked."""
+    if args.jobs != "auto":
+        return int(args.jobs)
+    cpus = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
+    return 2 if getattr(args, "_entry_point", False) and cpus > 1 else 1
 
 
 def source_repo_problem(path: Path) -> str | None:
@@ -67,7 +83,8 @@ def run(args: argparse.Namespace) -> int:
             return EXIT_COULD_NOT_VERIFY
     options = VerifyOptions(require_standalone_redaction_eligible=args.require_standalone_redaction_eligible,
                             require_decision_grade=args.require_decision_grade,
-                            source_repo=Path(args.source_repo) if args.source_repo else None)
+                            source_repo=Path(args.source_repo) if args.source_repo else None,
+                            jobs=jobs_of(args))
     if args.trusted_lineage:
         try:
             raw = read_regular_file(Path(args.trusted_lineage), 16 * 1024 * 1024)

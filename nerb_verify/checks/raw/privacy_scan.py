@@ -62,21 +62,65 @@ def _reads_pointer_root(document: Any) -> bool:
     return isinstance(document, dict) and "promotion" in document
 
 
-def _memo_scan(ctx: VerifyContext, key: tuple[Any, ...] | None,
-               scan: Callable[[Collector], int]) -> int:
-    """Run ``scan`` into ``ctx.collector``, memoised under ``key`` (None: not memoisable, run it directly).
+Scan = Callable[[Collector], int]
 
-    The scan writes into a fresh collector; its findings (frozen) are kept as a tuple and appended, in order, to
-    ``ctx.collector`` on every run, exactly as a direct scan would append them."""
-    if key is None:
-        return scan(ctx.collector)
+
+def _scan_jobs(ctx: VerifyContext) -> tuple[list[tuple[tuple[Any, ...] | None, Scan]], int, int]:
+    """Every per-file scan of the family, in the order the family appends their findings: ``(memo key or None, scan)``
+    for each loaded JSON artifact (contract profile), then for summary.md and each figure (rendered profile); with
+    the number of JSON and text files.
+
+    Each file's findings are a pure function of its raw bytes, the profile, its shown name and (for a document that
+    can hold gate targets) the evidence's raw bytes, so they are memoised under those (:mod:`nerb_verify.memo`)."""
+    evidence = ctx.loaded.get(C.EVIDENCE)
+    evidence_digest = _digest(ctx, C.EVIDENCE) if evidence is not None else "absent"
+    jobs: list[tuple[tuple[Any, ...] | None, Scan]] = []
+    json_files = 0
+    text_files = 0
+    for rel in sorted(ctx.loaded):
+        document, shown, digest = ctx.loaded[rel], safe_relpath(rel), _digest(ctx, rel)
+        root_digest = evidence_digest if CONTRACT.permit_gate_targets and _reads_pointer_root(document) else ""
+        key = ("privacy.json", digest, CONTRACT.name, shown, root_digest) if digest and evidence_digest else None
+        jobs.append((key, lambda collector, document=document, shown=shown: scan_json(
+            document, CONTRACT, collector, shown, pointer_root=evidence)))
+        json_files += 1
+    for rel in sorted(ctx.files):
+        loaded = ctx.files[rel]
+        text = getattr(loaded, "text", None)
+        if _is_rendered_text(rel) and isinstance(text, str):
+            shown, digest = safe_relpath(rel), _digest(ctx, rel)
+            key = ("privacy.text", digest, RENDERED.name, shown) if digest else None
+            jobs.append((key, lambda collector, text=text, shown=shown: scan_text(text, RENDERED, collector, shown)))
+            text_files += 1
+    return jobs, json_files, text_files
+
+
+def _isolated(scan: Scan) -> Callable[[], tuple[int, tuple[Finding, ...]]]:
+    """``scan`` run into a fresh collector: its count and its (frozen) findings, the value the memo keeps."""
 
     def compute() -> tuple[int, tuple[Finding, ...]]:
         fresh = Collector()
         count = scan(fresh)
         return count, tuple(fresh.findings)
 
-    count, found = memo.cached(key, compute)
+    return compute
+
+
+def memo_jobs(ctx: VerifyContext) -> list[tuple[tuple[Any, ...], Callable[[], tuple[int, tuple[Finding, ...]]]]]:
+    """The family's memoisable scans as ``(key, compute)`` pairs, for :mod:`nerb_verify.prefork` to compute in a
+    child process ahead of the family; :func:`run` then finds their values under the same keys."""
+    jobs, _, _ = _scan_jobs(ctx)
+    return [(key, _isolated(scan)) for key, scan in jobs if key is not None]
+
+
+def _memo_scan(ctx: VerifyContext, key: tuple[Any, ...] | None, scan: Scan) -> int:
+    """Run ``scan`` into ``ctx.collector``, memoised under ``key`` (None: not memoisable, run it directly).
+
+    The scan writes into a fresh collector; its findings (frozen) are kept as a tuple and appended, in order, to
+    ``ctx.collector`` on every run, exactly as a direct scan would append them."""
+    if key is None:
+        return scan(ctx.collector)
+    count, found = memo.cached(key, _isolated(scan))
     ctx.collector.findings.extend(found)
     return count
 
@@ -86,31 +130,12 @@ def _digest(ctx: VerifyContext, rel: str) -> str:
 
 
 def run(ctx: VerifyContext) -> None:
-    """Scan every loaded JSON artifact (contract profile) and summary/figures text (rendered profile).
-
-    Each file's findings are a pure function of its raw bytes, the profile, its shown name and (for a document that
-    can hold gate targets) the evidence's raw bytes, so they are memoised under those (:mod:`nerb_verify.memo`)."""
-    evidence = ctx.loaded.get(C.EVIDENCE)
-    evidence_digest = _digest(ctx, C.EVIDENCE) if evidence is not None else "absent"
-    json_files = 0
-    text_files = 0
+    """Scan every loaded JSON artifact (contract profile), summary/figures text (rendered profile) and every path
+    component of the bundle (contract profile), memoised per file (:func:`_scan_jobs`)."""
+    jobs, json_files, text_files = _scan_jobs(ctx)
     findings = 0
-    for rel in sorted(ctx.loaded):
-        document, shown, digest = ctx.loaded[rel], safe_relpath(rel), _digest(ctx, rel)
-        root_digest = evidence_digest if CONTRACT.permit_gate_targets and _reads_pointer_root(document) else ""
-        key = ("privacy.json", digest, CONTRACT.name, shown, root_digest) if digest and evidence_digest else None
-        findings += _memo_scan(ctx, key, lambda collector, document=document, shown=shown: scan_json(
-            document, CONTRACT, collector, shown, pointer_root=evidence))
-        json_files += 1
-    for rel in sorted(ctx.files):
-        loaded = ctx.files[rel]
-        text = getattr(loaded, "text", None)
-        if _is_rendered_text(rel) and isinstance(text, str):
-            shown, digest = safe_relpath(rel), _digest(ctx, rel)
-            key = ("privacy.text", digest, RENDERED.name, shown) if digest else None
-            findings += _memo_scan(ctx, key, lambda collector, text=text, shown=shown: scan_text(
-                text, RENDERED, collector, shown))
-            text_files += 1
+    for key, scan in jobs:
+        findings += _memo_scan(ctx, key, scan)
     findings += _scan_names(ctx)
     if json_files == 0 and text_files == 0:
         ctx.collector.ran("privacy", "not_evaluated", reason=Label("no artifact could be loaded"))
