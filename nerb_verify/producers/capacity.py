@@ -522,11 +522,14 @@ def _retain(rows: list[dict[str, Any]], cap: int) -> list[dict[str, Any]]:
                       ("resource_observation_wall_gap_ns", max), ("resource_acquisition_duration_ns", max)):
         keep.add(pick(range(len(rows)), key=lambda i, k=key: rows[i][k]))
     room = cap - len(keep)
-    step = len(rows) / max(1, room)
-    index = 0.0
-    while len(keep) < cap and index < len(rows):
-        keep.add(int(index))
-        index += step
+    for n in range(room):
+        if len(keep) >= cap:
+            break
+        keep.add(n * len(rows) // room)
+    for index in range(len(rows)):  # a spaced index that was already kept leaves room: fill it in order
+        if len(keep) >= cap:
+            break
+        keep.add(index)
     return [rows[i] for i in sorted(keep)]
 
 
