@@ -598,6 +598,8 @@ def run_profile(profile: str, inputs: HarnessInputs, *, paired_per_block: int | 
                                 or any(w.get("harness_id") == h["id"] for w in performance["workloads"])]
     performance["baselines"] = [b for b in performance["baselines"]
                                 if any(w.get("baseline_id") == b["id"] for w in performance["workloads"])]
+    for name in ("banks", "inputs", "harnesses", "baselines"):  # the contract lists every collection by id
+        performance[name].sort(key=lambda d: d["id"])
     hashes.reseal_performance_section(performance)
     return performance, {k: v for k, v in inventories.items() if k in used}
 
