@@ -123,6 +123,8 @@ class CapacityRun:
         self.watchdog = False
         # the sealed-access state recomputed after the last phase (the gate compares it with the phases')
         self.sealed_states: list[str] = []
+        # the gates of the last finished attempt (for the caller's message: which gate failed)
+        self.last_gates: dict[str, bool] = {}
 
     # -- attempt lifecycle --------------------------------------------------------------------------------------
     def begin(self) -> None:
@@ -297,6 +299,7 @@ class CapacityRun:
             "phases": phases, "policy": policy, "privacy": privacy, "run_sha256": ZERO,
             "schema_version": "nerb.enron_capacity_report.v1", "totals": totals}
         report["gates"] = self.gates(report, commitments)
+        self.last_gates = dict(report["gates"])
         if not report["gates"]["passed"]:
             self.fail(_failure_code(report["gates"]))
             return None

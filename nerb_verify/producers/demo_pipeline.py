@@ -301,8 +301,10 @@ def _run_demo(output: Path, *, messages: int, seed: int, progress: Callable[[str
         progress("4/9 capacity: streaming validation, deep replay, report")
         capacity_decision = measure_capacity(measured, private, split_dir, public_sections, bank_sections, card,
                                              compiled, validation_sha)
+        failed = sorted(g for g, ok in measured.last_gates.items() if not ok and g != "passed")
         progress("4/9 capacity: " + ("decision written (gates passed)" if capacity_decision is not None else
-                                     "a gate failed; the failed attempt is kept and no capacity decision written"))
+                                     f"gate(s) failed ({', '.join(failed)}); the failed attempt is kept and no "
+                                     "capacity decision written"))
     if profile == "smoke":
         progress("5/9 performance: smoke profile (not decision grade)")
     elif paired_per_block is None:
