@@ -336,6 +336,18 @@ def test_interop_reads_nerbs_accept_and_reject_answers(demo, tmp_path, capsys):
                                                                                    "--bundle"]
 
 
+def test_descriptor_collections_are_sorted_by_id(demo, tmp_path):
+    """The full matrix lists inputs as real, scale, density, size: the evidence must list every descriptor collection
+    sorted by id (performance.descriptor_order; the first finished full decision run was rejected for it)."""
+    inputs = harness_inputs(demo, tmp_path / "perf")
+    section, _inventories = harness.run_profile("smoke", inputs, paired_per_block=1,
+                                                only={"scale_1000_direct", "density_sparse_direct"})
+    assert {i["id"] for i in section["inputs"]} == {"scale_1000_input", "density_sparse_input"}
+    for name in ("banks", "inputs", "harnesses", "baselines"):
+        ids = [d["id"] for d in section[name]]
+        assert ids == sorted(set(ids)), name
+
+
 def test_paired_twins_and_same_path_comparisons_recompute(demo, tmp_path):
     """A paired run (1 sample per block and twin, reused-process cells) spliced into the demo bundle: the verifier
     recomputes every twin, p-value and result without an authenticity finding."""

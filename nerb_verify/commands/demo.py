@@ -14,8 +14,11 @@ not meet (decision matrix, sweeps, value model, profile, gold gate slice, capaci
 
 ``--profile decision`` runs the frozen decision matrix instead of the smoke profile and makes the combined quality
 slice the gate (2,000 messages by default; docs/producers.md, "Decision-profile demo"); ``--reduced-per-block K``
-runs that matrix with K samples per block and twin, which the verifier rejects for its sample counts only
-(``performance.protocol_count``, ``performance.sample_support``).
+runs that matrix with at most K samples per block and twin (the setup cells keep their frozen 2), which the
+verifier rejects for the direct cells' sample counts only (``performance.protocol_count``,
+``performance.sample_support``). A decision run also
+measures its prepare, split and bank build and ships ``capacity-decision.json`` (docs/producers.md, "Capacity
+decision").
 
 Exit codes: 0 the bundle was built and verified (and a second test access was refused); 1 the bundle was built but
 did not verify, or the second access was not refused; 2 the demo could not run (nothing is left behind).

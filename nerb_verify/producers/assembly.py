@@ -481,7 +481,10 @@ def write_bundle(out_dir: Path, *, manifest: dict[str, Any], evidence: dict[str,
     for rel, raw in placeholders.items():
         (staging / rel).write_bytes(raw)
     files = sorted([*artifacts, *(f"{C.INVENTORIES_DIR}/{i}.json" for i in inventories), *placeholders])
-    (staging / C.PUBLICATION).write_bytes(nerb_pretty_bytes(publication(evidence, card, files)))
+    public = publication(evidence, card, files)
+    if capacity is not None:  # the capacity gates passed exactly when the capacity report says so
+        public["decision"]["capacity_gates_passed"] = capacity["report"]["gates"]["passed"] is True
+    (staging / C.PUBLICATION).write_bytes(nerb_pretty_bytes(public))
     _seal_with_plan(staging, seal_bundle)
     for rel, raw in rendered_files(render_files(verify_bundle(staging).ctx)).items():
         (staging / rel).write_bytes(raw)

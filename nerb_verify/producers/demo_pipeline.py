@@ -17,7 +17,7 @@ import os
 import re
 import shutil
 import subprocess
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path
@@ -25,7 +25,7 @@ from typing import Any
 
 from nerb_verify.canonical import python_canonical_sha256
 from nerb_verify.loader import sha256_prefixed
-from nerb_verify.producers import assembly, demo_corpus, evaluation, harness
+from nerb_verify.producers import assembly, capacity, capacity_pipeline, demo_corpus, evaluation, harness
 from nerb_verify.producers.sealed import SealedAccessError, SealedTest
 
 LABEL_POLICY = {"policy": "nerb_verify.demo_two_pass_adjudicated_gold.v1", "view": "subject_current_body",
@@ -202,9 +202,10 @@ def run_demo(output: Path, *, messages: int = 400, seed: int = 7, progress: Call
     """Run the whole workflow into ``output`` (must not exist or be empty); returns the verdict.
 
     ``profile`` is ``smoke`` or ``decision`` (the frozen decision matrix, with the combined slice as the quality gate);
-    ``paired_per_block`` runs the decision matrix with that many samples per block and twin instead of the frozen
-    counts (a reduced run: the verifier rejects it for its counts only, ``performance.protocol_count`` /
-    ``performance.sample_support``);
+    ``paired_per_block`` runs the decision matrix with at most that many samples per block and twin instead of the
+    frozen counts (a reduced run: the verifier rejects it for the direct cells' counts only,
+    ``performance.protocol_count`` / ``performance.sample_support``); a decision run measures its pipeline (:mod:`nerb_verify.producers.capacity`)
+    and ships the capacity decision when every capacity gate passed;
     ``performance_only`` (tests) limits the measured cells (``harness.run_profile``'s ``only``).
     Every prerequisite is checked first (:func:`prerequisite_problems`; :class:`DemoPrerequisiteError`, nothing
     written). A run that fails later removes everything it wrote, so the same command can simply be run again, and
@@ -253,30 +254,57 @@ def _run_demo(output: Path, *, messages: int, seed: int, progress: Callable[[str
     decision = profile == "decision"
     corpus, answers = demo_corpus.write(private / "corpus", messages, seed,
                                         negative_share=DECISION_NEGATIVE_SHARE if decision else 0.0)
-    progress("2/9 prepare")
+    repo = Path(__file__).resolve().parents[2]
+    commit, dirty = checkout_commit(repo)
+    # the decision demo measures its pipeline (capacity-decision.json); the smoke demo does not
+    measured = capacity.CapacityRun(private, commit=commit, dirty=dirty, output=output) if decision else None
+    if measured is not None:
+        measured.begin()
+    progress("2/9 prepare" + (" (capacity: measured)" if measured is not None else ""))
     sections = public / "manifest-sections.json"
-    if _cli(["prepare", str(corpus), "--private-root", str(private), "--source-id", "nerb_verify_demo",
-             "--owner", "nerb_verify_demo", "--access", "synthetic_public",
-             "--retention-purpose", "nerb_verify_demo_synthetic_run", "--public-out", str(sections),
-             "--no-progress"]) != 0:
-        raise assembly.AssemblyError("prepare failed")
+    # a decision run's capacity policy needs a 40-hex revision: the corpus file's git blob id (immutable)
+    revision = ["--revision", git_blob_id(corpus)] if decision else []
+    with _phase(measured, "preparation") as phase:
+        if _cli(["prepare", str(corpus), "--private-root", str(private), "--source-id", "nerb_verify_demo",
+                 "--owner", "nerb_verify_demo", "--access", "synthetic_public",
+                 "--retention-purpose", "nerb_verify_demo_synthetic_run", "--public-out", str(sections),
+                 "--no-progress", *revision]) != 0:
+            raise assembly.AssemblyError("prepare failed")
+        phase.checkpoint(json.loads(sections.read_text(encoding="utf-8"))["source"]["input_records"])
     progress("3/9 split (fixture mode: the demo corpus is below the production floors)")
-    if _cli(["split", "--private-root", str(private), "--mode", "fixture", "--public-out", str(sections),
-             "--no-progress"]) != 0:
-        raise assembly.AssemblyError("split failed")
-    public_sections = json.loads(sections.read_text(encoding="utf-8"))
+    with _phase(measured, "split") as phase:
+        if _cli(["split", "--private-root", str(private), "--mode", "fixture", "--public-out", str(sections),
+                 "--no-progress"]) != 0:
+            raise assembly.AssemblyError("split failed")
+        public_sections = json.loads(sections.read_text(encoding="utf-8"))
+        phase.checkpoint(public_sections["preparation"]["output_records"])
     split_dir = private / "enron-split" / "run"
     development = split_dir / "development"
     progress("4/9 bank build from train, conformance")
     bank_dir = private / "bank"
-    # the card's dataset id, revision and split come from the split manifest (carried from prepare), as documented
-    if _cli(["bank", "build", str(development), "--private-dir", str(bank_dir), "--public-dir", str(public)]) != 0:
-        raise assembly.AssemblyError("bank build failed")
+    with _phase(measured, "build") as phase:
+        # the card's dataset id, revision and split come from the split manifest (carried from prepare)
+        if _cli(["bank", "build", str(development), "--private-dir", str(bank_dir), "--public-dir",
+                 str(public)]) != 0:
+            raise assembly.AssemblyError("bank build failed")
+        bank = load_bank(bank_dir / "bank.json")
+        compiled = compile_bank(bank)
+        validation_sha = None
+        if measured is not None:
+            validation_sha, _ = capacity_pipeline.validation_run(compiled, _jsonl(development / "validation.jsonl"))
+        phase.checkpoint(public_sections["splits"]["roles"]["train"]["records"])
     bank_sections = json.loads((public / "manifest-bank.json").read_text(encoding="utf-8"))
     card = json.loads((public / "bank-card.json").read_text(encoding="utf-8"))
     conformance = json.loads((bank_dir / "conformance" / "result.json").read_text(encoding="utf-8"))
-    bank = load_bank(bank_dir / "bank.json")
-    compiled = compile_bank(bank)
+    capacity_decision = None
+    if measured is not None and validation_sha is not None:
+        progress("4/9 capacity: streaming validation, deep replay, report")
+        capacity_decision = measure_capacity(measured, private, split_dir, public_sections, bank_sections, card,
+                                             compiled, validation_sha)
+        failed = sorted(g for g, ok in measured.last_gates.items() if not ok and g != "passed")
+        progress("4/9 capacity: " + ("decision written (gates passed)" if capacity_decision is not None else
+                                     f"gate(s) failed ({', '.join(failed)}); the failed attempt is kept and no "
+                                     "capacity decision written"))
     if profile == "smoke":
         progress("5/9 performance: smoke profile (not decision grade)")
     elif paired_per_block is None:
@@ -298,8 +326,6 @@ def _run_demo(output: Path, *, messages: int, seed: int, progress: Callable[[str
         only=performance_only)
     performance_seconds = round(time.monotonic() - started, 3)
     progress("6/9 freeze: manifest, thresholds, quality and conformance plans, audit plan")
-    repo = Path(__file__).resolve().parents[2]
-    commit, dirty = checkout_commit(repo)
     provenance = assembly.Provenance(
         git_commit=commit, git_dirty=dirty, package_version=_package_version(),
         evaluator_source_sha256=assembly.source_sha256(Path(evaluation.__file__)),
@@ -387,7 +413,7 @@ def _run_demo(output: Path, *, messages: int, seed: int, progress: Callable[[str
                                        created_at=_now())
     report = assembly.performance_report(evidence, profile)
     bundle = assembly.write_bundle(output / "bundle", manifest=plan.manifest, evidence=evidence, report=report,
-                                   card=card, inventories=inventories, capacity=None)
+                                   card=card, inventories=inventories, capacity=capacity_decision)
     record_retention(private)
     progress("9/9 verify")
     result = verify_bundle(bundle)
@@ -397,6 +423,63 @@ def _run_demo(output: Path, *, messages: int, seed: int, progress: Callable[[str
     unmet = sorted({str(item["code"]) for item in grade.get("unmet") or []})
     return DemoResult(bundle, private, result.verdict, result.exit_code, codes, second_refused, errors, unmet,
                       grade.get("eligible") is True, sorted(str(b) for b in grade.get("blocked_by") or []))
+
+
+class _Unmeasured:
+    """A phase of a run that is not measured (the smoke demo): checkpoints go nowhere."""
+
+    def checkpoint(self, completed_records: int) -> None:
+        """Nothing to record."""
+
+
+@contextlib.contextmanager
+def _phase(measured: capacity.CapacityRun | None, name: str) -> Iterator[Any]:
+    if measured is None:
+        yield _Unmeasured()
+        return
+    with measured.phase(name) as phase:
+        yield phase
+
+
+def git_blob_id(path: Path) -> str:
+    """The git object id (SHA-1) of a file's bytes: a 40-hex immutable revision of a local corpus file."""
+    import hashlib
+
+    data = path.read_bytes()
+    return hashlib.sha1(b"blob %d\0" % len(data) + data).hexdigest()  # noqa: S324 - git's object id, not security
+
+
+def measure_capacity(measured: capacity.CapacityRun, private: Path, split_dir: Path, sections: dict[str, Any],
+                     bank_sections: dict[str, Any], card: dict[str, Any], compiled: Any,
+                     validation_sha: str) -> dict[str, Any] | None:
+    """The last two capacity phases, the commitments and the report (None when a gate failed)."""
+    from nerb_verify.producers import capacity_identity
+
+    development = split_dir / "development"
+    lineage = private / "enron-split" / "lineage.jsonl"
+    sealed = capacity_pipeline.sealed_state(split_dir, lineage)
+    bank = bank_sections["bank"]
+
+    def rebuild(bank_dir: Path, public_dir: Path) -> str:
+        public_dir.mkdir(mode=0o700)
+        if _cli(["bank", "build", str(development), "--private-dir", str(bank_dir), "--public-dir",
+                 str(public_dir)]) != 0:
+            raise assembly.AssemblyError("the deep replay's bank build failed")
+        return str(json.loads((public_dir / "manifest-bank.json").read_text(encoding="utf-8"))["bank"]
+                   ["canonical_hash"])
+
+    later = capacity_pipeline.validation_phases(measured, development, compiled, validation_sha,
+                                                bank["canonical_hash"], rebuild)
+    measured.sealed_states.append(capacity_pipeline.sealed_state(split_dir, lineage)["sealed_access_state_sha256"])
+    versions = capacity_identity.reader_versions()
+    policy = capacity.run_policy(sections["source"], versions)
+    reader_env = python_canonical_sha256(capacity_identity.reader_environment(versions))
+    own = [capacity_pipeline.preparation_commitments(private, sections, card, policy, reader_env),
+           capacity_pipeline.split_commitments(sections, card, sealed),
+           capacity_pipeline.build_commitments(bank, card, validation_sha),
+           later["streaming_validation"], later["deep_replay"]]
+    chained = capacity.chain_commitments(own, capacity_pipeline.privacy_scanner(measured.folder))
+    return measured.finish(chained, policy)
 
 
 def retention_policy_sha256(private: Path) -> str:

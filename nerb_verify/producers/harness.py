@@ -370,6 +370,11 @@ class HarnessInputs:
     progress: Callable[[str], None] = lambda _message: None
 
 
+def _decision_count(phase: str) -> int:
+    """The frozen decision profile's pooled sample count of a cell of ``phase`` (20 setup, 1,000 direct, 100 else)."""
+    return 20 if phase in SETUP else 1000 if phase == "direct_bank_scan" else 100
+
+
 def run_profile(profile: str, inputs: HarnessInputs, *, paired_per_block: int | None = None,
                 only: set[str] | None = None) -> tuple[dict[str, Any], dict[str, bytes]]:
     """Measure a profile; returns the evidence ``performance`` section and the inventory files (id -> bytes).
@@ -377,8 +382,9 @@ def run_profile(profile: str, inputs: HarnessInputs, *, paired_per_block: int | 
     ``decision`` runs every cell with its ``control_<id>`` twin over the ten frozen blocks (2 / 10 / 100 samples per
     block and twin for setup / helper and end-to-end / direct cells); the four exact-value paths run in Williams
     blocks instead, and the cross-path comparisons and the break-even model follow when their cells were measured.
-    ``paired_per_block`` (tests) runs the cells paired with that many samples (Williams rounds) per block and twin
-    instead; decision grade only when the profile is ``decision``. ``only`` limits the cells; naming any one of the
+    ``paired_per_block`` (tests) runs the cells paired with at most that many samples (Williams rounds) per block
+    and twin instead (a cell frozen at fewer, the setup cells' 2, keeps its frozen count); decision grade only when
+    the profile is ``decision``. ``only`` limits the cells; naming any one of the
     four exact-value paths runs all four.
     """
     if profile not in ("smoke", "decision"):
@@ -505,7 +511,9 @@ def run_profile(profile: str, inputs: HarnessInputs, *, paired_per_block: int | 
             runs = {"candidate": _measure(phase, count, concurrency, compiled.get(bank_id),
                                           docs.get(input_id) if input_id else None, bank_raw, request)}
         else:
-            per_block = paired_per_block if paired_per_block is not None else count // BLOCKS
+            # a reduced run caps each cell at K per block; a cell frozen below that (setup: 2) keeps its count
+            per_block = (count // BLOCKS if paired_per_block is None
+                         else min(paired_per_block, _decision_count(phase) // BLOCKS))
             if spec["sample_unit"] == "document":
                 per_block = len(docs[input_id])  # one whole pass over the input per block
             runs = _measure_paired(phase, per_block, concurrency, bank_dicts[bank_id],
@@ -542,7 +550,7 @@ def run_profile(profile: str, inputs: HarnessInputs, *, paired_per_block: int | 
         ns, rss, records, correctness = [], [], [], []
         for _ in range(WARMUPS):
             operation()
-        for _ in range(mid_n if paired_per_block is None else BLOCKS * paired_per_block):
+        for _ in range(mid_n if paired_per_block is None else min(mid_n, BLOCKS * paired_per_block)):
             start = time.perf_counter_ns()
             found, digest = operation()
             ns.append(max(1, time.perf_counter_ns() - start))
@@ -590,6 +598,8 @@ def run_profile(profile: str, inputs: HarnessInputs, *, paired_per_block: int | 
                                 or any(w.get("harness_id") == h["id"] for w in performance["workloads"])]
     performance["baselines"] = [b for b in performance["baselines"]
                                 if any(w.get("baseline_id") == b["id"] for w in performance["workloads"])]
+    for name in ("banks", "inputs", "harnesses", "baselines"):  # the contract lists every collection by id
+        performance[name].sort(key=lambda d: d["id"])
     hashes.reseal_performance_section(performance)
     return performance, {k: v for k, v in inventories.items() if k in used}
 

@@ -85,9 +85,32 @@ CASES = [
            ONLY_DECISION_HASH, "The report's run_sha256 is not its canonical hash (only the decision hash resealed)."),
     _stale("capacity.report_bytes_mismatch", "report-size-off-by-one", [_set("/report/totals/report_bytes", 1808084)],
            ["report_bytes"], "The report claims one byte more than it has (every other internal hash resealed)."),
-    _case("capacity.policy_hash_mismatch", "policy-edited-and-rehashed",
-          [{"op": "json_edit", "transform": "capacity_policy_edit"}],
-          "A policy constant changed and every hash was recomputed: the policy is no longer NERB's published one."),
+    _stale("capacity.policy_hash_mismatch", "policy-hash-replaced", [_set("/report/policy/policy_sha256", OTHER)],
+           ["policy_sha256"], "The policy's policy_sha256 is not its canonical hash (every other internal hash, the "
+           "passing receipt's copy included, resealed)."),
+    _case("capacity.policy_protocol_mismatch", "checkpoint-gap-bound-loosened",
+          [{"op": "json_edit", "transform": "capacity_policy_edit",
+            "args": {"key": "maximum_checkpoint_record_gap", "value": 20000}}],
+          "A protocol bound of the policy (the checkpoint record gap, 10,000 -> 20,000) was loosened and every hash "
+          "recomputed: the corpus may be another one, the protocol may not."),
+    _case("capacity.policy_protocol_mismatch", "activity-interval-edited",
+          [{"op": "json_edit", "transform": "capacity_policy_edit",
+            "args": {"key": "activity_record_interval", "value": 1001}}],
+          "A protocol interval of the policy changed and every hash was recomputed."),
+    _case("capacity.policy_corpus_mismatch", "reader-version-restated",
+          [{"op": "json_edit", "transform": "capacity_reader_version", "args": {"version": "26.0.0"}}],
+          "The published benchmark's policy and runtime coherently name another pyarrow version than the published "
+          "corpus's reader (resealed): on the published benchmark the corpus fields are the published ones."),
+    _case("capacity.policy_corpus_mismatch", "other-revision-everywhere-on-real-kind",
+          [{"op": "json_edit", "transform": "capacity_other_revision", "args": {"synthetic": False}}],
+          "Manifest, evidence, bank card, every capacity phase and the policy coherently name another revision of "
+          "the published dataset while the bundle stays real_benchmark (resealed): the published benchmark binds "
+          "the published revision."),
+    _case("capacity.policy_corpus_mismatch", "own-corpus-bound-is-valid-control",
+          [{"op": "json_edit", "transform": "capacity_other_revision", "args": {"synthetic": True}}],
+          "Valid control: the same coherent revision change on a bundle that says synthetic_fixture (manifest and "
+          "evidence) binds the corpus fields to its own source, so it verifies.",
+          expect={"verdict": "verified", "codes": []}),
     _stale("capacity.attempt_hash_mismatch", "failed-attempt-edited", [_set("/attempt_chain/2/elapsed_ns", 1)],
            ["attempt_hashes"], "A failed attempt's elapsed time was edited after its receipt was sealed."),
     _case("capacity.attempt_chain_broken", "sequence-skips", [_set("/attempt_chain/3/sequence", 5)],
@@ -224,16 +247,50 @@ CASES = [
 ]
 
 
-def capacity_policy_edit(bundle_dir: Path) -> None:
-    """Change one policy constant and recompute the policy hash on the policy and the passing receipt."""
+def capacity_policy_edit(bundle_dir: Path, key: str, value: Any) -> None:
+    """Change one policy field and recompute the policy hash on the policy and the passing receipt."""
     path = bundle_dir / FILE
     decision = json.loads(path.read_text(encoding="utf-8"))
     policy = decision["report"]["policy"]
-    policy["activity_record_interval"] = 1001
+    policy[key] = value
     policy["policy_sha256"] = self_hash(policy, "policy_sha256")
     decision["attempt_chain"][-1]["policy_sha256"] = policy["policy_sha256"]
     path.write_bytes(nerb_pretty_bytes(decision))
 
 
+def capacity_reader_version(bundle_dir: Path, version: str) -> None:
+    """Name another pyarrow version in the policy and in the runtime's reader environment (coherently)."""
+    def edit(decision: dict[str, Any]) -> None:
+        report = decision["report"]
+        report["policy"]["critical_reader_versions"]["pyarrow"] = version
+        report["environment"]["runtime"]["reader_environment"]["critical_reader_versions"]["pyarrow"] = version
+    _edit_file(bundle_dir, edit)
+
+
+OTHER_REVISION = "0123456789abcdef0123456789abcdef01234567"
+
+
+def capacity_other_revision(bundle_dir: Path, synthetic: bool) -> None:
+    """Another source revision everywhere it is stated (manifest, evidence, card, every phase, the policy); with
+    ``synthetic`` the manifest and the evidence also say synthetic_fixture."""
+    for name, pointer in (("benchmark-manifest.json", ("source", "revision")),
+                          ("benchmark-evidence.json", ("source", "revision")),
+                          ("bank-card.json", ("source", "dataset_revision"))):
+        path = bundle_dir / name
+        document = json.loads(path.read_text(encoding="utf-8"))
+        document[pointer[0]][pointer[1]] = OTHER_REVISION
+        if synthetic and name != "bank-card.json":
+            document["artifact_kind"] = "synthetic_fixture"
+        path.write_bytes(nerb_pretty_bytes(document))
+
+    def edit(decision: dict[str, Any]) -> None:
+        decision["report"]["policy"]["dataset_revision"] = OTHER_REVISION
+        for phase in decision["report"]["phases"]:
+            phase["commitments"]["dataset_revision"] = OTHER_REVISION
+    _edit_file(bundle_dir, edit)
+
+
 TRANSFORMS["capacity_policy_edit"] = capacity_policy_edit
+TRANSFORMS["capacity_reader_version"] = capacity_reader_version
+TRANSFORMS["capacity_other_revision"] = capacity_other_revision
 

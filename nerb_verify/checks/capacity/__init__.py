@@ -6,7 +6,9 @@ Checked standalone (no git, no file modes):
 
 * self hashes: ``decision_sha256``, ``report.run_sha256``, ``report.policy.policy_sha256``, every receipt's
   ``attempt_sha256``, ``attestation.sha256``, ``verification_scope.sha256``, ``privacy.privacy_sha256``;
-* ``report.policy.policy_sha256`` is also pinned to the published policy's hash, so every policy field is frozen;
+* the policy's protocol fields equal NERB's published policy and its corpus-binding fields are bound to the corpus
+  the run measured (the published one for the published benchmark, else the bundle's own source):
+  :mod:`nerb_verify.checks.capacity.capacity_policy`;
 * ``report.totals.report_bytes`` equals the length of the report in NERB's pretty form (plus its newline), and the
   pre-report owned disk is the final owned disk less that report file and the commit marker;
 * the attempt chain: 1-based consecutive ``sequence``/``attempt_sequence``, ``previous_attempt_sha256`` links,
@@ -43,7 +45,7 @@ from nerb_verify.canonical import (
     python_canonical_sha256,
     self_hash,
 )
-from nerb_verify.checks.capacity import capacity_phases, capacity_source
+from nerb_verify.checks.capacity import capacity_phases, capacity_policy, capacity_source
 from nerb_verify.checks.raw._access import as_dict, as_int, as_list, dig, same
 from nerb_verify.codes import register
 from nerb_verify.context import VerifyContext
@@ -71,8 +73,9 @@ REPORT_BYTES = register(
     "recomputed size differs, or exceeds the 4 MiB cap.")
 POLICY_HASH = register(
     "capacity.policy_hash_mismatch", "The capacity policy's policy_sha256 is not its canonical hash.",
-    "report.policy.policy_sha256 must be the canonical hash of the policy without that key and equal the hash of "
-    "NERB's published built-in capacity policy; the terminal receipt must name the same hash.")
+    "report.policy.policy_sha256 must be the canonical hash of the policy without that key; the terminal receipt "
+    "must name the same hash. (Which policy values are allowed is capacity.policy_protocol_mismatch and "
+    "capacity.policy_corpus_mismatch: with both clean, a published-benchmark policy hashes to the published hash.)")
 ATTEMPT_HASH = register(
     "capacity.attempt_hash_mismatch", "An attempt receipt's attempt_sha256 is not its canonical hash.",
     "Each receipt in attempt_chain is sealed by attempt_sha256 over the receipt without that key; an edited "
@@ -147,8 +150,8 @@ EVIDENCE_BINDING = register(
     "and entity counts; and the report's rows accounted.")
 
 MAX_REPORT_BYTES = 4 * 1024 * 1024
-# NERB's built-in capacity policy (nerb.enron_capacity_policy.v1) is a published constant; its canonical hash pins it.
-PUBLISHED_POLICY_SHA256 = "sha256:8261ac172e7313265bef4cd3c3357a5bc7fb2d6fb4d91473bfe9ff9de07c3a52"
+# NERB's built-in capacity policy (nerb.enron_capacity_policy.v1) is a published constant (capacity_policy.py).
+PUBLISHED_POLICY_SHA256 = capacity_policy.PUBLISHED_POLICY_SHA256
 MEASUREMENT_BOUNDARY = ("resource_observations_through_report_write_fsync_staging_scan_atomic_promotion_and_promoted"
                         "_final_tree_scan_before_attempt_append")
 VERIFICATION_SCOPE = {
@@ -336,9 +339,9 @@ def _policy(ctx: VerifyContext, report: dict[str, Any]) -> None:
     if policy is None:
         ctx.collector.add(MALFORMED, A, "/report/policy")
         return
-    ok = policy.get("policy_sha256") == self_hash(policy, "policy_sha256") == PUBLISHED_POLICY_SHA256
-    if not ok:
+    if policy.get("policy_sha256") != self_hash(policy, "policy_sha256"):
         ctx.collector.add(POLICY_HASH, A, "/report/policy/policy_sha256")
+    capacity_policy.check(ctx, policy)
 
 
 def _gates(ctx: VerifyContext, report: dict[str, Any]) -> None:
