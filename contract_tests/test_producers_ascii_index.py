@@ -193,3 +193,52 @@ def test_one_compiled_bank_scans_from_many_threads():
                 assert list(pool.map(compiled.scan_bytes, docs)) == expected
     finally:
         engine.VERIFIER_CACHE = old
+
+
+def test_group_lead_prefilter_shapes():
+    """Which group regexes get the lead-byte prefilter (body ``X B* c``, ``c`` an ASCII byte B cannot match):
+    the e-mail fallback does (its lead is the at sign), other shapes and groups of two do not."""
+    bank = make_bank({"c": [("u", "U", _regex(EMAIL_REGEX)), ("v", "V", _regex("[a-z][a-z.]*@x")),
+                            ("w", "W", _regex("[a-z][a-z@]*@x")), ("x", "X", _regex("[a-z][a-z]+@x")),
+                            ("y", "Y", _regex("(?i)[a-z][a-z]*k")), ("z", "Z", _regex("[a-z]*@x"))]})
+    matcher = compile_bank(bank, ascii_path=False).entities[0]
+    by_name = {d.name_id: i for i, d in enumerate(matcher.detectors)}
+    table, lead = engine._group_lead([by_name["u"]], matcher.plans)
+    assert lead == ord(MARK)
+    assert all(table[b] for b in b"aZ09_.+-") and not any(table[b] for b in b" ,<>()\n" + MARK.encode())
+    table, lead = engine._group_lead([by_name["v"]], matcher.plans)
+    assert lead == ord(MARK) and table[ord(".")] and not table[ord("-")]
+    assert engine._group_lead([by_name["w"]], matcher.plans) is None  # the run class holds the lead byte
+    assert engine._group_lead([by_name["x"]], matcher.plans) is None  # a run of at least one: not X B* c
+    assert engine._group_lead([by_name["y"]], matcher.plans) is None  # a case-insensitive letter lead
+    assert engine._group_lead([by_name["z"]], matcher.plans) is None  # no single first character
+    assert engine._group_lead([by_name["u"], by_name["v"]], matcher.plans) is None
+
+
+@needs_hyperscan
+def test_group_lead_prefilter_is_exact_and_skips_re2_between_banked_addresses():
+    """Between banked addresses in ordinary text the fallback regex is not searched at all; where a match could
+    start before a literal (an unknown address, a local part running into a banked one, the lead byte in between)
+    RE2 is asked and the records are the reference's."""
+    banked = [f"bob{MARK}x.org", f"ann.lee{MARK}y.net", f"kim{MARK}z.com"]
+    bank = make_bank({"c": [(f"n{i}", f"N{i}", _lit(v)) for i, v in enumerate(banked)]
+                      + [("u", "U", _regex(EMAIL_REGEX, 9))],
+                      "p": [("a", "A", _lit("Ann Lee", ws=True))]})
+    compiled = compile_bank(bank)
+    matcher = next(m for m in compiled.entities if m.entity_id == "c")
+    assert matcher.group_lead is not None and matcher.group_find is not None
+    calls = []
+    real = matcher.group_find
+    matcher.group_find = lambda *args: calls.append(args[2]) or real(*args)
+    plain = (f"Hi Ann  Lee <ann.lee{MARK}y.net>, and bob{MARK}x.org\n(kim{MARK}z.com) wrote: thanks, "
+             f"bob{MARK}x.org.")
+    assert compiled.scan_text(plain) == reference_scan(bank, plain)
+    assert len(compiled.scan_text(plain)) == 5 and calls == []
+    for text in (f"jim.bob{MARK}x.org and kim{MARK}z.com",  # the local part runs into a banked address
+                 f"bo{MARK}q.org, bob{MARK}x.org",  # an unknown address before a banked one
+                 f"x{MARK} bob{MARK}x.org",  # the lead byte alone in between
+                 f"kim{MARK}z.com then sue{MARK}w.org",  # an unknown address after the last literal
+                 f"_bob{MARK}x.org", f"bob{MARK}x.org{MARK}x.org", f"a.{MARK}bob{MARK}x.org"):
+        calls.clear()
+        assert compiled.scan_text(text) == reference_scan(bank, text), text
+        assert calls, text

@@ -51,6 +51,7 @@ _FOLD_TABLE = bytes.maketrans(
 _NOT_SPACE = re.compile(rb"[^ ]")
 _SCRATCH_LOCK = threading.Lock()
 WORD_BYTE = bytes(1 if (chr(b).isalnum() or b == 0x5F) else 0 for b in range(128)) + bytes(128)
+_WORD_TABLE = WORD_BYTE  # bytes.translate table: a folded ASCII byte -> 1 for a word character, else 0
 
 
 def ascii_key(detector: Any, white_space: frozenset[str]) -> str:
@@ -90,22 +91,34 @@ def ascii_key(detector: Any, white_space: frozenset[str]) -> str:
     return key
 
 
-Detectors = tuple[tuple[int, bool, bool], ...]
-# (key or None, pattern length, key length, first entity, its first detector, left word, right word, more)
-Entry = tuple[bytes | None, int, int, int, int, bool, bool, list[tuple[int, Detectors]] | None]
+Detectors = tuple[tuple[int, int, int], ...]
+# (key or None, pattern length, key length, first entity, its first detector, left edge, right edge, more)
+Entry = tuple[bytes | None, int, int, int, int, int, int, list[tuple[int, Detectors]] | None]
+NO_BOUNDARY = 2  # an edge value no word-map byte (0 or 1) equals: the side has no word boundary to check
 
 
 def _collect(pattern_id: int, _from: int, to: int, _flags: int, hits: list[tuple[int, int]]) -> None:
     hits.append((to, pattern_id))
 
 
+def edge_values(key: bytes, left: bool, right: bool) -> tuple[int, int]:
+    """What the word map must *not* hold just outside a key occurrence for its word boundaries to hold.
+
+    A word boundary holds where the characters on its two sides differ in being word characters. Inside the
+    occurrence, the side's character is the key's own first (last) byte up to case and whitespace, which do not
+    change wordness; so the boundary holds iff the byte just outside differs in wordness from the key's edge byte.
+    A side without a boundary gets :data:`NO_BOUNDARY`, which every byte of the word map differs from."""
+    return (WORD_BYTE[key[0]] if left else NO_BOUNDARY, WORD_BYTE[key[-1]] if right else NO_BOUNDARY)
+
+
 @dataclass
 class Patterns:
     """One Hyperscan literal database. ``prefixes[id]`` describes pattern ``id``: the key (None when the pattern
     is the whole key), the pattern's and the key's length, the first entity having the key with its first detector
-    in order and that detector's word boundaries, and ``more``: None when that is the key's only detector, else
-    every ``(entity position, ((detector index, left word, right word), ...))`` having the key, detectors in order.
-    Hyperscan needs one scratch per concurrent scan: each thread gets its own, cloned on first use."""
+    in order and that detector's edge values (:func:`edge_values`), and ``more``: None when that is the key's only
+    detector, else every ``(entity position, ((detector index, left edge, right edge), ...))`` having the key,
+    detectors in order. Hyperscan needs one scratch per concurrent scan: each thread gets its own, cloned on first
+    use."""
 
     database: Any
     scratch: Any
@@ -123,16 +136,19 @@ class Patterns:
             self.local.scratch = scratch
         return scratch
 
-    def resolve(self, text: bytes, data: bytes, runs: list[int], removed: list[int],
+    def resolve(self, text: bytes, words: bytes, runs: list[int], removed: list[int],
                 out: list[list[tuple[int, int, int]]]) -> None:
-        """Scan ``text`` (``data`` folded, collapsed when ``runs``) and append every confirmed key occurrence that
-        holds its boundaries on ``data`` to ``out[entity]`` as (start, detector index, end) in ``data`` offsets."""
+        """Scan ``text`` (the padded folded document, collapsed when ``runs``) and append every confirmed key
+        occurrence that holds its boundaries to ``out[entity]`` as (start, detector index, end) in document
+        offsets. ``words`` is the word map of the padded document (:meth:`AsciiIndex.candidates`).
+
+        One pass over Hyperscan's reports, in the order it gives them (by end); the per-entity order is made by the
+        caller's sort. Per report: one tuple unpack, a ``startswith`` when the pattern is a proper prefix, and two
+        byte lookups for the boundaries."""
         hits: list[tuple[int, int]] = []
         self.database.scan(text, match_event_handler=_collect, context=hits, scratch=self.thread_scratch())
         if not hits:
             return
-        length = len(data)
-        word = WORD_BYTE
         starts_with = text.startswith
         prefixes = self.prefixes
         for to, pattern_id in hits:
@@ -144,22 +160,16 @@ class Patterns:
             if runs:
                 start += removed[bisect_left(runs, start)]
                 end += removed[bisect_left(runs, end)]
-            before_start = start > 0 and word[data[start - 1]]
-            after_start = start < length and word[data[start]]
-            before_end = word[data[end - 1]]
-            after_end = end < length and word[data[end]]
             if more is None:  # one detector has this key (the usual case)
-                if (not left or before_start != after_start) and (not right or before_end != after_end):
-                    out[entity].append((start, index, end))
+                if words[start - 1] != left and words[end] != right:
+                    out[entity].append((start - 1, index, end - 1))
                 continue
+            before, after = words[start - 1], words[end]
             for other_entity, detectors in more:
                 for other, left, right in detectors:
-                    if left and before_start == after_start:
-                        continue
-                    if right and before_end == after_end:
-                        continue
-                    out[other_entity].append((start, other, end))
-                    break
+                    if before != left and after != right:
+                        out[other_entity].append((start - 1, other, end - 1))
+                        break
 
 
 @dataclass
@@ -175,21 +185,26 @@ class AsciiIndex:
         """Per entity, every (start, detector index, end) whose literal matches at ``start`` with its boundaries
         (the earliest such detector of each key only: a later one sharing the key can never win that start).
 
-        ``data`` must be ASCII."""
-        folded = data.translate(_FOLD_TABLE)
+        ``data`` must be ASCII. It is folded with one space added at each end: no key starts or ends with a space,
+        so the occurrences are the same (one byte later), and the word map of the padded text answers "is the
+        character before the start / at the end a word character" with one lookup, the document's edges included
+        (the pad is not a word character)."""
+        folded = b" " + data.translate(_FOLD_TABLE) + b" "
+        words = folded.translate(_WORD_TABLE)
         out: list[list[tuple[int, int, int]]] = [[] for _ in range(entities)]
         if self.plain is not None:
-            self.plain.resolve(folded, data, [], [], out)
+            self.plain.resolve(folded, words, [], [], out)
         if self.spaced is not None:
             text, runs, removed = collapse(folded)
-            self.spaced.resolve(text, data, runs, removed, out)
+            self.spaced.resolve(text, words, runs, removed, out)
         return out
 
 
 def collapse(folded: bytes) -> tuple[bytes, list[int], list[int]]:
     """``folded`` with every run of two or more spaces as one space; the collapsed offset of each run; and
     ``removed``, where ``removed[j + 1]`` is how many bytes are gone up to and including run ``j`` (so a collapsed
-    offset ``k`` is ``k + removed[bisect_left(runs, k)]`` in ``folded``)."""
+    offset ``k`` is ``k + removed[bisect_left(runs, k)]`` in ``folded``). A run of exactly two spaces (a paragraph
+    break) is measured without a regex search."""
     pos = folded.find(b"  ")
     if pos < 0:
         return folded, [], [0]
@@ -198,11 +213,14 @@ def collapse(folded: bytes) -> tuple[bytes, list[int], list[int]]:
     pieces: list[bytes] = []
     last = 0
     total = 0
+    size = len(folded)
     find = folded.find
     not_space = _NOT_SPACE.search
     while pos >= 0:
-        found = not_space(folded, pos + 2)
-        end = found.start() if found is not None else len(folded)
+        end = pos + 2
+        if end < size and folded[end] == 0x20:
+            found = not_space(folded, end)
+            end = found.start() if found is not None else size
         pieces.append(folded[last:pos + 1])
         runs.append(pos - total)
         total += end - pos - 1
@@ -230,7 +248,7 @@ def build_index(entity_keys: list[list[tuple[int, str, bool, bool]]]) -> AsciiIn
     return AsciiIndex(_patterns(plain), _patterns(spaced), len(values))
 
 
-def _patterns(values: dict[bytes, list[tuple[int, Detectors]]]) -> Patterns | None:
+def _patterns(values: dict[bytes, list[tuple[int, tuple[tuple[int, bool, bool], ...]]]]) -> Patterns | None:
     """The Hyperscan database over ``values`` (key -> entities and detectors), or None when there is no key.
 
     Each key's pattern is its shortest prefix of at least PREFIX_BYTES that no other key shares (the whole key
@@ -247,10 +265,13 @@ def _patterns(values: dict[bytes, list[tuple[int, Detectors]]]) -> Patterns | No
         size = min(len(key), max(PREFIX_BYTES, shared + 1))
         patterns.append(key[:size])
         entries = values[key]
-        entity, detectors = entries[0]
-        index, left, right = detectors[0]
-        more = entries if len(entries) > 1 or len(detectors) > 1 else None
-        prefixes.append((None if size == len(key) else key, size, len(key), entity, index, left, right, more))
+        edged = [(entity, tuple((index, *edge_values(key, left, right)) for index, left, right in detectors))
+                 for entity, detectors in entries]
+        entity, detectors_ = edged[0]
+        index, left_edge, right_edge = detectors_[0]
+        more = edged if len(edged) > 1 or len(detectors_) > 1 else None
+        prefixes.append((None if size == len(key) else key, size, len(key), entity, index, left_edge, right_edge,
+                         more))
     database = HYPERSCAN.Database(mode=HYPERSCAN.HS_MODE_BLOCK)
     database.compile(expressions=patterns, ids=list(range(len(patterns))), elements=len(patterns),
                      flags=[0] * len(patterns), literal=True)
