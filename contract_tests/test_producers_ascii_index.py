@@ -242,3 +242,20 @@ def test_group_lead_prefilter_is_exact_and_skips_re2_between_banked_addresses():
         calls.clear()
         assert compiled.scan_text(text) == reference_scan(bank, text), text
         assert calls, text
+
+
+@given(st.lists(st.sampled_from(["a", "b", " ", "  ", "    ", "     ", " " * 9, "x_y"]), max_size=30).map("".join))
+def test_collapse_and_its_run_map(text):
+    """The collapse has one space for every run of spaces, and the run map sends each collapsed offset to the same
+    byte of the original (a run's single space to the run's first space), the text's end to its end."""
+    from bisect import bisect_left
+    import re
+
+    folded = text.encode("ascii")
+    collapsed, runs, removed = ascii_index.collapse(folded)
+    assert collapsed == re.sub(rb" {2,}", b" ", folded)
+    for k in range(len(collapsed) + 1):
+        mapped = k + removed[bisect_left(runs, k)]
+        assert folded[mapped:mapped + 1] == collapsed[k:k + 1]
+        if k and collapsed[k - 1:k] != b" ":
+            assert folded[mapped - 1:mapped] == collapsed[k - 1:k]

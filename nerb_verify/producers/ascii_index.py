@@ -136,15 +136,16 @@ class Patterns:
             self.local.scratch = scratch
         return scratch
 
-    def resolve(self, text: bytes, words: bytes, runs: list[int], removed: list[int],
-                out: list[list[tuple[int, int, int]]]) -> None:
-        """Scan ``text`` (the padded folded document, collapsed when ``runs``) and append every confirmed key
-        occurrence that holds its boundaries to ``out[entity]`` as (start, detector index, end) in document
-        offsets. ``words`` is the word map of the padded document (:meth:`AsciiIndex.candidates`).
+    def resolve(self, text: bytes, words: bytes, out: list[list[tuple[int, int, int]]],
+                runs: list[int] | None = None, removed: list[int] | None = None) -> None:
+        """Scan ``text`` (the padded folded document, or its :func:`collapse` with that collapse's ``runs`` and
+        ``removed``) and append every confirmed key occurrence that holds its boundaries to ``out[entity]`` as
+        (start, detector index, end) in document offsets. ``words`` is the word map of the padded document
+        (:meth:`AsciiIndex.candidates`).
 
         One pass over Hyperscan's reports, in the order it gives them (by end); the per-entity order is made by the
         caller's sort. Per report: one tuple unpack, a ``startswith`` when the pattern is a proper prefix, and two
-        byte lookups for the boundaries."""
+        byte lookups for the boundaries; collapsed offsets are mapped back by bisection in ``runs``."""
         hits: list[tuple[int, int]] = []
         self.database.scan(text, match_event_handler=_collect, context=hits, scratch=self.thread_scratch())
         if not hits:
@@ -158,8 +159,8 @@ class Patterns:
                 continue
             end = start + key_size
             if runs:
-                start += removed[bisect_left(runs, start)]
-                end += removed[bisect_left(runs, end)]
+                start += removed[bisect_left(runs, start)]  # type: ignore[index]
+                end += removed[bisect_left(runs, end)]  # type: ignore[index]
             if more is None:  # one detector has this key (the usual case)
                 if words[start - 1] != left and words[end] != right:
                     out[entity].append((start - 1, index, end - 1))
@@ -193,18 +194,20 @@ class AsciiIndex:
         words = folded.translate(_WORD_TABLE)
         out: list[list[tuple[int, int, int]]] = [[] for _ in range(entities)]
         if self.plain is not None:
-            self.plain.resolve(folded, words, [], [], out)
+            self.plain.resolve(folded, words, out)
         if self.spaced is not None:
             text, runs, removed = collapse(folded)
-            self.spaced.resolve(text, words, runs, removed, out)
+            self.spaced.resolve(text, words, out, runs, removed)
         return out
 
 
 def collapse(folded: bytes) -> tuple[bytes, list[int], list[int]]:
     """``folded`` with every run of two or more spaces as one space; the collapsed offset of each run; and
     ``removed``, where ``removed[j + 1]`` is how many bytes are gone up to and including run ``j`` (so a collapsed
-    offset ``k`` is ``k + removed[bisect_left(runs, k)]`` in ``folded``). A run of exactly two spaces (a paragraph
-    break) is measured without a regex search."""
+    offset ``k`` is ``k + removed[bisect_left(runs, k)]`` in ``folded``). ``folded`` itself when it has no run.
+
+    One pass of ``find`` (a second pass, or ``bytes.replace``, costs more than the Python work per run); a run
+    of up to four spaces (paragraph breaks, indented address lines) is measured without a regex search."""
     pos = folded.find(b"  ")
     if pos < 0:
         return folded, [], [0]
@@ -215,12 +218,14 @@ def collapse(folded: bytes) -> tuple[bytes, list[int], list[int]]:
     total = 0
     size = len(folded)
     find = folded.find
-    not_space = _NOT_SPACE.search
     while pos >= 0:
         end = pos + 2
-        if end < size and folded[end] == 0x20:
-            found = not_space(folded, end)
-            end = found.start() if found is not None else size
+        while end < size and folded[end] == 0x20:
+            end += 1
+            if end - pos > 4:
+                found = _NOT_SPACE.search(folded, end)
+                end = found.start() if found is not None else size
+                break
         pieces.append(folded[last:pos + 1])
         runs.append(pos - total)
         total += end - pos - 1
