@@ -207,7 +207,7 @@ def collapse(folded: bytes) -> tuple[bytes, list[int], list[int]]:
     offset ``k`` is ``k + removed[bisect_left(runs, k)]`` in ``folded``). ``folded`` itself when it has no run.
 
     One pass of ``find`` (a second pass, or ``bytes.replace``, costs more than the Python work per run); a run
-    of up to four spaces (paragraph breaks, indented address lines) is measured without a regex search."""
+    of up to eight spaces (paragraph breaks, indented address lines) is measured without a regex search."""
     pos = folded.find(b"  ")
     if pos < 0:
         return folded, [], [0]
@@ -222,7 +222,7 @@ def collapse(folded: bytes) -> tuple[bytes, list[int], list[int]]:
         end = pos + 2
         while end < size and folded[end] == 0x20:
             end += 1
-            if end - pos > 4:
+            if end - pos > 8:
                 found = _NOT_SPACE.search(folded, end)
                 end = found.start() if found is not None else size
                 break

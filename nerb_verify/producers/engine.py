@@ -337,6 +337,7 @@ def _word_at(ch: str | None) -> bool:
 
 
 _ASCII_WORD = tuple(chr(b).isascii() and (chr(b).isalnum() or chr(b) == "_") for b in range(128))
+_ASCII_WORD_BYTES = ascii_index.WORD_BYTE  # the same predicate as bytes (1 for a word byte), ASCII documents only
 
 
 def _word_before(data: bytes, pos: int) -> bool:
@@ -403,6 +404,14 @@ class EntityMatcher:
         self.group_first = ascii_group[0].detector_indices[0] if ascii_group else len(detectors)
         # a one-shard group's finder, called from the ASCII merge loop directly (no method call per search)
         self.group_find = self.ascii_group[0].finder.Match if len(self.ascii_group) == 1 else None
+        # a group of one regex: (detector index, left \b, right \b), so the loop can accept the finder's own
+        # match at a bound without a call (see _group_at)
+        self.group_single: tuple[int, bool, bool] | None = None
+        if self.group_find is not None and len(self.ascii_group[0].detector_indices) == 1:
+            single = self.ascii_group[0].detector_indices[0]
+            plan = plans[single]
+            if plan is not None:
+                self.group_single = (single, plan.left_word, plan.right_word)
         self.verifiers: OrderedDict[int, Any] = OrderedDict()
         self.templates: dict[int, dict[str, Any]] = {}
         self._lock = threading.Lock()  # the lazy shards and the verifier cache are shared by scanning threads
@@ -611,6 +620,8 @@ class EntityMatcher:
         find = self.group_find
         lead_table, lead = self.group_lead if self.group_lead is not None else (None, -1)
         find_byte = data.find
+        single, single_left, single_right = self.group_single if self.group_single is not None else (-1, False, False)
+        word = _ASCII_WORD_BYTES
         unanchored = _re2_module().RE2.Anchor.UNANCHORED
         bound = -1  # no group match starts in [cursor of the last search, bound); stale when below the cursor
         bound_end = -1  # the end of the body's match at ``bound`` when the group has one shard, else -1
@@ -647,7 +658,11 @@ class EntityMatcher:
                 verified = None
             if bound < start or (bound == start and bound < infinity and group_first < index):
                 if verified is None:
-                    verified = self._group_at(data, bound, bound_end)
+                    if (single >= 0 and bound_end > bound and not (single_left and bound and word[data[bound - 1]])
+                            and not (single_right and bound_end < length and word[data[bound_end]])):
+                        verified = (bound_end, single)  # _group_at's first case, on ASCII bytes
+                    else:
+                        verified = self._group_at(data, bound, bound_end)
                     if verified is None:  # nothing holds at the bound: search on from the next character
                         bound, bound_end = self._group_bound(data, bound + _utf8_len(data[bound]))
                         continue
