@@ -259,3 +259,23 @@ def test_collapse_and_its_run_map(text):
         assert folded[mapped:mapped + 1] == collapsed[k:k + 1]
         if k and collapsed[k - 1:k] != b" ":
             assert folded[mapped - 1:mapped] == collapsed[k - 1:k]
+
+
+def test_collapse_of_a_large_document_is_the_same(monkeypatch):
+    """Above COLLAPSE_IN_ONE_BUFFER bytes the collapse is built in one buffer: the same bytes and run map."""
+    folded = b" " + b"ann  lee,     bob x" * 50 + b"   "
+    small = ascii_index.collapse(folded)
+    monkeypatch.setattr(ascii_index, "COLLAPSE_IN_ONE_BUFFER", 64)
+    big = ascii_index.collapse(folded)
+    assert isinstance(big[0], bytearray) and bytes(big[0]) == small[0] and big[1:] == small[1:]
+
+
+@needs_hyperscan
+def test_patterns_reach_the_first_separator():
+    """A key's pattern runs through its first byte other than a letter or digit, so a name key's first word does
+    not fire on that person's address (and back); still distinct, and a key shorter than the floor is whole."""
+    keys = [b"shudyshy lin", f"shudyshy.jica{MARK}x.org".encode(), b"ann lee", b"annabelle", b"annabelle k"]
+    patterns = ascii_index._patterns({key: [(0, ((i, False, False),))] for i, key in enumerate(keys)})
+    sizes = {key: entry[1] for key, entry in zip(sorted(keys), patterns.prefixes)}
+    assert sizes[b"shudyshy lin"] == 9 and sizes[f"shudyshy.jica{MARK}x.org".encode()] == 9
+    assert sizes[b"ann lee"] == 7 and sizes[b"annabelle"] == 9 and sizes[b"annabelle k"] == 10

@@ -38,6 +38,8 @@ except ImportError:  # pragma: no cover - a test forces HYPERSCAN = None instead
 
 HYPERSCAN: Any = _hyperscan
 PREFIX_BYTES = 8
+_ALNUM = bytes(1 if chr(b).isascii() and chr(b).isalnum() else 0 for b in range(256))
+COLLAPSE_IN_ONE_BUFFER = 1 << 16  # documents above this many bytes are collapsed into one buffer (peak memory)
 ASCII_WHITE_SPACE = "\t\n\x0b\x0c\r "
 KELVIN_SIGN = "\u212a"
 LONG_S = "\u017f"
@@ -51,7 +53,6 @@ _FOLD_TABLE = bytes.maketrans(
 _NOT_SPACE = re.compile(rb"[^ ]")
 _SCRATCH_LOCK = threading.Lock()
 WORD_BYTE = bytes(1 if (chr(b).isalnum() or b == 0x5F) else 0 for b in range(128)) + bytes(128)
-_WORD_TABLE = WORD_BYTE  # bytes.translate table: a folded ASCII byte -> 1 for a word character, else 0
 
 
 def ascii_key(detector: Any, white_space: frozenset[str]) -> str:
@@ -136,12 +137,12 @@ class Patterns:
             self.local.scratch = scratch
         return scratch
 
-    def resolve(self, text: bytes, words: bytes, out: list[list[tuple[int, int, int]]],
+    def resolve(self, text: bytes | bytearray, folded: bytes, out: list[list[tuple[int, int, int]]],
                 runs: list[int] | None = None, removed: list[int] | None = None) -> None:
         """Scan ``text`` (the padded folded document, or its :func:`collapse` with that collapse's ``runs`` and
         ``removed``) and append every confirmed key occurrence that holds its boundaries to ``out[entity]`` as
-        (start, detector index, end) in document offsets. ``words`` is the word map of the padded document
-        (:meth:`AsciiIndex.candidates`).
+        (start, detector index, end) in document offsets. ``folded`` is the padded folded document
+        (:meth:`AsciiIndex.candidates`), whose bytes have the wordness of the document's.
 
         One pass over Hyperscan's reports, in the order it gives them (by end); the per-entity order is made by the
         caller's sort. Per report: one tuple unpack, a ``startswith`` when the pattern is a proper prefix, and two
@@ -152,6 +153,7 @@ class Patterns:
             return
         starts_with = text.startswith
         prefixes = self.prefixes
+        word = WORD_BYTE
         for to, pattern_id in hits:
             key, size, key_size, entity, index, left, right, more = prefixes[pattern_id]
             start = to - size
@@ -162,10 +164,10 @@ class Patterns:
                 start += removed[bisect_left(runs, start)]  # type: ignore[index]
                 end += removed[bisect_left(runs, end)]  # type: ignore[index]
             if more is None:  # one detector has this key (the usual case)
-                if words[start - 1] != left and words[end] != right:
+                if word[folded[start - 1]] != left and word[folded[end]] != right:
                     out[entity].append((start - 1, index, end - 1))
                 continue
-            before, after = words[start - 1], words[end]
+            before, after = word[folded[start - 1]], word[folded[end]]
             for other_entity, detectors in more:
                 for other, left, right in detectors:
                     if before != left and after != right:
@@ -187,32 +189,36 @@ class AsciiIndex:
         (the earliest such detector of each key only: a later one sharing the key can never win that start).
 
         ``data`` must be ASCII. It is folded with one space added at each end: no key starts or ends with a space,
-        so the occurrences are the same (one byte later), and the word map of the padded text answers "is the
-        character before the start / at the end a word character" with one lookup, the document's edges included
-        (the pad is not a word character)."""
+        so the occurrences are the same (one byte later), and "is the character before the start / at the end a
+        word character" is one lookup of the padded text's byte, the document's edges included (the pad is not a
+        word character; folding keeps every byte's wordness)."""
         folded = b" " + data.translate(_FOLD_TABLE) + b" "
-        words = folded.translate(_WORD_TABLE)
         out: list[list[tuple[int, int, int]]] = [[] for _ in range(entities)]
         if self.plain is not None:
-            self.plain.resolve(folded, words, out)
+            self.plain.resolve(folded, folded, out)
         if self.spaced is not None:
             text, runs, removed = collapse(folded)
-            self.spaced.resolve(text, words, out, runs, removed)
+            self.spaced.resolve(text, folded, out, runs, removed)
         return out
 
 
-def collapse(folded: bytes) -> tuple[bytes, list[int], list[int]]:
+def collapse(folded: bytes) -> tuple[bytes | bytearray, list[int], list[int]]:
     """``folded`` with every run of two or more spaces as one space; the collapsed offset of each run; and
     ``removed``, where ``removed[j + 1]`` is how many bytes are gone up to and including run ``j`` (so a collapsed
     offset ``k`` is ``k + removed[bisect_left(runs, k)]`` in ``folded``). ``folded`` itself when it has no run.
 
     One pass of ``find`` (a second pass, or ``bytes.replace``, costs more than the Python work per run); a run
-    of up to eight spaces (paragraph breaks, indented address lines) is measured without a regex search."""
+    of up to eight spaces (paragraph breaks, indented address lines) is measured without a regex search. Above
+    :data:`COLLAPSE_IN_ONE_BUFFER` bytes the collapse is built in one buffer from views of ``folded`` (no list of
+    pieces as large as the document: a 2 MB thread's peak memory); below, joining pieces is faster."""
     pos = folded.find(b"  ")
     if pos < 0:
         return folded, [], [0]
     runs: list[int] = []
     removed = [0]
+    big = len(folded) > COLLAPSE_IN_ONE_BUFFER
+    view = memoryview(folded) if big else None
+    text = bytearray()
     pieces: list[bytes] = []
     last = 0
     total = 0
@@ -226,14 +232,21 @@ def collapse(folded: bytes) -> tuple[bytes, list[int], list[int]]:
                 found = _NOT_SPACE.search(folded, end)
                 end = found.start() if found is not None else size
                 break
-        pieces.append(folded[last:pos + 1])
+        if view is not None:
+            text += view[last:pos + 1]
+        else:
+            pieces.append(folded[last:pos + 1])
         runs.append(pos - total)
         total += end - pos - 1
         removed.append(total)
         last = end
         pos = find(b"  ", end)
-    pieces.append(folded[last:])
-    return b"".join(pieces), runs, removed
+    if view is None:
+        pieces.append(folded[last:])
+        return b"".join(pieces), runs, removed
+    text += view[last:]
+    view.release()
+    return text, runs, removed
 
 
 def build_index(entity_keys: list[list[tuple[int, str, bool, bool]]]) -> AsciiIndex | None:
@@ -256,9 +269,11 @@ def build_index(entity_keys: list[list[tuple[int, str, bool, bool]]]) -> AsciiIn
 def _patterns(values: dict[bytes, list[tuple[int, tuple[tuple[int, bool, bool], ...]]]]) -> Patterns | None:
     """The Hyperscan database over ``values`` (key -> entities and detectors), or None when there is no key.
 
-    Each key's pattern is its shortest prefix of at least PREFIX_BYTES that no other key shares (the whole key
-    when it is a prefix of another key): patterns are distinct, each names one key, and a pattern that is the
-    whole key needs no confirmation."""
+    Each key's pattern is its shortest prefix of at least PREFIX_BYTES that no other key shares and that reaches
+    the key's first byte other than a letter or digit (the whole key when shorter): patterns are distinct, each
+    names one key, and a pattern that is the whole key needs no confirmation. (Through the first separator: a
+    person's name key ``first last`` and their address ``first.last@...`` share their first word, and an 8-byte
+    prefix of either found the other in every signature and address list, each a failed confirmation.)"""
     if not values:
         return None
     ordered = sorted(values)
@@ -267,7 +282,8 @@ def _patterns(values: dict[bytes, list[tuple[int, tuple[tuple[int, bool, bool], 
     for i, key in enumerate(ordered):
         shared = max(_common_prefix(key, ordered[i - 1]) if i else 0,
                      _common_prefix(key, ordered[i + 1]) if i + 1 < len(ordered) else 0)
-        size = min(len(key), max(PREFIX_BYTES, shared + 1))
+        separator = next((j for j, byte in enumerate(key) if not _ALNUM[byte]), len(key))
+        size = min(len(key), max(PREFIX_BYTES, shared + 1, separator + 1))
         patterns.append(key[:size])
         entries = values[key]
         edged = [(entity, tuple((index, *edge_values(key, left, right)) for index, left, right in detectors))

@@ -413,7 +413,8 @@ class EntityMatcher:
             if plan is not None:
                 self.group_single = (single, plan.left_word, plan.right_word)
         self.verifiers: OrderedDict[int, Any] = OrderedDict()
-        self.templates: dict[int, dict[str, Any]] = {}
+        self.templates: list[dict[str, Any] | None] = [None] * len(detectors)  # by detector index
+        self.template_count = 0
         self._lock = threading.Lock()  # the lazy shards and the verifier cache are shared by scanning threads
 
     def set_group_gap(self, gap: bytes | None) -> None:
@@ -433,17 +434,21 @@ class EntityMatcher:
 
     def record_template(self, index: int) -> dict[str, Any]:
         """A detector's record fields in NERB's key order (each record is a copy with its own span, string and
-        captures); at most :data:`TEMPLATE_CACHE` kept per entity, the cache is emptied when full."""
-        template = self.templates.get(index)
+        captures), kept in a list by detector index (one lookup per record); at most :data:`TEMPLATE_CACHE` per
+        entity: when full, the list starts again empty."""
+        template = self.templates[index]
         if template is None:
             det = self.detectors[index]
             template = {"entity": det.entity_id, "canonical_name": det.canonical_name,
                         "surface_name": det.surface_name, "string": "", "start": 0, "end": 0,
                         "offset_unit": "byte", "entity_id": det.entity_id, "name_id": det.name_id,
                         "pattern_id": det.pattern_id, "pattern_kind": det.kind, "captures": None}
-            if len(self.templates) >= TEMPLATE_CACHE:
-                self.templates.clear()
-            self.templates[index] = template
+            with self._lock:
+                if self.template_count >= TEMPLATE_CACHE:
+                    self.templates = [None] * len(self.detectors)
+                    self.template_count = 0
+                self.templates[index] = template
+                self.template_count += 1
         return template
 
     def verifier(self, index: int) -> Any:
@@ -614,8 +619,7 @@ class EntityMatcher:
         length = len(data)
         infinity = length + 1
         starts = self.group_starts
-        # 1 where a group regex can start, 0 elsewhere: "no group start in [a, b)" is one memchr
-        can_start = data.translate(starts) if starts is not None else None
+        can_start: bytes | None = None  # 1 where a group regex can start, else 0 (made when first needed)
         group_first = self.group_first
         find = self.group_find
         lead_table, lead = self.group_lead if self.group_lead is not None else (None, -1)
@@ -641,12 +645,18 @@ class EntityMatcher:
                 # before ``stop`` cannot be part of a match's first run (see _group_lead)
                 if start < infinity:
                     stop = start + (group_first < index)
-                    if ((can_start is not None and can_start.find(1, cursor, stop) < 0)
-                            or (lead_table is not None and find_byte(lead, cursor, stop) < 0
-                                and (stop == cursor or not lead_table[data[stop - 1]]))):
+                    if lead_table is not None and find_byte(lead, cursor, stop) < 0 and (
+                            stop == cursor or not lead_table[data[stop - 1]]):
                         append((start, end, position, index))
                         cursor = end
                         continue
+                    if starts is not None:
+                        if can_start is None:
+                            can_start = data.translate(starts)
+                        if can_start.find(1, cursor, stop) < 0:  # "no group start in [cursor, stop)": one memchr
+                            append((start, end, position, index))
+                            cursor = end
+                            continue
                 elif lead_table is not None and find_byte(lead, cursor) < 0:
                     break  # no literal left and no lead byte: the group cannot match again
                 if find is not None:
@@ -781,7 +791,7 @@ class CompiledBank:
         append = records.append
         templates = [matcher.templates for matcher in entities]
         for s, e, k, i in rows:
-            template = templates[k].get(i)
+            template = templates[k][i]
             if template is None:
                 template = entities[k].record_template(i)
             record = template.copy()
