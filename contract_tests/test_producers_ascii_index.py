@@ -279,3 +279,21 @@ def test_patterns_reach_the_first_separator():
     sizes = {key: entry[1] for key, entry in zip(sorted(keys), patterns.prefixes)}
     assert sizes[b"shudyshy lin"] == 9 and sizes[f"shudyshy.jica{MARK}x.org".encode()] == 9
     assert sizes[b"ann lee"] == 7 and sizes[b"annabelle"] == 9 and sizes[b"annabelle k"] == 10
+
+
+@needs_hyperscan
+def test_only_runs_inside_a_possible_key_are_collapsed():
+    """With the index's tables, a run is collapsed only between a byte that precedes a space in some key and one
+    that follows a space in some key; an address list's ``,`` + line break + indentation stays as it is, and the
+    records are the reference's either way."""
+    bank = make_bank({"p": [("a", "A", _lit("Ann Lee", ws=True)), ("b", "B", _lit("J. Ro", ws=True))],
+                      "c": [("m", "M", _lit(f"ann.lee{MARK}x.org")), ("u", "U", _regex(EMAIL_REGEX, 9))]})
+    compiled = compile_bank(bank)
+    index = compiled.ascii_literals
+    text = f"To: ann.lee{MARK}x.org,\n    bo{MARK}y.org,\n\n  ANN\n\n  lee and j.   ro, ann  x"
+    folded = b" " + text.encode().translate(ascii_index._FOLD_TABLE) + b" "
+    collapsed, runs, _ = ascii_index.collapse(folded, index.run_before, index.run_after)
+    assert collapsed == folded.replace(b",     ", b",     ").replace(b"ann    lee", b"ann lee").replace(
+        b"j.   ro", b"j. ro")
+    assert len(runs) == 2
+    assert compiled.scan_text(text) == reference_scan(bank, text)
