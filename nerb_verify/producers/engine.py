@@ -128,7 +128,11 @@ def _word_regex() -> Any:
 @lru_cache(maxsize=65536)
 def is_word_char(ch: str) -> bool:
     """The Rust regex crate's Unicode word predicate: Alphabetic, M, Nd, Pc or Join_Control (frozen at the
-    installed ``regex`` module's Unicode version). ``str.isalpha()`` is not enough (it misses e.g. circled letters)."""
+    installed ``regex`` module's Unicode version). ``str.isalpha()`` is not enough (it misses e.g. circled letters).
+    On ASCII the predicate is letters, digits and ``_`` (no ASCII mark or join control), answered without loading
+    the ``regex`` module: compiling a bank whose regexes have ASCII edges (the e-mail fallback) never imports it."""
+    if ch.isascii():
+        return ch.isalnum() or ch == "_"
     return _word_regex().match(ch) is not None
 
 
