@@ -11,11 +11,12 @@ Most mail is pure ASCII. On ASCII text the declared literal semantics (spec 50 Â
 * the Unicode word predicate on an ASCII character is ``isalnum() or "_"``.
 
 Every literal whose key can be built (case-insensitive or without letters, whitespace only where normalized and
-not at an edge) is indexed. The document is folded and collapsed with ``bytes.translate`` and one regex
-substitution, and a Hyperscan literal database (``hyperscan``, the ``producers`` extra; Intel's multi-literal
-matcher) over the keys' first :data:`PREFIX_BYTES` bytes reports every occurrence of every prefix, overlaps
+not at an edge) is indexed. The document is folded with ``bytes.translate`` and padded with a space at each end,
+the runs that could lie inside a key are collapsed (:func:`collapse`), and a Hyperscan literal database
+(``hyperscan``, the ``producers`` extra; Intel's multi-literal matcher) over each key's distinguishing prefix (at
+least :data:`PREFIX_BYTES` bytes, through its first separator) reports every occurrence of every prefix, overlaps
 included; ``startswith`` confirms the whole key at each. So every (start, end) at which an indexed literal's body
-matches is found; boundaries are then checked on the original bytes. This is exact, not a heuristic: Hyperscan is
+matches is found; boundaries are then checked with one byte lookup a side. This is exact, not a heuristic: Hyperscan is
 used only for what it reports exactly (every end offset of a fixed string), never for regex semantics. The other
 literals stay with RE2 in the entity's *RE2 group*, as do regexes; the engine merges both under the leftmost-first
 rule. Non-ASCII documents take the full RE2 path, and so does every document when ``hyperscan`` is not installed.
