@@ -193,3 +193,107 @@ def test_one_compiled_bank_scans_from_many_threads():
                 assert list(pool.map(compiled.scan_bytes, docs)) == expected
     finally:
         engine.VERIFIER_CACHE = old
+
+
+def test_group_lead_prefilter_shapes():
+    """Which group regexes get the lead-byte prefilter (body ``X B* c``, ``c`` an ASCII byte B cannot match):
+    the e-mail fallback does (its lead is the at sign), other shapes and groups of two do not."""
+    bank = make_bank({"c": [("u", "U", _regex(EMAIL_REGEX)), ("v", "V", _regex("[a-z][a-z.]*@x")),
+                            ("w", "W", _regex("[a-z][a-z@]*@x")), ("x", "X", _regex("[a-z][a-z]+@x")),
+                            ("y", "Y", _regex("(?i)[a-z][a-z]*k")), ("z", "Z", _regex("[a-z]*@x"))]})
+    matcher = compile_bank(bank, ascii_path=False).entities[0]
+    by_name = {d.name_id: i for i, d in enumerate(matcher.detectors)}
+    table, lead = engine._group_lead([by_name["u"]], matcher.plans)
+    assert lead == ord(MARK)
+    assert all(table[b] for b in b"aZ09_.+-") and not any(table[b] for b in b" ,<>()\n" + MARK.encode())
+    table, lead = engine._group_lead([by_name["v"]], matcher.plans)
+    assert lead == ord(MARK) and table[ord(".")] and not table[ord("-")]
+    assert engine._group_lead([by_name["w"]], matcher.plans) is None  # the run class holds the lead byte
+    assert engine._group_lead([by_name["x"]], matcher.plans) is None  # a run of at least one: not X B* c
+    assert engine._group_lead([by_name["y"]], matcher.plans) is None  # a case-insensitive letter lead
+    assert engine._group_lead([by_name["z"]], matcher.plans) is None  # no single first character
+    assert engine._group_lead([by_name["u"], by_name["v"]], matcher.plans) is None
+
+
+@needs_hyperscan
+def test_group_lead_prefilter_is_exact_and_skips_re2_between_banked_addresses():
+    """Between banked addresses in ordinary text the fallback regex is not searched at all; where a match could
+    start before a literal (an unknown address, a local part running into a banked one, the lead byte in between)
+    RE2 is asked and the records are the reference's."""
+    banked = [f"bob{MARK}x.org", f"ann.lee{MARK}y.net", f"kim{MARK}z.com"]
+    bank = make_bank({"c": [(f"n{i}", f"N{i}", _lit(v)) for i, v in enumerate(banked)]
+                      + [("u", "U", _regex(EMAIL_REGEX, 9))],
+                      "p": [("a", "A", _lit("Ann Lee", ws=True))]})
+    compiled = compile_bank(bank)
+    matcher = next(m for m in compiled.entities if m.entity_id == "c")
+    assert matcher.group_lead is not None and matcher.group_find is not None
+    calls = []
+    real = matcher.group_find
+    matcher.group_find = lambda *args: calls.append(args[2]) or real(*args)
+    plain = (f"Hi Ann  Lee <ann.lee{MARK}y.net>, and bob{MARK}x.org\n(kim{MARK}z.com) wrote: thanks, "
+             f"bob{MARK}x.org.")
+    assert compiled.scan_text(plain) == reference_scan(bank, plain)
+    assert len(compiled.scan_text(plain)) == 5 and calls == []
+    for text in (f"jim.bob{MARK}x.org and kim{MARK}z.com",  # the local part runs into a banked address
+                 f"bo{MARK}q.org, bob{MARK}x.org",  # an unknown address before a banked one
+                 f"x{MARK} bob{MARK}x.org",  # the lead byte alone in between
+                 f"kim{MARK}z.com then sue{MARK}w.org",  # an unknown address after the last literal
+                 f"_bob{MARK}x.org", f"bob{MARK}x.org{MARK}x.org", f"a.{MARK}bob{MARK}x.org"):
+        calls.clear()
+        assert compiled.scan_text(text) == reference_scan(bank, text), text
+        assert calls, text
+
+
+@given(st.lists(st.sampled_from(["a", "b", " ", "  ", "    ", "     ", " " * 9, "x_y"]), max_size=30).map("".join))
+def test_collapse_and_its_run_map(text):
+    """The collapse has one space for every run of spaces, and the run map sends each collapsed offset to the same
+    byte of the original (a run's single space to the run's first space), the text's end to its end."""
+    from bisect import bisect_left
+    import re
+
+    folded = text.encode("ascii")
+    collapsed, runs, removed = ascii_index.collapse(folded)
+    assert collapsed == re.sub(rb" {2,}", b" ", folded)
+    for k in range(len(collapsed) + 1):
+        mapped = k + removed[bisect_left(runs, k)]
+        assert folded[mapped:mapped + 1] == collapsed[k:k + 1]
+        if k and collapsed[k - 1:k] != b" ":
+            assert folded[mapped - 1:mapped] == collapsed[k - 1:k]
+
+
+def test_collapse_of_a_large_document_is_the_same(monkeypatch):
+    """Above COLLAPSE_IN_ONE_BUFFER bytes the collapse is built in one buffer: the same bytes and run map."""
+    folded = b" " + b"ann  lee,     bob x" * 50 + b"   "
+    small = ascii_index.collapse(folded)
+    monkeypatch.setattr(ascii_index, "COLLAPSE_IN_ONE_BUFFER", 64)
+    big = ascii_index.collapse(folded)
+    assert isinstance(big[0], bytearray) and bytes(big[0]) == small[0] and big[1:] == small[1:]
+
+
+@needs_hyperscan
+def test_patterns_reach_the_first_separator():
+    """A key's pattern runs through its first byte other than a letter or digit, so a name key's first word does
+    not fire on that person's address (and back); still distinct, and a key shorter than the floor is whole."""
+    keys = [b"shudyshy lin", f"shudyshy.jica{MARK}x.org".encode(), b"ann lee", b"annabelle", b"annabelle k"]
+    patterns = ascii_index._patterns({key: [(0, ((i, False, False),))] for i, key in enumerate(keys)})
+    sizes = {key: entry[1] for key, entry in zip(sorted(keys), patterns.prefixes)}
+    assert sizes[b"shudyshy lin"] == 9 and sizes[f"shudyshy.jica{MARK}x.org".encode()] == 9
+    assert sizes[b"ann lee"] == 7 and sizes[b"annabelle"] == 9 and sizes[b"annabelle k"] == 10
+
+
+@needs_hyperscan
+def test_only_runs_inside_a_possible_key_are_collapsed():
+    """With the index's tables, a run is collapsed only between a byte that precedes a space in some key and one
+    that follows a space in some key; an address list's ``,`` + line break + indentation stays as it is, and the
+    records are the reference's either way."""
+    bank = make_bank({"p": [("a", "A", _lit("Ann Lee", ws=True)), ("b", "B", _lit("J. Ro", ws=True))],
+                      "c": [("m", "M", _lit(f"ann.lee{MARK}x.org")), ("u", "U", _regex(EMAIL_REGEX, 9))]})
+    compiled = compile_bank(bank)
+    index = compiled.ascii_literals
+    text = f"To: ann.lee{MARK}x.org,\n    bo{MARK}y.org,\n\n  ANN\n\n  lee and j.   ro, ann  x"
+    folded = b" " + text.encode().translate(ascii_index._FOLD_TABLE) + b" "
+    collapsed, runs, _ = ascii_index.collapse(folded, index.run_before, index.run_after)
+    assert collapsed == folded.replace(b",     ", b",     ").replace(b"ann    lee", b"ann lee").replace(
+        b"j.   ro", b"j. ro")
+    assert len(runs) == 2
+    assert compiled.scan_text(text) == reference_scan(bank, text)

@@ -228,3 +228,11 @@ def test_set_free_path_only_for_prefix_free_ascii_shards():
     assert compile_bank(folded_twins).entities[0].shards[0].unique_keys is None
     spaced = make_bank({"c": [("a", "A", _lit("Ann Lee", ws=True))]})
     assert compile_bank(spaced).entities[0].shards[0].unique_keys is None
+
+
+def test_ascii_word_predicate_without_the_regex_module():
+    """On ASCII, is_word_char answers what the Unicode predicate answers, without the regex module."""
+    import regex
+
+    word = regex.compile(r"[\p{Alphabetic}\p{M}\p{Nd}\p{Pc}\p{Join_Control}]")
+    assert all(is_word_char(chr(c)) == (word.match(chr(c)) is not None) for c in range(128))

@@ -11,11 +11,12 @@ Most mail is pure ASCII. On ASCII text the declared literal semantics (spec 50 Â
 * the Unicode word predicate on an ASCII character is ``isalnum() or "_"``.
 
 Every literal whose key can be built (case-insensitive or without letters, whitespace only where normalized and
-not at an edge) is indexed. The document is folded and collapsed with ``bytes.translate`` and one regex
-substitution, and a Hyperscan literal database (``hyperscan``, the ``producers`` extra; Intel's multi-literal
-matcher) over the keys' first :data:`PREFIX_BYTES` bytes reports every occurrence of every prefix, overlaps
+not at an edge) is indexed. The document is folded with ``bytes.translate`` and padded with a space at each end,
+the runs that could lie inside a key are collapsed (:func:`collapse`), and a Hyperscan literal database
+(``hyperscan``, the ``producers`` extra; Intel's multi-literal matcher) over each key's distinguishing prefix (at
+least :data:`PREFIX_BYTES` bytes, through its first separator) reports every occurrence of every prefix, overlaps
 included; ``startswith`` confirms the whole key at each. So every (start, end) at which an indexed literal's body
-matches is found; boundaries are then checked on the original bytes. This is exact, not a heuristic: Hyperscan is
+matches is found; boundaries are then checked with one byte lookup a side. This is exact, not a heuristic: Hyperscan is
 used only for what it reports exactly (every end offset of a fixed string), never for regex semantics. The other
 literals stay with RE2 in the entity's *RE2 group*, as do regexes; the engine merges both under the leftmost-first
 rule. Non-ASCII documents take the full RE2 path, and so does every document when ``hyperscan`` is not installed.
@@ -38,6 +39,8 @@ except ImportError:  # pragma: no cover - a test forces HYPERSCAN = None instead
 
 HYPERSCAN: Any = _hyperscan
 PREFIX_BYTES = 8
+_ALNUM = bytes(1 if chr(b).isascii() and chr(b).isalnum() else 0 for b in range(256))
+COLLAPSE_IN_ONE_BUFFER = 1 << 16  # documents above this many bytes are collapsed into one buffer (peak memory)
 ASCII_WHITE_SPACE = "\t\n\x0b\x0c\r "
 KELVIN_SIGN = "\u212a"
 LONG_S = "\u017f"
@@ -90,22 +93,34 @@ def ascii_key(detector: Any, white_space: frozenset[str]) -> str:
     return key
 
 
-Detectors = tuple[tuple[int, bool, bool], ...]
-# (key or None, pattern length, key length, first entity, its first detector, left word, right word, more)
-Entry = tuple[bytes | None, int, int, int, int, bool, bool, list[tuple[int, Detectors]] | None]
+Detectors = tuple[tuple[int, int, int], ...]
+# (key or None, pattern length, key length, first entity, its first detector, left edge, right edge, more)
+Entry = tuple[bytes | None, int, int, int, int, int, int, list[tuple[int, Detectors]] | None]
+NO_BOUNDARY = 2  # an edge value no word-map byte (0 or 1) equals: the side has no word boundary to check
 
 
 def _collect(pattern_id: int, _from: int, to: int, _flags: int, hits: list[tuple[int, int]]) -> None:
     hits.append((to, pattern_id))
 
 
+def edge_values(key: bytes, left: bool, right: bool) -> tuple[int, int]:
+    """What the word map must *not* hold just outside a key occurrence for its word boundaries to hold.
+
+    A word boundary holds where the characters on its two sides differ in being word characters. Inside the
+    occurrence, the side's character is the key's own first (last) byte up to case and whitespace, which do not
+    change wordness; so the boundary holds iff the byte just outside differs in wordness from the key's edge byte.
+    A side without a boundary gets :data:`NO_BOUNDARY`, which every byte of the word map differs from."""
+    return (WORD_BYTE[key[0]] if left else NO_BOUNDARY, WORD_BYTE[key[-1]] if right else NO_BOUNDARY)
+
+
 @dataclass
 class Patterns:
     """One Hyperscan literal database. ``prefixes[id]`` describes pattern ``id``: the key (None when the pattern
     is the whole key), the pattern's and the key's length, the first entity having the key with its first detector
-    in order and that detector's word boundaries, and ``more``: None when that is the key's only detector, else
-    every ``(entity position, ((detector index, left word, right word), ...))`` having the key, detectors in order.
-    Hyperscan needs one scratch per concurrent scan: each thread gets its own, cloned on first use."""
+    in order and that detector's edge values (:func:`edge_values`), and ``more``: None when that is the key's only
+    detector, else every ``(entity position, ((detector index, left edge, right edge), ...))`` having the key,
+    detectors in order. Hyperscan needs one scratch per concurrent scan: each thread gets its own, cloned on first
+    use."""
 
     database: Any
     scratch: Any
@@ -123,18 +138,23 @@ class Patterns:
             self.local.scratch = scratch
         return scratch
 
-    def resolve(self, text: bytes, data: bytes, runs: list[int], removed: list[int],
-                out: list[list[tuple[int, int, int]]]) -> None:
-        """Scan ``text`` (``data`` folded, collapsed when ``runs``) and append every confirmed key occurrence that
-        holds its boundaries on ``data`` to ``out[entity]`` as (start, detector index, end) in ``data`` offsets."""
+    def resolve(self, text: bytes | bytearray, folded: bytes, out: list[list[tuple[int, int, int]]],
+                runs: list[int] | None = None, removed: list[int] | None = None) -> None:
+        """Scan ``text`` (the padded folded document, or its :func:`collapse` with that collapse's ``runs`` and
+        ``removed``) and append every confirmed key occurrence that holds its boundaries to ``out[entity]`` as
+        (start, detector index, end) in document offsets. ``folded`` is the padded folded document
+        (:meth:`AsciiIndex.candidates`), whose bytes have the wordness of the document's.
+
+        One pass over Hyperscan's reports, in the order it gives them (by end); the per-entity order is made by the
+        caller's sort. Per report: one tuple unpack, a ``startswith`` when the pattern is a proper prefix, and two
+        byte lookups for the boundaries; collapsed offsets are mapped back by bisection in ``runs``."""
         hits: list[tuple[int, int]] = []
         self.database.scan(text, match_event_handler=_collect, context=hits, scratch=self.thread_scratch())
         if not hits:
             return
-        length = len(data)
-        word = WORD_BYTE
         starts_with = text.startswith
         prefixes = self.prefixes
+        word = WORD_BYTE
         for to, pattern_id in hits:
             key, size, key_size, entity, index, left, right, more = prefixes[pattern_id]
             start = to - size
@@ -142,24 +162,18 @@ class Patterns:
                 continue
             end = start + key_size
             if runs:
-                start += removed[bisect_left(runs, start)]
-                end += removed[bisect_left(runs, end)]
-            before_start = start > 0 and word[data[start - 1]]
-            after_start = start < length and word[data[start]]
-            before_end = word[data[end - 1]]
-            after_end = end < length and word[data[end]]
+                start += removed[bisect_left(runs, start)]  # type: ignore[index]
+                end += removed[bisect_left(runs, end)]  # type: ignore[index]
             if more is None:  # one detector has this key (the usual case)
-                if (not left or before_start != after_start) and (not right or before_end != after_end):
-                    out[entity].append((start, index, end))
+                if word[folded[start - 1]] != left and word[folded[end]] != right:
+                    out[entity].append((start - 1, index, end - 1))
                 continue
+            before, after = word[folded[start - 1]], word[folded[end]]
             for other_entity, detectors in more:
                 for other, left, right in detectors:
-                    if left and before_start == after_start:
-                        continue
-                    if right and before_end == after_end:
-                        continue
-                    out[other_entity].append((start, other, end))
-                    break
+                    if before != left and after != right:
+                        out[other_entity].append((start - 1, other, end - 1))
+                        break
 
 
 @dataclass
@@ -170,47 +184,88 @@ class AsciiIndex:
     plain: Patterns | None
     spaced: Patterns | None
     keys: int
+    # 1 for a byte that precedes (follows) a space in some spaced key, else 0 (see collapse: only runs between
+    # two such bytes matter)
+    run_before: bytes | None = None
+    run_after: bytes | None = None
 
     def candidates(self, data: bytes, entities: int) -> list[list[tuple[int, int, int]]]:
         """Per entity, every (start, detector index, end) whose literal matches at ``start`` with its boundaries
         (the earliest such detector of each key only: a later one sharing the key can never win that start).
 
-        ``data`` must be ASCII."""
-        folded = data.translate(_FOLD_TABLE)
+        ``data`` must be ASCII. It is folded with one space added at each end: no key starts or ends with a space,
+        so the occurrences are the same (one byte later), and "is the character before the start / at the end a
+        word character" is one lookup of the padded text's byte, the document's edges included (the pad is not a
+        word character; folding keeps every byte's wordness)."""
+        folded = b" " + data.translate(_FOLD_TABLE) + b" "
         out: list[list[tuple[int, int, int]]] = [[] for _ in range(entities)]
         if self.plain is not None:
-            self.plain.resolve(folded, data, [], [], out)
+            self.plain.resolve(folded, folded, out)
         if self.spaced is not None:
-            text, runs, removed = collapse(folded)
-            self.spaced.resolve(text, data, runs, removed, out)
+            text, runs, removed = collapse(folded, self.run_before, self.run_after)
+            self.spaced.resolve(text, folded, out, runs, removed)
         return out
 
 
-def collapse(folded: bytes) -> tuple[bytes, list[int], list[int]]:
+def collapse(folded: bytes, before: bytes | None = None,
+             after: bytes | None = None) -> tuple[bytes | bytearray, list[int], list[int]]:
     """``folded`` with every run of two or more spaces as one space; the collapsed offset of each run; and
     ``removed``, where ``removed[j + 1]`` is how many bytes are gone up to and including run ``j`` (so a collapsed
-    offset ``k`` is ``k + removed[bisect_left(runs, k)]`` in ``folded``)."""
-    pos = folded.find(b"  ")
+    offset ``k`` is ``k + removed[bisect_left(runs, k)]`` in ``folded``). ``folded`` itself when it has no run.
+
+    With ``before`` and ``after`` (:class:`AsciiIndex`'s tables) only the runs that could lie inside a key
+    occurrence are collapsed: a key's space has a key byte on each side, so a run matters only between a byte
+    that precedes a space in some key and one that follows a space in some key. Every other run (``,`` then a
+    line break and indentation in an address list) is left as it is; a key cannot match across it either way,
+    and keys never hold two spaces, so the occurrences are the same. Two table lookups decide per run (a search
+    for the marked bytes instead was slower on ordinary mail, where nearly every run matters).
+
+    One pass of ``find`` (a second pass, or ``bytes.replace``, costs more than the Python work per run); a run
+    of up to eight spaces (paragraph breaks, indented address lines) is measured without a regex search. Above
+    :data:`COLLAPSE_IN_ONE_BUFFER` bytes the collapse is built in one buffer from views of ``folded`` (no list of
+    pieces as large as the document: a 2 MB thread's peak memory); below, joining pieces is faster."""
+    find = folded.find
+    pos = find(b"  ")
     if pos < 0:
         return folded, [], [0]
     runs: list[int] = []
     removed = [0]
+    big = len(folded) > COLLAPSE_IN_ONE_BUFFER
+    view = memoryview(folded) if big else None
+    text = bytearray()
     pieces: list[bytes] = []
     last = 0
     total = 0
-    find = folded.find
-    not_space = _NOT_SPACE.search
+    size = len(folded)
     while pos >= 0:
-        found = not_space(folded, pos + 2)
-        end = found.start() if found is not None else len(folded)
-        pieces.append(folded[last:pos + 1])
+        end = pos + 2
+        while end < size and folded[end] == 0x20:
+            end += 1
+            if end - pos > 8:
+                found = _NOT_SPACE.search(folded, end)
+                end = found.start() if found is not None else size
+                break
+        if before is not None and after is not None and (
+                not before[folded[pos - 1]] or end >= size or not after[folded[end]]):
+            pos = find(b"  ", end)  # no key byte on one side: the run cannot lie inside an occurrence
+            continue
+        if view is not None:
+            text += view[last:pos + 1]
+        else:
+            pieces.append(folded[last:pos + 1])
         runs.append(pos - total)
         total += end - pos - 1
         removed.append(total)
         last = end
         pos = find(b"  ", end)
-    pieces.append(folded[last:])
-    return b"".join(pieces), runs, removed
+    if not runs:
+        return folded, runs, removed
+    if view is None:
+        pieces.append(folded[last:])
+        return b"".join(pieces), runs, removed
+    text += view[last:]
+    view.release()
+    return text, runs, removed
 
 
 def build_index(entity_keys: list[list[tuple[int, str, bool, bool]]]) -> AsciiIndex | None:
@@ -227,15 +282,21 @@ def build_index(entity_keys: list[list[tuple[int, str, bool, bool]]]) -> AsciiIn
             values.setdefault(key.encode("ascii"), []).append((entity, tuple(detectors)))
     plain = {k: v for k, v in values.items() if b" " not in k}
     spaced = {k: v for k, v in values.items() if b" " in k}
-    return AsciiIndex(_patterns(plain), _patterns(spaced), len(values))
+    before = {key[i - 1] for key in spaced for i, byte in enumerate(key) if byte == 0x20}
+    after = {key[i + 1] for key in spaced for i, byte in enumerate(key) if byte == 0x20}
+    return AsciiIndex(_patterns(plain), _patterns(spaced), len(values),
+                      bytes(1 if b in before else 0 for b in range(256)),
+                      bytes(1 if b in after else 0 for b in range(256)))
 
 
-def _patterns(values: dict[bytes, list[tuple[int, Detectors]]]) -> Patterns | None:
+def _patterns(values: dict[bytes, list[tuple[int, tuple[tuple[int, bool, bool], ...]]]]) -> Patterns | None:
     """The Hyperscan database over ``values`` (key -> entities and detectors), or None when there is no key.
 
-    Each key's pattern is its shortest prefix of at least PREFIX_BYTES that no other key shares (the whole key
-    when it is a prefix of another key): patterns are distinct, each names one key, and a pattern that is the
-    whole key needs no confirmation."""
+    Each key's pattern is its shortest prefix of at least PREFIX_BYTES that no other key shares and that reaches
+    the key's first byte other than a letter or digit (the whole key when shorter): patterns are distinct, each
+    names one key, and a pattern that is the whole key needs no confirmation. (Through the first separator: a
+    person's name key ``first last`` and their address ``first.last@...`` share their first word, and an 8-byte
+    prefix of either found the other in every signature and address list, each a failed confirmation.)"""
     if not values:
         return None
     ordered = sorted(values)
@@ -244,13 +305,17 @@ def _patterns(values: dict[bytes, list[tuple[int, Detectors]]]) -> Patterns | No
     for i, key in enumerate(ordered):
         shared = max(_common_prefix(key, ordered[i - 1]) if i else 0,
                      _common_prefix(key, ordered[i + 1]) if i + 1 < len(ordered) else 0)
-        size = min(len(key), max(PREFIX_BYTES, shared + 1))
+        separator = next((j for j, byte in enumerate(key) if not _ALNUM[byte]), len(key))
+        size = min(len(key), max(PREFIX_BYTES, shared + 1, separator + 1))
         patterns.append(key[:size])
         entries = values[key]
-        entity, detectors = entries[0]
-        index, left, right = detectors[0]
-        more = entries if len(entries) > 1 or len(detectors) > 1 else None
-        prefixes.append((None if size == len(key) else key, size, len(key), entity, index, left, right, more))
+        edged = [(entity, tuple((index, *edge_values(key, left, right)) for index, left, right in detectors))
+                 for entity, detectors in entries]
+        entity, detectors_ = edged[0]
+        index, left_edge, right_edge = detectors_[0]
+        more = edged if len(edged) > 1 or len(detectors_) > 1 else None
+        prefixes.append((None if size == len(key) else key, size, len(key), entity, index, left_edge, right_edge,
+                         more))
     database = HYPERSCAN.Database(mode=HYPERSCAN.HS_MODE_BLOCK)
     database.compile(expressions=patterns, ids=list(range(len(patterns))), elements=len(patterns),
                      flags=[0] * len(patterns), literal=True)

@@ -128,7 +128,11 @@ def _word_regex() -> Any:
 @lru_cache(maxsize=65536)
 def is_word_char(ch: str) -> bool:
     """The Rust regex crate's Unicode word predicate: Alphabetic, M, Nd, Pc or Join_Control (frozen at the
-    installed ``regex`` module's Unicode version). ``str.isalpha()`` is not enough (it misses e.g. circled letters)."""
+    installed ``regex`` module's Unicode version). ``str.isalpha()`` is not enough (it misses e.g. circled letters).
+    On ASCII the predicate is letters, digits and ``_`` (no ASCII mark or join control), answered without loading
+    the ``regex`` module: compiling a bank whose regexes have ASCII edges (the e-mail fallback) never imports it."""
+    if ch.isascii():
+        return ch.isalnum() or ch == "_"
     return _word_regex().match(ch) is not None
 
 
@@ -337,6 +341,7 @@ def _word_at(ch: str | None) -> bool:
 
 
 _ASCII_WORD = tuple(chr(b).isascii() and (chr(b).isalnum() or chr(b) == "_") for b in range(128))
+_ASCII_WORD_BYTES = ascii_index.WORD_BYTE  # the same predicate as bytes (1 for a word byte), ASCII documents only
 
 
 def _word_before(data: bytes, pos: int) -> bool:
@@ -397,11 +402,29 @@ class EntityMatcher:
         self.shard_size = shard_size
         self.ascii_group = ascii_group or []
         self.ascii_path = ascii_path
-        self.group_gap: bytes | None = None  # see _group_gap
+        self.group_gap: bytes | None = None  # see _group_gap and set_group_gap
+        self.group_starts: bytes | None = None  # translate table: 1 for a byte outside the gap, else 0
+        self.group_lead: tuple[bytes, int] | None = None  # see _group_lead
         self.group_first = ascii_group[0].detector_indices[0] if ascii_group else len(detectors)
+        # a one-shard group's finder, called from the ASCII merge loop directly (no method call per search)
+        self.group_find = self.ascii_group[0].finder.Match if len(self.ascii_group) == 1 else None
+        # a group of one regex: (detector index, left \b, right \b), so the loop can accept the finder's own
+        # match at a bound without a call (see _group_at)
+        self.group_single: tuple[int, bool, bool] | None = None
+        if self.group_find is not None and len(self.ascii_group[0].detector_indices) == 1:
+            single = self.ascii_group[0].detector_indices[0]
+            plan = plans[single]
+            if plan is not None:
+                self.group_single = (single, plan.left_word, plan.right_word)
         self.verifiers: OrderedDict[int, Any] = OrderedDict()
-        self.templates: dict[int, dict[str, Any]] = {}
+        self.templates: list[dict[str, Any] | None] = [None] * len(detectors)  # by detector index
+        self.template_count = 0
         self._lock = threading.Lock()  # the lazy shards and the verifier cache are shared by scanning threads
+
+    def set_group_gap(self, gap: bytes | None) -> None:
+        """Record the RE2 group's gap bytes (:func:`_group_gap`) and the translate table the merge loop uses."""
+        self.group_gap = gap
+        self.group_starts = None if gap is None else bytes(0 if b in gap else 1 for b in range(256))
 
     @property
     def shards(self) -> list[Shard]:
@@ -415,17 +438,21 @@ class EntityMatcher:
 
     def record_template(self, index: int) -> dict[str, Any]:
         """A detector's record fields in NERB's key order (each record is a copy with its own span, string and
-        captures); at most :data:`TEMPLATE_CACHE` kept per entity, the cache is emptied when full."""
-        template = self.templates.get(index)
+        captures), kept in a list by detector index (one lookup per record); at most :data:`TEMPLATE_CACHE` per
+        entity: when full, the list starts again empty."""
+        template = self.templates[index]
         if template is None:
             det = self.detectors[index]
             template = {"entity": det.entity_id, "canonical_name": det.canonical_name,
                         "surface_name": det.surface_name, "string": "", "start": 0, "end": 0,
                         "offset_unit": "byte", "entity_id": det.entity_id, "name_id": det.name_id,
                         "pattern_id": det.pattern_id, "pattern_kind": det.kind, "captures": None}
-            if len(self.templates) >= TEMPLATE_CACHE:
-                self.templates.clear()
-            self.templates[index] = template
+            with self._lock:
+                if self.template_count >= TEMPLATE_CACHE:
+                    self.templates = [None] * len(self.detectors)
+                    self.template_count = 0
+                self.templates[index] = template
+                self.template_count += 1
         return template
 
     def verifier(self, index: int) -> Any:
@@ -574,50 +601,82 @@ class EntityMatcher:
         return out
 
 
-    def scan_ascii(self, data: bytes, literals: list[tuple[int, int, int]]) -> list[tuple[int, int, int]]:
+    def ascii_rows(self, data: bytes, literals: list[tuple[int, int, int]], position: int,
+                   rows: list[tuple[int, int, int, int]]) -> None:
         """:meth:`scan` on an ASCII document, given every (start, detector index, end) at which one of this entity's
         indexed literals matches with its boundaries (the earliest such literal per key and start, from the bank's
-        :class:`ascii_index.AsciiIndex`). The RE2 group is asked for its next match only when it could come first.
+        :class:`ascii_index.AsciiIndex`); appends each match to ``rows`` as (start, end, ``position``, detector
+        index), the record order. The RE2 group is asked for its next match only when it could come first.
 
         Leftmost-first: at the cursor the smallest start at which any detector matches wins, the earliest detector
-        in order among those matching there; the cursor moves to the winner's end."""
+        in order among those matching there; the cursor moves to the winner's end. One pass over the literals
+        sorted by (start, detector index); an entity without an RE2 group needs nothing else."""
         literals.sort()
-        out: list[tuple[int, int, int]] = []
+        append = rows.append
         cursor = 0
         if not self.ascii_group:
             for start, index, end in literals:
                 if start >= cursor:
-                    out.append((start, end, index))
+                    append((start, end, position, index))
                     cursor = end
-            return out
+            return
         length = len(data)
         infinity = length + 1
-        gap = self.group_gap
+        starts = self.group_starts
+        can_start: bytes | None = None  # 1 where a group regex can start, else 0 (made when first needed)
         group_first = self.group_first
+        find = self.group_find
+        lead_table, lead = self.group_lead if self.group_lead is not None else (None, -1)
+        find_byte = data.find
+        single, single_left, single_right = self.group_single if self.group_single is not None else (-1, False, False)
+        word = _ASCII_WORD_BYTES
+        unanchored = _re2_module().RE2.Anchor.UNANCHORED
         bound = -1  # no group match starts in [cursor of the last search, bound); stale when below the cursor
         bound_end = -1  # the end of the body's match at ``bound`` when the group has one shard, else -1
         verified: tuple[int, int] | None = None  # (end, detector index) of the group's match at ``bound``
-        position = 0
+        at = 0
         count = len(literals)
         while cursor < length:
-            while position < count and literals[position][0] < cursor:
-                position += 1
-            if position < count:
-                start, index, end = literals[position]
+            while at < count and literals[at][0] < cursor:
+                at += 1
+            if at < count:
+                start, index, end = literals[at]
             else:
                 start, index, end = infinity, length, infinity
             if bound < cursor:
-                # the group can only come first if it can start before the literal (or at it, earlier in order)
-                if (start < infinity and gap is not None
-                        and not data[cursor:start + (group_first < index)].translate(None, gap)):
-                    out.append((start, end, index))
-                    cursor = end
-                    continue
-                bound, bound_end = self._group_bound(data, cursor)
+                # the group can only come first if it can start before the literal (or at it, earlier in order):
+                # not if no byte there can start it (the gap), nor if its lead byte is absent and the byte just
+                # before ``stop`` cannot be part of a match's first run (see _group_lead)
+                if start < infinity:
+                    stop = start + (group_first < index)
+                    if lead_table is not None and find_byte(lead, cursor, stop) < 0 and (
+                            stop == cursor or not lead_table[data[stop - 1]]):
+                        append((start, end, position, index))
+                        cursor = end
+                        continue
+                    if starts is not None:
+                        if can_start is None:
+                            can_start = data.translate(starts)
+                        if can_start.find(1, cursor, stop) < 0:  # "no group start in [cursor, stop)": one memchr
+                            append((start, end, position, index))
+                            cursor = end
+                            continue
+                elif lead_table is not None and find_byte(lead, cursor) < 0:
+                    break  # no literal left and no lead byte: the group cannot match again
+                if find is not None:
+                    bound, bound_end = find(unanchored, data, cursor, length)[0]
+                    if bound < 0:
+                        bound = infinity
+                else:
+                    bound, bound_end = self._group_bound(data, cursor)
                 verified = None
             if bound < start or (bound == start and bound < infinity and group_first < index):
                 if verified is None:
-                    verified = self._group_at(data, bound, bound_end)
+                    if (single >= 0 and bound_end > bound and not (single_left and bound and word[data[bound - 1]])
+                            and not (single_right and bound_end < length and word[data[bound_end]])):
+                        verified = (bound_end, single)  # _group_at's first case, on ASCII bytes
+                    else:
+                        verified = self._group_at(data, bound, bound_end)
                     if verified is None:  # nothing holds at the bound: search on from the next character
                         bound, bound_end = self._group_bound(data, bound + _utf8_len(data[bound]))
                         continue
@@ -626,9 +685,8 @@ class EntityMatcher:
                     start, end, index = bound, group_end, group_index
             elif start == infinity:
                 break
-            out.append((start, end, index))
+            append((start, end, position, index))
             cursor = end
-        return out
 
     def _group_bound(self, data: bytes, cursor: int) -> tuple[int, int]:
         """The smallest start at or after ``cursor`` where a body of the RE2 group matches (a lower bound for the
@@ -715,35 +773,31 @@ class CompiledBank:
                 raise ScanInputError("scan input is not valid UTF-8") from exc
         if offsets not in ("byte", "char"):
             raise ValueError("offsets must be 'byte' or 'char'")
-        # (start, end, entity position) is unique (matches never overlap within an entity) and entity positions
-        # follow entity_id order, so sorting these tuples is the record order (start, end, entity_id, ...).
+        # Rows (start, end, entity position, detector index): (start, end, entity position) is unique (matches never
+        # overlap within an entity) and entity positions follow entity_id order, so sorting the rows is the record
+        # order (start, end, entity_id, ...). Each entity appends its own rows in order already.
         entities = self.entities
         index = self.ascii_literals if is_ascii else None
         literals = index.candidates(data, len(entities)) if index is not None else None
-        per_entity: list[tuple[int, list[tuple[int, int, int]]]] = []
+        rows: list[tuple[int, int, int, int]] = []
+        contributing = 0
         for k, matcher in enumerate(entities):
+            before = len(rows)
             if literals is not None and matcher.ascii_path:
-                found = matcher.scan_ascii(data, literals[k])
+                matcher.ascii_rows(data, literals[k], k, rows)
             else:
-                found = matcher.scan(data)
-            if found:
-                per_entity.append((k, found))
+                rows.extend([(s, e, k, i) for s, e, i in matcher.scan(data)])
+            if len(rows) > before:
+                contributing += 1
+        if contributing > 1:
+            rows.sort()  # one sorted run per entity: a merge
         records: list[dict[str, Any]] = []
-        if not per_entity:
-            return records
-        if len(per_entity) == 1:  # one entity: its matches are already in record order
-            k, found = per_entity[0]
-            rows: Iterable[tuple[int, int, int, int]] = ((s, e, k, i) for s, e, i in found)
-        else:
-            # (start, end, entity position) is unique (matches never overlap within an entity) and entity
-            # positions follow entity_id order, so these tuples sort in record order (start, end, entity_id, ...)
-            rows = sorted((s, e, k, i) for k, found in per_entity for s, e, i in found)
         append = records.append
+        templates = [matcher.templates for matcher in entities]
         for s, e, k, i in rows:
-            matcher = entities[k]
-            template = matcher.templates.get(i)
+            template = templates[k][i]
             if template is None:
-                template = matcher.record_template(i)
+                template = entities[k].record_template(i)
             record = template.copy()
             record["string"] = data[s:e].decode("utf-8")
             record["start"] = s
@@ -831,7 +885,8 @@ def compile_bank(bank: dict[str, Any], shard_size: int = DEFAULT_SHARD_SIZE,
                     keys.append((index, key, det.left_boundary == "word", det.right_boundary == "word"))
         matcher = EntityMatcher(entity_id, detectors, bodies, plans, None, options, shard_size,
                                 _build_shards(group, bodies, detectors, options, shard_size), use_ascii_index)
-        matcher.group_gap = _group_gap(group, plans) if group else None
+        matcher.set_group_gap(_group_gap(group, plans) if group else None)
+        matcher.group_lead = _group_lead(group, plans) if group else None
         matcher.group_first = group[0] if group else len(detectors)
         if eager_full_path:
             matcher.shards  # noqa: B018 - compile the full RE2 path now
@@ -847,33 +902,89 @@ def compile_bank(bank: dict[str, Any], shard_size: int = DEFAULT_SHARD_SIZE,
     return CompiledBank(bank["id"], bank, entities, total, index_)
 
 
+def _parsed_group_body(plan: RegexPlan | None) -> list[Any] | None:
+    """A group regex's body as Python's regex parser reads it, or None where that reading may differ from RE2's
+    (a literal, scoped flags, POSIX classes, or anything the parser refuses: RE2-only escapes such as ``\\x{..}``)."""
+    import re
+
+    if plan is None:
+        return None  # literals in the group are rare and unusual: no prefilter
+    if "(?" in plan.body.replace("(?:", "") or "[:" in plan.body:
+        return None  # scoped flags or POSIX classes: Python's parser would read them differently
+    try:
+        return list(sre_parse.parse(plan.body))
+    except (re.error, ValueError, TypeError, OverflowError, RecursionError):
+        return None
+
+
+def _ascii_orbit(chars: set[str], flags: str) -> set[str]:
+    """The ASCII characters a set of pattern characters matches under the plan's flags: with ``i``, both ASCII
+    cases, and ``k``/``s`` for U+212A/U+017F (RE2's simple folding, as the ASCII index assumes)."""
+    if "i" in flags:
+        chars = chars | {c.lower() for c in chars} | {c.upper() for c in chars}
+        if "\u212a" in chars:
+            chars |= {"k", "K"}
+        if "\u017f" in chars:
+            chars |= {"s", "S"}
+    return {c for c in chars if c.isascii()}
+
+
 def _group_gap(indices: list[int], plans: list[RegexPlan | None]) -> bytes | None:
     """The ASCII bytes at which no regex of the RE2 group can start (the complement of their possible first
     bytes), or None when that cannot be worked out. On an ASCII document a gap made only of such bytes holds no
     group match, so the engine need not ask RE2 (a distribution list: ", " between addresses)."""
-    import re
-
     first: set[str] = set()
     for index in indices:
-        plan = plans[index]
-        if plan is None:
-            return None  # literals in the group are rare and unusual: no prefilter
-        if "(?" in plan.body.replace("(?:", "") or "[:" in plan.body:
-            return None  # scoped flags or POSIX classes: Python's parser would read them differently
+        parsed = _parsed_group_body(plans[index])
+        if parsed is None:
+            return None
         try:
-            chars, nullable = _edge_chars(list(sre_parse.parse(plan.body)), last=False)
-        except (EngineCompileError, re.error, ValueError, TypeError, OverflowError, RecursionError):
+            chars, nullable = _edge_chars(parsed, last=False)
+        except EngineCompileError:
             return None
         if nullable or not chars:
             return None
-        if "i" in plan.inline_flags:
-            chars = chars | {c.lower() for c in chars} | {c.upper() for c in chars}
-            if "\u212a" in chars:
-                chars |= {"k", "K"}
-            if "\u017f" in chars:
-                chars |= {"s", "S"}
-        first |= {c for c in chars if c.isascii()}
+        first |= _ascii_orbit(chars, plans[index].inline_flags)  # type: ignore[union-attr]
     return bytes(b for b in range(128) if chr(b) not in first)
+
+
+def _group_lead(indices: list[int], plans: list[RegexPlan | None]) -> tuple[bytes, int] | None:
+    """For a group of one regex whose body begins ``X B* c`` (one character of class X, any run of class B, then
+    the literal ASCII byte ``c``, which B cannot match): ``(table, c)``, with ``table`` 1 for the ASCII bytes in
+    X or B. Else None. The e-mail fallback has this shape (``c`` is the at sign).
+
+    Why it is exact: a match starting at ``p`` has ``c`` at the first byte after ``p`` that B does not match, with
+    every byte between in B. So if no match may start in ``[cursor, stop)``, either ``c`` occurs in
+    ``[cursor, stop)`` or the byte at ``stop - 1`` is in X or B. On an ASCII document the engine skips RE2 when
+    neither holds (ordinary mail between two banked addresses)."""
+    if len(indices) != 1:
+        return None
+    plan = plans[indices[0]]
+    parsed = _parsed_group_body(plan)
+    if plan is None or parsed is None or len(parsed) < 3:
+        return None
+    (first_op, first_arg), (repeat_op, repeat_arg), (lead_op, lead_arg) = parsed[:3]
+    if repeat_op not in (sre_constants.MAX_REPEAT, sre_constants.MIN_REPEAT) or lead_op is not sre_constants.LITERAL:
+        return None
+    low, high, run = repeat_arg
+    if low != 0 or high != sre_constants.MAXREPEAT or len(run) != 1:
+        return None
+    run_op, run_arg = run[0]
+    try:
+        if first_op not in (sre_constants.LITERAL, sre_constants.IN) or run_op not in (sre_constants.LITERAL,
+                                                                                        sre_constants.IN):
+            return None
+        first, _ = _edge_item(first_op, first_arg, False)
+        middle, _ = _edge_item(run_op, run_arg, False)
+    except EngineCompileError:
+        return None
+    lead = chr(lead_arg)
+    lead_orbit = _ascii_orbit({lead}, plan.inline_flags)
+    middle = _ascii_orbit(middle, plan.inline_flags) | {c for c in middle if not c.isascii()}
+    if not lead.isascii() or lead_orbit != {lead} or lead in middle:
+        return None
+    allowed = _ascii_orbit(first, plan.inline_flags) | {c for c in middle if c.isascii()}
+    return bytes(1 if chr(b) in allowed else 0 for b in range(256)), lead_arg
 
 
 def _build_shards(indices: list[int], bodies: list[str], detectors: list[Detector], options: Any,
