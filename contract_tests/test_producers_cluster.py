@@ -395,3 +395,28 @@ def test_scan_bank_with_a_worker_killed_mid_run_completes_or_writes_nothing_and_
             assert scan_on_cluster(client, bank, docs, offsets="byte", shard_size=50_000, out=out, parts=3,
                                    work_parent=work)["error"] is None
         assert (tmp_path / "retry.jsonl").read_bytes() == expected
+
+
+def _local_directory(dask_worker) -> str:  # type: ignore[no-untyped-def]
+    return str(dask_worker.local_directory)
+
+
+def test_local_cluster_workers_spill_into_a_private_folder_that_is_removed(tmp_path):
+    """``local:N`` workers keep their scratch space (spilled task results: feature digests, document ids) in a
+    fresh 0700 folder, not in Dask's shared, world-readable default, and the folder is gone after the run."""
+    import tempfile
+
+    from nerb_verify.producers.cluster import connect
+
+    with connect("local:1") as client:
+        folders = list(client.run(_local_directory).values())
+        assert folders
+        private = set()
+        for folder in folders:
+            path = Path(folder).resolve()
+            base = Path(tempfile.gettempdir()).resolve()
+            assert base in path.parents
+            top = base / path.relative_to(base).parts[0]
+            assert top.stat().st_mode & 0o777 == 0o700
+            private.add(top)
+    assert private and not any(top.exists() for top in private)
