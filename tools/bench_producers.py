@@ -6,7 +6,7 @@ rows are put in a deterministic shuffled order (``--order shuffled``: sorted by 
 copies of a message, the near duplicates and the replies of a thread, which the generator writes next to one another,
 fall in different partitions as they do in a real archive streamed mailbox by mailbox (``--order generated`` keeps
 the generator's order). Each stage runs in a fresh child process (``--stage``) that reports its own wall time
-(``perf_counter_ns``), CPU time and peak RSS (``ru_maxrss`` of itself and of its reaped children). Raw figures are
+(``perf_counter_ns``), CPU time and peak RSS (its own ``VmHWM``, and ``ru_maxrss`` of its reaped children). Raw figures are
 printed as JSON lines and a Markdown table (``--json-out FILE`` also writes them to a file); nothing is extrapolated.
 
 Usage: ``nice -n 19 python tools/bench_producers.py --sizes 100000 500000 --workers 1 --cluster local:1 local:2
@@ -51,6 +51,19 @@ LAYER = re.compile(r"^nerb-([a-z-]+)-[0-9a-f]{12}-[0-9]{5}(?:-([a-z]))?")
 
 def _rss_bytes(usage: resource.struct_rusage) -> int:
     return usage.ru_maxrss if sys.platform == "darwin" else usage.ru_maxrss * 1024
+
+
+def hwm_bytes() -> int:
+    """This process's own peak RSS: ``VmHWM`` (per address space, so it starts afresh at exec, unlike
+    ``ru_maxrss``, which a child inherits from the process it was forked from); ``ru_maxrss`` where absent."""
+    try:
+        with open("/proc/self/status", encoding="ascii") as status:
+            for line in status:
+                if line.startswith("VmHWM:"):
+                    return int(line.split()[1]) * 1024
+    except OSError:
+        pass
+    return _rss_bytes(resource.getrusage(resource.RUSAGE_SELF))
 
 
 def _result_bytes_plugin() -> Any:
@@ -157,7 +170,6 @@ def run_stage(stage: str, work: Path, workers: int, cluster: str = "single", pro
     from contextlib import nullcontext
 
     from nerb_verify.producers.cluster_prepare import prepare
-    from nerb_verify.producers.preparation import peak_rss_bytes
     from nerb_verify.producers.splitting_run import run_split
 
     root = work / f".nerb-{cluster.replace(':', '')}"
@@ -202,10 +214,10 @@ def run_stage(stage: str, work: Path, workers: int, cluster: str = "single", pro
                                                         "top": _profile_top(sampler[0])}, indent=1) + "\n")
         if client is not None:
             stream.__exit__(None, None, None)
-            rss = client.run(peak_rss_bytes)
+            rss = client.run(hwm_bytes)
             cluster_figures = {
                 "worker_rss_bytes": [rss[address] for address in sorted(rss)],
-                "scheduler_rss_bytes": client.run_on_scheduler(peak_rss_bytes),
+                "scheduler_rss_bytes": client.run_on_scheduler(hwm_bytes),
                 "result_bytes": client.run_on_scheduler(_scheduler_totals),
                 "transfer_bytes": sum(client.run(_transfer_total).values()),
                 "task_seconds": _task_seconds(stream.data)}
@@ -217,7 +229,7 @@ def run_stage(stage: str, work: Path, workers: int, cluster: str = "single", pro
     elapsed_ns = time.perf_counter_ns() - start
     self_usage = resource.getrusage(resource.RUSAGE_SELF)
     child_usage = resource.getrusage(resource.RUSAGE_CHILDREN)
-    own, children = _rss_bytes(self_usage), _rss_bytes(child_usage)
+    own, children = hwm_bytes(), _rss_bytes(child_usage)
     cpu_ns = int((self_usage.ru_utime + self_usage.ru_stime + child_usage.ru_utime + child_usage.ru_stime) * 1e9)
     worker_rss = cluster_figures.get("worker_rss_bytes") or []
     return {"stage": stage, "config": cluster, "records": records, "elapsed_ns": elapsed_ns, "cpu_ns": cpu_ns,
@@ -238,7 +250,12 @@ def write_corpus(work: Path, size: int, seed: int, order: str) -> None:
     (work / "corpus" / "answer-key.jsonl").unlink()  # not used here, as large as the corpus
     if order == "generated":
         return
-    path = work / "corpus" / "corpus.jsonl"
+    subprocess.run([sys.executable, __file__, "--reorder", str(work / "corpus" / "corpus.jsonl"), "--seed",
+                    str(seed)], check=True)  # in a child, so this process stays small for the stage processes
+
+
+def reorder(path: Path, seed: int) -> None:
+    """Sort the corpus rows by SHA-256 of seed and row (a deterministic shuffle), replacing the file."""
     salt = str(seed).encode() + b"\0"
     lines = path.read_bytes().splitlines(keepends=True)
     lines.sort(key=lambda line: hashlib.sha256(salt + line).digest())
@@ -286,7 +303,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--config", default="single", help=argparse.SUPPRESS)
     parser.add_argument("--stage", choices=["prepare", "split"], help=argparse.SUPPRESS)
     parser.add_argument("--work", type=Path, help=argparse.SUPPRESS)
+    parser.add_argument("--reorder", type=Path, help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
+    if args.reorder:
+        reorder(args.reorder, args.seed)
+        return 0
     if args.stage:
         print(json.dumps(run_stage(args.stage, args.work, args.workers, args.config, args.profile)))
         return 0
