@@ -420,3 +420,17 @@ def test_local_cluster_workers_spill_into_a_private_folder_that_is_removed(tmp_p
             assert top.stat().st_mode & 0o777 == 0o700
             private.add(top)
     assert private and not any(top.exists() for top in private)
+
+
+def test_band_groups_are_the_single_process_band_pair_keys():
+    """The key-bucket task's inlined band-pair keys are ``band_pair_key`` of the single-process index, one int per
+    pair (``key * 16 + pair``), so the band buckets meet exactly the candidates one process compares."""
+    import random
+
+    from nerb_verify.producers import splitting
+    from nerb_verify.producers.cluster_split import band_groups
+
+    rng = random.Random(20)
+    for signature in [0, (1 << 64) - 1, *(rng.getrandbits(64) for _ in range(2000))]:
+        assert band_groups(signature) == [splitting.band_pair_key(signature, pair) * 16 + pair
+                                          for pair in range(len(splitting._BAND_PAIRS))]
