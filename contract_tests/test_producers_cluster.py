@@ -434,3 +434,21 @@ def test_band_groups_are_the_single_process_band_pair_keys():
     for signature in [0, (1 << 64) - 1, *(rng.getrandbits(64) for _ in range(2000))]:
         assert band_groups(signature) == [splitting.band_pair_key(signature, pair) * 16 + pair
                                           for pair in range(len(splitting._BAND_PAIRS))]
+
+
+def test_shuffled_pieces_travel_as_one_pickle_each():
+    """A worker sends a plain list result element by element (one pickle call and header per tuple); the routed keys
+    and band entries are wrapped so that each piece is one pickle, and they come back equal."""
+    from distributed.protocol import Serialize, deserialize, serialize
+
+    from nerb_verify.producers import cluster_split
+
+    routed = [[("exact_plaintext", bytes([n % 256]) * 32, n) for n in range(2000)]]
+    bands = [[(n * 16 + 3, n * 7919, n) for n in range(2000)]]
+    for piece in (cluster_split._routed({"routed": routed}, 0), cluster_split._bands({"bands": bands}, 0)):
+        header, frames = serialize(Serialize(piece))
+        assert not header.get("is-collection") and len(frames) <= 2
+        assert deserialize(header, frames).items == piece.items
+    from dask.sizeof import sizeof
+
+    assert sizeof(cluster_split.Piece(routed[0])) >= sizeof(routed[0])  # Dask's memory accounting sees the items
