@@ -26,7 +26,9 @@ pair them under the shared machine's noise.
 stage; Dask's own stack sampler, ``distributed.profile``) and, on a cluster, saves the workers' statistical profile
 (``Client.profile``, which Dask workers always collect) next to it: per stage and configuration a JSON file with the
 functions holding the most samples (self share, and total share including callees). Sampling costs about a percent,
-so profiled rows are still timed.
+so profiled rows are still timed. An in-process sampler needs the GIL to take a sample, so it over-counts C calls that
+release it (hashing a long text, reads): read self shares of such functions as an upper bound, and check a hot spot
+with a deterministic profile before acting on it.
 """
 
 from __future__ import annotations
