@@ -284,6 +284,35 @@ def _table(rows: list[dict[str, Any]], workers: int) -> None:
               f"{row['artifact_sha256'][7:19]} |")
 
 
+def summarize(rows: list[dict[str, Any]]) -> list[str]:
+    """A Markdown table of the median per (size, stage, config): wall and CPU seconds, records/s, the single-process
+    wall over this configuration's (paired by round when both ran in it), peak RSS of the client and of the largest
+    worker, and the key-shuffle bytes."""
+    from statistics import median
+
+    groups: dict[tuple[int, str, str], list[dict[str, Any]]] = {}
+    for row in rows:
+        groups.setdefault((row["size"], row["stage"], row["config"]), []).append(row)
+    lines = ["| messages | stage | config | runs | median wall s | median CPU s | median records/s | single / config "
+             "(wall, paired by round) | client peak RSS MiB | largest worker peak RSS MiB | key shuffle MiB (Dask size estimate) | "
+             "artifact |", "|---:|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---|"]
+    for (size, stage, config), group in sorted(groups.items(), key=lambda item: (item[0][0], item[0][1] != "prepare",
+                                                                                   item[0][2] != "single", item[0][2])):
+        single = {row["round"]: row for row in groups.get((size, stage, "single"), [])}
+        ratios = [single[row["round"]]["elapsed_ns"] / row["elapsed_ns"] for row in group if row["round"] in single]
+        workers = [max(row["worker_rss_bytes"]) for row in group if row["worker_rss_bytes"]]
+        shuffle = [row["result_bytes"]["split-features/r"] for row in group
+                   if row.get("result_bytes", {}).get("split-features/r")]
+        lines.append(
+            f"| {size:,} | {stage} | {config} | {len(group)} | {median(r['elapsed_ns'] for r in group) / 1e9:,.0f} | "
+            f"{median(r['cpu_ns'] for r in group) / 1e9:,.0f} | {median(r['records_per_s'] for r in group):,.0f} | "
+            f"{median(ratios):.2f} | {max(r['main_rss_bytes'] for r in group) / 2**20:,.0f} | "
+            f"{(max(workers) / 2**20) if workers else 0:,.0f} | "
+            f"{(median(shuffle) / 2**20) if shuffle else 0:,.0f} | "
+            f"`{'`, `'.join(sorted({r['artifact_sha256'][7:19] for r in group}))}` |")
+    return lines
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--sizes", type=int, nargs="+", default=[50_000, 500_000])
@@ -306,7 +335,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--stage", choices=["prepare", "split"], help=argparse.SUPPRESS)
     parser.add_argument("--work", type=Path, help=argparse.SUPPRESS)
     parser.add_argument("--reorder", type=Path, help=argparse.SUPPRESS)
+    parser.add_argument("--summary", type=Path, nargs="+", metavar="JSON",
+                        help="print the median table of earlier --json-out files and exit")
     args = parser.parse_args(argv)
+    if args.summary:
+        print("\n".join(summarize([row for path in args.summary for row in json.loads(path.read_text())["rows"]])))
+        return 0
     if args.reorder:
         reorder(args.reorder, args.seed)
         return 0
