@@ -293,9 +293,10 @@ def summarize(rows: list[dict[str, Any]]) -> list[str]:
     groups: dict[tuple[int, str, str], list[dict[str, Any]]] = {}
     for row in rows:
         groups.setdefault((row["size"], row["stage"], row["config"]), []).append(row)
-    lines = ["| messages | stage | config | runs | median wall s | median CPU s | median records/s | single / config "
-             "(wall, paired by round) | client peak RSS MiB | largest worker peak RSS MiB | key shuffle MiB (Dask size estimate) | "
-             "artifact |", "|---:|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---|"]
+    header = ("| messages | stage | config | runs | median wall s | median CPU s | median records/s | single / config "
+              "(wall, paired by round) | client peak RSS MiB | largest worker peak RSS MiB | key shuffle MiB (Dask size "
+              "estimate) | artifact |")
+    lines = [header, "|---:|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---|"]
     for (size, stage, config), group in sorted(groups.items(), key=lambda item: (item[0][0], item[0][1] != "prepare",
                                                                                    item[0][2] != "single", item[0][2])):
         single = {row["round"]: row for row in groups.get((size, stage, "single"), [])}
