@@ -284,3 +284,171 @@ def test_scan_bank_on_a_local_cluster_is_byte_identical(tmp_path):
             assert f"at document {result['documents']}" in refused.stderr
             assert (tmp_path / "refused.jsonl").read_bytes() == b""
     assert not list(tmp_path.glob(".nerb-scan-*"))
+
+
+class _KillOnce(distributed.diagnostics.plugin.WorkerPlugin):
+    """SIGKILLs the worker process when a task of ``layer`` (``nerb-<layer>-<token>-<part>``) starts executing, once
+    per ``marker`` file: the first worker to start such a task dies mid-run (the results it holds are lost with it),
+    the rescheduled task runs."""
+
+    name = "nerb-test-kill-once"
+
+    def __init__(self, layer: str, marker: str) -> None:
+        self.layer = layer
+        self.marker = marker
+
+    def transition(self, key, start, finish, **kwargs):  # type: ignore[no-untyped-def]
+        if finish != "executing" or not re.match(f"^nerb-{self.layer}-[0-9a-f]{{12}}-[0-9]{{5}}$", str(key)):
+            return
+        try:
+            os.close(os.open(self.marker, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600))
+        except FileExistsError:
+            return
+        os.kill(os.getpid(), signal.SIGKILL)
+
+
+def _killing_cluster(tolerated: bool):  # type: ignore[no-untyped-def]
+    """A 2-process LocalCluster whose scheduler reschedules a task lost with a killed worker (``tolerated``) or
+    gives up at once (``allowed-failures`` 0: the run must then be refused)."""
+    import dask
+
+    with dask.config.set({"distributed.scheduler.allowed-failures": 3 if tolerated else 0}):
+        return LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None)
+
+
+@pytest.fixture(scope="module")
+def small_prepared(tmp_path_factory):
+    """A 400-message prepared run and its single-process split (the reference bytes for the kill tests)."""
+    root = tmp_path_factory.mktemp("kill-split")
+    make_corpus.write_corpus(root / "gen", 400, 5, "jsonl")
+    prep = prepare(root / "gen" / "corpus.jsonl", root / "single", dataset_id="gen", revision=REVISION)
+    return prep, run_split(prep.run_dir, root / "single", mode="fixture")
+
+
+@pytest.mark.parametrize("tolerated", [True, False], ids=["rescheduled", "refused"])
+def test_split_with_a_worker_killed_mid_run_completes_or_writes_nothing_and_retry_is_identical(
+        small_prepared, tolerated, tmp_path):
+    """SIGKILL the worker that starts the first key-bucket task (the features it holds are lost with it): with
+    Dask's default tolerance the split completes with the single-process bytes; when the scheduler gives up
+    (allowed-failures 0) the split is refused (ClusterError) with no ``enron-split`` folder left behind. A retry on
+    the same cluster gives the single-process bytes."""
+    prep, single = small_prepared
+    root = tmp_path / "cluster"
+    with _killing_cluster(tolerated) as cluster, Client(cluster) as client:
+        pids = set(client.run(os.getpid).values())
+        client.register_plugin(_KillOnce("split-keys", str(tmp_path / "killed")))
+        if tolerated:
+            frozen = run_split(prep.run_dir, root, mode="fixture", cluster=client, partitions=4)
+            assert _tree(frozen.split_dir) == _tree(single.split_dir)
+            assert frozen.audit == single.audit
+        else:
+            with pytest.raises(ClusterError) as refused:
+                run_split(prep.run_dir, root, mode="fixture", cluster=client, partitions=4)
+            assert refused.value.code == "cluster_run_failed"
+            assert not (root / "enron-split").exists()
+        client.wait_for_workers(2, timeout=60)
+        assert pids - set(client.run(os.getpid).values())  # a worker process really was killed (and replaced)
+        retry = run_split(prep.run_dir, root, run="retry", mode="fixture", cluster=client, partitions=3)
+        assert _tree(retry.split_dir) == _tree(single.split_dir)
+
+
+@pytest.mark.parametrize("tolerated", [True, False], ids=["rescheduled", "refused"])
+def test_scan_bank_with_a_worker_killed_mid_run_completes_or_writes_nothing_and_retry_is_identical(
+        tolerated, tmp_path):
+    """SIGKILL the worker that starts the first range scan (after the line counts): the scan completes with the single-process bytes, or
+    (allowed-failures 0) is refused with nothing written to the output and no private part folder left; a retry
+    gives the single-process bytes."""
+    from test_producers_bank import _need_google_re2, make_train_bundle
+
+    _need_google_re2()
+    from nerb_verify.producers.cluster_scan import scan_on_cluster
+
+    dev = make_train_bundle(tmp_path / "dev")
+    assert run_cli("bank", "build", str(dev), "--private-dir", str(tmp_path / "priv"), "--public-dir",
+                   str(tmp_path / "pub")).code == 0
+    bank = tmp_path / "priv" / "bank.json"
+    docs = tmp_path / "docs.jsonl"
+    _scan_corpus(docs)
+    assert run_cli("scan-bank", str(bank), str(docs), "--out", str(tmp_path / "single.jsonl")).code == 0
+    work = tmp_path / "work"
+    work.mkdir()
+    with _killing_cluster(tolerated) as cluster, Client(cluster) as client:
+        pids = set(client.run(os.getpid).values())
+        client.register_plugin(_KillOnce("scan", str(tmp_path / "killed")))
+        out_path = tmp_path / "cluster.jsonl"
+        with open(out_path, "w", encoding="utf-8") as out:
+            if tolerated:
+                result = scan_on_cluster(client, bank, docs, offsets="byte", shard_size=50_000, out=out, parts=4,
+                                         work_parent=work)
+                assert result["error"] is None
+            else:
+                with pytest.raises(ClusterError) as refused:
+                    scan_on_cluster(client, bank, docs, offsets="byte", shard_size=50_000, out=out, parts=4,
+                                    work_parent=work)
+                assert refused.value.code == "cluster_run_failed"
+        assert list(work.iterdir()) == []  # the private part folder is gone either way
+        expected = (tmp_path / "single.jsonl").read_bytes()
+        assert out_path.read_bytes() == (expected if tolerated else b"")
+        client.wait_for_workers(2, timeout=60)
+        assert pids - set(client.run(os.getpid).values())  # a worker process really was killed (and replaced)
+        with open(tmp_path / "retry.jsonl", "w", encoding="utf-8") as out:
+            assert scan_on_cluster(client, bank, docs, offsets="byte", shard_size=50_000, out=out, parts=3,
+                                   work_parent=work)["error"] is None
+        assert (tmp_path / "retry.jsonl").read_bytes() == expected
+
+
+def _local_directory(dask_worker) -> str:  # type: ignore[no-untyped-def]
+    return str(dask_worker.local_directory)
+
+
+def test_local_cluster_workers_spill_into_a_private_folder_that_is_removed(tmp_path):
+    """``local:N`` workers keep their scratch space (spilled task results: feature digests, document ids) in a
+    fresh 0700 folder, not in Dask's shared, world-readable default, and the folder is gone after the run."""
+    import tempfile
+
+    from nerb_verify.producers.cluster import connect
+
+    with connect("local:1") as client:
+        folders = list(client.run(_local_directory).values())
+        assert folders
+        private = set()
+        for folder in folders:
+            path = Path(folder).resolve()
+            base = Path(tempfile.gettempdir()).resolve()
+            assert base in path.parents
+            top = base / path.relative_to(base).parts[0]
+            assert top.stat().st_mode & 0o777 == 0o700
+            private.add(top)
+    assert private and not any(top.exists() for top in private)
+
+
+def test_band_groups_are_the_single_process_band_pair_keys():
+    """The key-bucket task's inlined band-pair keys are ``band_pair_key`` of the single-process index, one int per
+    pair (``key * 16 + pair``), so the band buckets meet exactly the candidates one process compares."""
+    import random
+
+    from nerb_verify.producers import splitting
+    from nerb_verify.producers.cluster_split import band_groups
+
+    rng = random.Random(20)
+    for signature in [0, (1 << 64) - 1, *(rng.getrandbits(64) for _ in range(2000))]:
+        assert band_groups(signature) == [splitting.band_pair_key(signature, pair) * 16 + pair
+                                          for pair in range(len(splitting._BAND_PAIRS))]
+
+
+def test_shuffled_pieces_travel_as_one_pickle_each():
+    """A worker sends a plain list result element by element (one pickle call and header per tuple); the routed keys
+    and band entries are wrapped so that each piece is one pickle, and they come back equal."""
+    from distributed.protocol import Serialize, deserialize, serialize
+
+    from nerb_verify.producers import cluster_split
+
+    routed = [[("exact_plaintext", bytes([n % 256]) * 32, n) for n in range(2000)]]
+    bands = [[(n * 16 + 3, n * 7919, n) for n in range(2000)]]
+    for piece in (cluster_split._routed({"routed": routed}, 0), cluster_split._bands({"bands": bands}, 0)):
+        header, frames = serialize(Serialize(piece))
+        assert not header.get("is-collection") and len(frames) <= 2
+        assert deserialize(header, frames).items == piece.items
+    from dask.sizeof import sizeof
+
+    assert sizeof(cluster_split.Piece(routed[0])) >= sizeof(routed[0])  # Dask's memory accounting sees the items

@@ -4,6 +4,9 @@
 a scheduler address (``tcp://host:8786``) of a running cluster. Workers read the input and write under the private
 root, so on a real cluster both must be on a filesystem every worker mounts at the same path.
 
+A ``local:N`` cluster keeps its workers' scratch space in a private temporary folder; on a real cluster, start the
+workers with ``--local-directory`` on storage only the run's account can read (docs/producers.md).
+
 Task keys are ``nerb-<stage>-<random token>-<part number>``: they carry no path, file name, text or digest of the
 input, so the dashboard, the scheduler's logs and the task stream show nothing private.
 """
@@ -13,6 +16,8 @@ from __future__ import annotations
 import logging
 import re
 import secrets
+import shutil
+import tempfile
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -55,7 +60,9 @@ def connect(cluster: Any) -> Iterator[Any]:
     """A ``dask.distributed.Client`` for ``cluster``: an existing Client (used as is), ``local:N`` or an address.
 
     A LocalCluster started here has single-threaded worker processes (the cleaning is pure Python: threads would
-    share one GIL), no dashboard, quiet logs, and is closed on exit.
+    share one GIL), no dashboard, quiet logs, and is closed on exit. Its workers' scratch space (where Dask spills
+    task results: feature digests, document ids, spool indexes) is a fresh 0700 folder removed on exit, not Dask's
+    shared default under the temporary directory, whose folders and files other local accounts can read.
     """
     from dask.distributed import Client, LocalCluster
 
@@ -64,14 +71,18 @@ def connect(cluster: Any) -> Iterator[Any]:
         return
     match = LOCAL.match(str(cluster))
     if match:
-        local = LocalCluster(n_workers=int(match.group(1)), threads_per_worker=1, processes=True,
-                             dashboard_address=None, silence_logs=logging.ERROR)
-        client = Client(local)
+        scratch = tempfile.mkdtemp(prefix="nerb-dask-")  # mode 0700
         try:
-            yield client
+            local = LocalCluster(n_workers=int(match.group(1)), threads_per_worker=1, processes=True,
+                                 dashboard_address=None, silence_logs=logging.ERROR, local_directory=scratch)
+            client = Client(local)
+            try:
+                yield client
+            finally:
+                client.close()
+                local.close()
         finally:
-            client.close()
-            local.close()
+            shutil.rmtree(scratch, ignore_errors=True)
         return
     client = Client(str(cluster))
     try:

@@ -28,13 +28,35 @@ from typing import Any
 from nerb_verify.producers import splitting
 from nerb_verify.producers.cluster import ClusterError, connect, task_keys, worker_count
 from nerb_verify.producers.sources import jsonl_line_starts
-from nerb_verify.producers.splitting import SplitError
+from nerb_verify.producers.splitting import BAND_BITS, SplitError
 
 FAMILIES = ("exact_plaintext", "same_message_id", "message_id_reference", "thread_shared_participant",
             "near_duplicate")
 SIGNATURE = "signature"  # the identical-signature keys (family near_duplicate)
 PARTS_PER_WORKER = 4
 _MIX = 0x9E3779B97F4A7C15
+
+
+class Piece:
+    """One shuffled piece (routed group keys, or band entries) that Dask moves between processes as one pickle.
+
+    A worker sends a task result that is a plain ``list`` element by element (one pickle call and one header per
+    tuple: measured, that cost more CPU in the workers' event loops than the grouping itself); an object of this
+    class is pickled whole. ``__sizeof__`` reports the items' size, so Dask's memory accounting stays right.
+    """
+
+    __slots__ = ("items",)
+
+    def __init__(self, items: list[Any]) -> None:
+        self.items = items
+
+    def __reduce__(self) -> tuple[Any, tuple[list[Any]]]:
+        return (Piece, (self.items,))
+
+    def __sizeof__(self) -> int:
+        from dask.sizeof import sizeof
+
+        return int(sizeof(self.items)) + 16
 
 
 def _route(key: Any, buckets: int) -> int:
@@ -98,41 +120,65 @@ class _Forest:
             self.edges.append((a, b))
 
 
-def keys_task(offsets: list[int], bucket: int, band_buckets: int, *routed_parts: list[tuple[str, Any, int]]
-              ) -> dict[str, Any]:
-    """Layer 2: join the nodes sharing a key in this bucket; forests and flags per family, signatures re-routed."""
-    holders: dict[tuple[str, Any], list[int]] = defaultdict(list)
-    for offset, part in zip(offsets, routed_parts):
-        for family, key, local in part:
-            holders[(family, key)].append(offset + local)
+def band_groups(signature: int) -> list[int]:
+    """The 10 band-pair keys of a signature, each as ``band_pair_key * 16 + pair index`` (one int per pair)."""
+    bands = [(signature >> shift) & ((1 << bits) - 1) for shift, bits in zip(splitting._BAND_SHIFTS, BAND_BITS)]
+    return [((bands[i] << BAND_BITS[j]) | bands[j]) * 16 + pair_index
+            for pair_index, (i, j) in enumerate(splitting._BAND_PAIRS)]
+
+
+def keys_task(offsets: list[int], bucket: int, band_buckets: int, *routed_parts: Piece) -> dict[str, Any]:
+    """Layer 2: join the nodes sharing a key in this bucket; forests and flags per family, signatures re-routed.
+
+    One pass in global index order (the parts come in partition order, their local indices ascending), so the first
+    holder of a key is its smallest index, as in :func:`~nerb_verify.producers.splitting.build_groups`: every later
+    holder is joined to it, the first holder is flagged once per joined key, and each distinct signature is sent
+    once, with that representative, to the band buckets of its 10 band-pair keys.
+    """
+    first: dict[tuple[str, Any], int] = {}
+    joined: set[tuple[str, Any]] = set()
     forests = {family: _Forest() for family in FAMILIES}
     flags: dict[str, list[int]] = {family: [] for family in FAMILIES}
-    bands: list[list[tuple[int, int, int, int]]] = [[] for _ in range(band_buckets)]
-    for (family, key), indices in sorted(holders.items(), key=lambda item: min(item[1])):
-        first = min(indices)
-        target = "near_duplicate" if family == SIGNATURE else family
-        if any(index != first for index in indices):
-            flags[target].append(first)
-            for index in indices:
-                if index != first:
-                    forests[target].union(first, index)
-        if family == SIGNATURE:
-            for pair_index in range(len(splitting._BAND_PAIRS)):
-                band_key = splitting.band_pair_key(key, pair_index)
-                bands[_route(band_key * 16 + pair_index, band_buckets)].append((pair_index, band_key, key, first))
+    bands: list[list[tuple[int, int, int]]] = [[] for _ in range(band_buckets)]
+    for offset, part in zip(offsets, routed_parts):
+        for family, key, local in part.items:
+            index = offset + local
+            held = (family, key)
+            other = first.get(held)
+            if other is None:
+                first[held] = index
+                if family == SIGNATURE:
+                    for group in band_groups(key):
+                        bands[((group * _MIX) & 0xFFFFFFFFFFFFFFFF) % band_buckets].append((group, key, index))
+                continue
+            if other == index:  # the same key twice in one record (a repeated reference)
+                continue
+            target = "near_duplicate" if family == SIGNATURE else family
+            forests[target].union(other, index)
+            if held not in joined:
+                joined.add(held)
+                flags[target].append(other)
     return {"forests": {family: forest.edges for family, forest in forests.items()}, "flags": flags,
             "bands": bands}
 
 
-def bands_task(*band_parts: list[tuple[int, int, int, int]]) -> dict[str, Any]:
+def bands_task(*band_parts: Piece) -> dict[str, Any]:
     """Layer 3: signatures sharing a band-pair key within Hamming distance 3 are near pairs (and edges)."""
-    groups: dict[tuple[int, int], list[tuple[int, int]]] = defaultdict(list)
+    groups: dict[int, Any] = {}
     for part in band_parts:
-        for pair_index, band_key, signature, representative in part:
-            groups[(pair_index, band_key)].append((signature, representative))
+        for group, signature, representative in part.items:
+            held = groups.get(group)
+            if held is None:
+                groups[group] = (signature, representative)
+            elif isinstance(held, list):
+                held.append((signature, representative))
+            else:
+                groups[group] = [held, (signature, representative)]
     emissions = 0
     pairs: dict[tuple[int, int], tuple[int, int]] = {}
     for members in groups.values():
+        if not isinstance(members, list):
+            continue
         count = len(members)
         emissions += count * (count - 1) // 2
         for i in range(count):
@@ -186,8 +232,8 @@ def group_on_cluster(cluster: Any, prepared_path: Path, parts: int | None = None
     return nodes, natural, _merge(len(nodes), key_results, band_results)
 
 
-def _routed(result: dict[str, Any], bucket: int) -> list[tuple[str, Any, int]]:
-    return result["routed"][bucket]
+def _routed(result: dict[str, Any], bucket: int) -> Piece:
+    return Piece(result["routed"][bucket])
 
 
 def _nodes(result: dict[str, Any]) -> dict[str, Any]:
@@ -199,8 +245,8 @@ def _size(result: dict[str, Any]) -> int:
     return len(result["nodes"])
 
 
-def _bands(result: dict[str, Any], bucket: int) -> list[tuple[int, int, int, int]]:
-    return result["bands"][bucket]
+def _bands(result: dict[str, Any], bucket: int) -> Piece:
+    return Piece(result["bands"][bucket])
 
 
 def _merge(size: int, key_results: list[dict[str, Any]], band_results: list[dict[str, Any]]) -> splitting.Grouping:
