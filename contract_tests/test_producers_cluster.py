@@ -247,20 +247,26 @@ def _scan_corpus(path: Path) -> None:
     path.write_text("\n".join(rows) + "\n", encoding="utf-8")
 
 
-def test_scan_bank_on_a_local_cluster_is_byte_identical(tmp_path):
-    """The bank scan over ranges of a JSONL corpus writes the single-process bytes; a refused document has the same
-    number and nothing is written."""
+def _built_bank_and_corpus(tmp_path):
+    """A bank built by the CLI from a small development bundle (needs google-re2, else the test skips) and a JSONL
+    corpus to scan with it: the paths of bank.json and docs.jsonl."""
     from test_producers_bank import _need_google_re2, make_train_bundle
 
     _need_google_re2()
-    from nerb_verify.producers.cluster_scan import scan_on_cluster
-
     dev = make_train_bundle(tmp_path / "dev")
     assert run_cli("bank", "build", str(dev), "--private-dir", str(tmp_path / "priv"), "--public-dir",
                    str(tmp_path / "pub")).code == 0
-    bank = tmp_path / "priv" / "bank.json"
     docs = tmp_path / "docs.jsonl"
     _scan_corpus(docs)
+    return tmp_path / "priv" / "bank.json", docs
+
+
+def test_scan_bank_on_a_local_cluster_is_byte_identical(tmp_path):
+    """The bank scan over ranges of a JSONL corpus writes the single-process bytes; a refused document has the same
+    number and nothing is written."""
+    bank, docs = _built_bank_and_corpus(tmp_path)
+    from nerb_verify.producers.cluster_scan import scan_on_cluster
+
     single = run_cli("scan-bank", str(bank), str(docs), "--out", str(tmp_path / "single.jsonl"))
     assert single.code == 0
     bad = tmp_path / "bad.jsonl"
@@ -358,17 +364,9 @@ def test_scan_bank_with_a_worker_killed_mid_run_completes_or_writes_nothing_and_
     """SIGKILL the worker that starts the first range scan (after the line counts): the scan completes with the single-process bytes, or
     (allowed-failures 0) is refused with nothing written to the output and no private part folder left; a retry
     gives the single-process bytes."""
-    from test_producers_bank import _need_google_re2, make_train_bundle
-
-    _need_google_re2()
+    bank, docs = _built_bank_and_corpus(tmp_path)
     from nerb_verify.producers.cluster_scan import scan_on_cluster
 
-    dev = make_train_bundle(tmp_path / "dev")
-    assert run_cli("bank", "build", str(dev), "--private-dir", str(tmp_path / "priv"), "--public-dir",
-                   str(tmp_path / "pub")).code == 0
-    bank = tmp_path / "priv" / "bank.json"
-    docs = tmp_path / "docs.jsonl"
-    _scan_corpus(docs)
     assert run_cli("scan-bank", str(bank), str(docs), "--out", str(tmp_path / "single.jsonl")).code == 0
     work = tmp_path / "work"
     work.mkdir()
