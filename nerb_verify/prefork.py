@@ -21,22 +21,35 @@ from __future__ import annotations
 
 import os
 import pickle
+import signal
+import struct
 import threading
 from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass
 
 from nerb_verify import memo
 
-Job = tuple[tuple[Hashable, ...], Callable[[], object]]
+Job = tuple[tuple[Hashable, ...], Callable[[], object], int]
+FRAME = struct.Struct(">Q")
 
 
 @dataclass
 class Child:
-    """A forked child computing ``keys`` (in order), and the read end of its result pipe."""
+    """A forked child computing ``jobs`` (in this order: largest first), and the read end of its result pipe."""
 
     pid: int
     fd: int
-    keys: tuple[tuple[Hashable, ...], ...]
+    jobs: tuple[Job, ...]
+
+
+@dataclass
+class Outcome:
+    """How the jobs of one :func:`finish` were computed: sent by the child, computed here while the child was still
+    busy (from the small end), or left to the caller (a failed child)."""
+
+    from_child: int = 0
+    in_parent: int = 0
+    left: int = 0
 
 
 def can_fork() -> bool:
@@ -46,9 +59,10 @@ def can_fork() -> bool:
 
 
 def start(jobs: Sequence[Job]) -> Child | None:
-    """Fork a child that computes every job not already memoised and writes ``[(key, value), ...]`` to a pipe;
-    return it, or None when there is nothing to compute or no child can be forked (the caller then computes)."""
-    pending = [(key, compute) for key, compute in jobs if not memo.contains(key)]
+    """Fork a child that computes every job not already memoised, largest ``size`` first, writing one frame
+    (length, pickled ``(index, value)``) per job to a pipe as it completes; return it, or None when there is nothing
+    to compute or no child can be forked (the caller then computes)."""
+    pending = sorted((job for job in jobs if not memo.contains(job[0])), key=lambda job: -job[2])
     if not pending or not can_fork():
         return None
     read_fd, write_fd = os.pipe()
@@ -62,48 +76,97 @@ def start(jobs: Sequence[Job]) -> Child | None:
         status = 1
         try:
             os.close(read_fd)
-            results = [(key, compute()) for key, compute in pending]
-            payload = pickle.dumps(results, protocol=pickle.HIGHEST_PROTOCOL)
-            view = memoryview(payload)
-            while view:
-                view = view[os.write(write_fd, view):]
+            for index, (_, compute, _) in enumerate(pending):
+                payload = pickle.dumps((index, compute()), protocol=pickle.HIGHEST_PROTOCOL)
+                view = memoryview(FRAME.pack(len(payload)) + payload)
+                while view:
+                    view = view[os.write(write_fd, view):]
             status = 0
-        except BaseException:  # noqa: BLE001 - any failure only means the parent computes the scans itself
+        except BaseException:  # noqa: BLE001 - any failure only means the parent computes the rest itself
             status = 1
         finally:
             os._exit(status)
     os.close(write_fd)
-    return Child(pid=pid, fd=read_fd, keys=tuple(key for key, _ in pending))
+    os.set_blocking(read_fd, False)
+    return Child(pid=pid, fd=read_fd, jobs=tuple(pending))
 
 
-def finish(child: Child | None) -> int:
-    """Wait for ``child``, publish its results into the memo and return how many were published (0 when the child
-    failed or sent an incomplete or unexpected result: the caller's stage then computes them itself)."""
+def _frames(buffer: bytearray, count: int, jobs: tuple[Job, ...], results: dict[int, object]) -> int:
+    """Move every complete frame at the start of ``buffer`` into ``results`` (the child sends job ``count`` next);
+    return the new count, or -1 when a frame is not the job expected (nothing more is taken from this child)."""
+    while len(buffer) >= FRAME.size:
+        (length,) = FRAME.unpack_from(buffer)
+        if len(buffer) < FRAME.size + length:
+            break
+        try:
+            index, value = pickle.loads(bytes(buffer[FRAME.size:FRAME.size + length]))
+        except Exception:  # noqa: BLE001 - an unreadable frame: the caller computes what is missing
+            return -1
+        del buffer[:FRAME.size + length]
+        if index != count or count >= len(jobs):
+            return -1
+        results[index] = value
+        count += 1
+    return count
+
+
+def finish(child: Child | None) -> Outcome:
+    """Take the child's results as they come while computing the remaining jobs here from the small end, stop the
+    child once every job is covered, and publish every result into the memo.
+
+    The child works from the largest job down and this process from the smallest up, so the two meet in the middle
+    and at most the job both were on is computed twice (the same pure value). A job neither side finished (the child
+    failed or sent something unexpected) is left to the caller's stage, which computes it on a memo miss."""
     if child is None:
-        return 0
-    chunks: list[bytes] = []
+        return Outcome()
+    jobs = child.jobs
+    results: dict[int, object] = {}
+    own: dict[int, object] = {}
+    buffer = bytearray()
+    count = 0
+    alive = True
+    next_own = len(jobs) - 1
     try:
-        while True:
-            chunk = os.read(child.fd, 1 << 20)
-            if not chunk:
+        while alive and count <= next_own:
+            try:
+                chunk = os.read(child.fd, 1 << 20)
+            except BlockingIOError:
+                chunk = None
+            except OSError:
+                chunk, alive = b"", False
+            if chunk:
+                buffer += chunk
+                count = _frames(buffer, count, jobs, results)
+                if count < 0:
+                    alive, count = False, len(results)
+                continue
+            if chunk == b"":
+                alive = False
                 break
-            chunks.append(chunk)
-    except OSError:
-        chunks = []
+            try:
+                own[next_own] = jobs[next_own][1]()
+            except Exception:  # noqa: BLE001 - a defect: leave the job to the family, which reports it as its own
+                break
+            next_own -= 1
     finally:
         os.close(child.fd)
-    try:
-        _, status = os.waitpid(child.pid, 0)
-    except ChildProcessError:
-        return 0
-    if not os.WIFEXITED(status) or os.WEXITSTATUS(status) != 0 or not chunks:
-        return 0
-    try:
-        results = pickle.loads(b"".join(chunks))
-    except Exception:  # noqa: BLE001 - a truncated pipe: compute in this process instead
-        return 0
-    if not isinstance(results, list) or tuple(key for key, _ in results) != child.keys:
-        return 0
-    for key, value in results:
-        memo.store(key, value)
-    return len(results)
+        if alive:
+            try:
+                os.kill(child.pid, signal.SIGKILL)  # its remaining work is covered here, or left to the caller
+            except ProcessLookupError:
+                pass
+        try:
+            os.waitpid(child.pid, 0)
+        except ChildProcessError:
+            pass
+    outcome = Outcome()
+    for index, (key, _, _) in enumerate(jobs):
+        if index in results:
+            memo.store(key, results[index])
+            outcome.from_child += 1
+        elif index in own:
+            memo.store(key, own[index])
+            outcome.in_parent += 1
+        else:
+            outcome.left += 1
+    return outcome

@@ -65,8 +65,9 @@ def _reads_pointer_root(document: Any) -> bool:
 Scan = Callable[[Collector], int]
 
 
-def _scan_jobs(ctx: VerifyContext) -> tuple[list[tuple[tuple[Any, ...] | None, Scan]], int, int]:
-    """Every per-file scan of the family, in the order the family appends their findings: ``(memo key or None, scan)``
+def _scan_jobs(ctx: VerifyContext) -> tuple[list[tuple[tuple[Any, ...] | None, Scan, int]], int, int]:
+    """Every per-file scan of the family, in the order the family appends their findings: ``(memo key or None, scan,
+    the file's size in bytes)``
     for each loaded JSON artifact (contract profile), then for summary.md and each figure (rendered profile); with
     the number of JSON and text files.
 
@@ -74,7 +75,7 @@ def _scan_jobs(ctx: VerifyContext) -> tuple[list[tuple[tuple[Any, ...] | None, S
     can hold gate targets) the evidence's raw bytes, so they are memoised under those (:mod:`nerb_verify.memo`)."""
     evidence = ctx.loaded.get(C.EVIDENCE)
     evidence_digest = _digest(ctx, C.EVIDENCE) if evidence is not None else "absent"
-    jobs: list[tuple[tuple[Any, ...] | None, Scan]] = []
+    jobs: list[tuple[tuple[Any, ...] | None, Scan, int]] = []
     json_files = 0
     text_files = 0
     for rel in sorted(ctx.loaded):
@@ -82,7 +83,7 @@ def _scan_jobs(ctx: VerifyContext) -> tuple[list[tuple[tuple[Any, ...] | None, S
         root_digest = evidence_digest if CONTRACT.permit_gate_targets and _reads_pointer_root(document) else ""
         key = ("privacy.json", digest, CONTRACT.name, shown, root_digest) if digest and evidence_digest else None
         jobs.append((key, lambda collector, document=document, shown=shown: scan_json(
-            document, CONTRACT, collector, shown, pointer_root=evidence)))
+            document, CONTRACT, collector, shown, pointer_root=evidence), _size(ctx, rel)))
         json_files += 1
     for rel in sorted(ctx.files):
         loaded = ctx.files[rel]
@@ -90,7 +91,8 @@ def _scan_jobs(ctx: VerifyContext) -> tuple[list[tuple[tuple[Any, ...] | None, S
         if _is_rendered_text(rel) and isinstance(text, str):
             shown, digest = safe_relpath(rel), _digest(ctx, rel)
             key = ("privacy.text", digest, RENDERED.name, shown) if digest else None
-            jobs.append((key, lambda collector, text=text, shown=shown: scan_text(text, RENDERED, collector, shown)))
+            jobs.append((key, lambda collector, text=text, shown=shown: scan_text(text, RENDERED, collector, shown),
+                         _size(ctx, rel)))
             text_files += 1
     return jobs, json_files, text_files
 
@@ -106,11 +108,12 @@ def _isolated(scan: Scan) -> Callable[[], tuple[int, tuple[Finding, ...]]]:
     return compute
 
 
-def memo_jobs(ctx: VerifyContext) -> list[tuple[tuple[Any, ...], Callable[[], tuple[int, tuple[Finding, ...]]]]]:
-    """The family's memoisable scans as ``(key, compute)`` pairs, for :mod:`nerb_verify.prefork` to compute in a
-    child process ahead of the family; :func:`run` then finds their values under the same keys."""
+def memo_jobs(ctx: VerifyContext) -> list[tuple[tuple[Any, ...], Callable[[], tuple[int, tuple[Finding, ...]]], int]]:
+    """The family's memoisable scans as ``(key, compute, size)`` triples (size: the file's bytes, a proxy of its
+    cost), for :mod:`nerb_verify.prefork` to compute in a child process ahead of the family; :func:`run` then finds
+    their values under the same keys."""
     jobs, _, _ = _scan_jobs(ctx)
-    return [(key, _isolated(scan)) for key, scan in jobs if key is not None]
+    return [(key, _isolated(scan), size) for key, scan, size in jobs if key is not None]
 
 
 def _memo_scan(ctx: VerifyContext, key: tuple[Any, ...] | None, scan: Scan) -> int:
@@ -129,12 +132,16 @@ def _digest(ctx: VerifyContext, rel: str) -> str:
     return getattr(ctx.files.get(rel), "sha256", "") or ""
 
 
+def _size(ctx: VerifyContext, rel: str) -> int:
+    return int(getattr(ctx.files.get(rel), "size", 0) or 0)
+
+
 def run(ctx: VerifyContext) -> None:
     """Scan every loaded JSON artifact (contract profile), summary/figures text (rendered profile) and every path
     component of the bundle (contract profile), memoised per file (:func:`_scan_jobs`)."""
     jobs, json_files, text_files = _scan_jobs(ctx)
     findings = 0
-    for key, scan in jobs:
+    for key, scan, _ in jobs:
         findings += _memo_scan(ctx, key, scan)
     findings += _scan_names(ctx)
     if json_files == 0 and text_files == 0:
