@@ -92,19 +92,32 @@ import json
 from nerb_verify import memo, prefork
 def boom():
     raise RuntimeError("child failure")
-import time
+import os, time
+CHILD = []
 def slow(value):
+    # a job this process takes from the small end: it returns once the child has exited (a zombie not yet
+    # reaped), so the child's frames and its end of file are all in the pipe, however loaded the machine is
     def compute():
-        time.sleep(0.3)
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline:
+            try:
+                with open(f"/proc/{CHILD[-1].pid}/stat") as stat:
+                    if stat.read().rsplit(")", 1)[1].split()[0] == "Z":
+                        break
+            except OSError:
+                time.sleep(0.5)
+                break
+            time.sleep(0.01)
         return value
     return compute
-# the child takes the largest first: "a" (sent), then "b" raises; the parent, meanwhile, takes "z" from the small end
-jobs = [(("t", "a"), lambda: (1, ()), 3), (("t", "b"), boom, 2), (("t", "z"), slow((9, ())), 1)]
-failed = vars(prefork.finish(prefork.start(jobs)))
-# the child's only job cannot travel back; this process spends the time on the small one, then finds the pipe closed
-unpicklable = vars(prefork.finish(prefork.start([(("t", "c"), lambda: (lambda: None), 2),
-                                                (("t", "y"), slow((8, ())), 1)])))
-good = vars(prefork.finish(prefork.start([(("t", "d"), lambda: (2, ("x",)), 1)])))
+def run(jobs):
+    CHILD.append(prefork.start(jobs))
+    return vars(prefork.finish(CHILD[-1]))
+# the child takes the largest first: "a" (sent), then "b" raises; this process, meanwhile, takes "z" from the small end
+failed = run([(("t", "a"), lambda: (1, ()), 3), (("t", "b"), boom, 2), (("t", "z"), slow((9, ())), 1)])
+# the child's only job cannot travel back; this process takes the small one, then finds the pipe closed
+unpicklable = run([(("t", "c"), lambda: (lambda: None), 2), (("t", "y"), slow((8, ())), 1)])
+good = run([(("t", "d"), lambda: (2, ("x",)), 1)])
 print(json.dumps({"failed": failed, "unpicklable": unpicklable, "good": good,
                   "a": memo.contains(("t", "a")), "b": memo.contains(("t", "b")), "c": memo.contains(("t", "c")),
                   "d": memo.cached(("t", "d"), lambda: None)}))

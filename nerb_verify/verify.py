@@ -28,7 +28,7 @@ import stat
 from dataclasses import dataclass
 from pathlib import Path
 
-from nerb_verify import decision_scope, families, layout, prefork
+from nerb_verify import layout, prefork
 from nerb_verify.bundle import open_bundle
 from nerb_verify.checks.raw import privacy_scan
 from nerb_verify.codes import register
@@ -112,6 +112,10 @@ def verify_bundle(root: Path, options: VerifyOptions | None = None, display_root
         # An older NERB layout: the v2 families would only repeat the one difference dozens of times.
         return VerifyResult(root, shown, ctx, "could_not_verify", EXIT_COULD_NOT_VERIFY)
     child = prefork.start(privacy_scan.memo_jobs(ctx)) if options.jobs > 1 else None
+    # The check families (and the decision scope) are imported here, after the fork: with --jobs 2 this process
+    # loads them while the child is already scanning (issue 16, speed).
+    from nerb_verify import decision_scope, families
+
     failed = False
     for family, run in families.FAMILY_ORDER:
         if family == "privacy":

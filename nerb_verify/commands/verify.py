@@ -8,7 +8,6 @@ import os
 import sys
 from pathlib import Path
 
-from nerb_verify.checks.capacity import capacity_source
 from nerb_verify.context import VerifyOptions
 from nerb_verify.loader import LoadFailure, parse_json_bytes, read_regular_file
 from nerb_verify.outputs.exit_policy import apply_exit_policy, severities_of
@@ -66,6 +65,8 @@ def source_repo_problem(path: Path) -> str | None:
     """
     if not path.is_dir():
         return "does not exist or is not a directory"
+    from nerb_verify.checks.capacity import capacity_source  # only with --source-repo
+
     if not capacity_source.is_git_repository(str(path)):
         return "is not a git repository (or git could not be run)"
     return None
