@@ -152,12 +152,16 @@ def test_cli_jobs_1_and_2_print_the_same_report_on_privacy_fixtures(case_dir: Pa
 
 
 def test_auto_forks_only_for_the_console_script_with_two_cpus(monkeypatch: pytest.MonkeyPatch) -> None:
-    """--jobs auto is 2 only when cli.main runs as the process entry point on a machine with more than one CPU; a
-    caller in Python gets 1; an explicit value wins."""
+    """--jobs auto is 2 only when cli.main runs as the process entry point on Linux with more than one CPU; a
+    caller in Python, one CPU or macOS gets 1; an explicit value wins."""
     monkeypatch.setattr(os, "sched_getaffinity", lambda pid: {0, 1}, raising=False)
+    monkeypatch.setattr(sys, "platform", "linux")
     assert jobs_of(argparse.Namespace(jobs="auto", _entry_point=True)) == 2
     assert jobs_of(argparse.Namespace(jobs="auto")) == 1
     assert jobs_of(argparse.Namespace(jobs="1", _entry_point=True)) == 1
     assert jobs_of(argparse.Namespace(jobs="2")) == 2
     monkeypatch.setattr(os, "sched_getaffinity", lambda pid: {0}, raising=False)
+    assert jobs_of(argparse.Namespace(jobs="auto", _entry_point=True)) == 1
+    monkeypatch.setattr(os, "sched_getaffinity", lambda pid: {0, 1}, raising=False)
+    monkeypatch.setattr(sys, "platform", "darwin")
     assert jobs_of(argparse.Namespace(jobs="auto", _entry_point=True)) == 1

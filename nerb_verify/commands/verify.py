@@ -42,19 +42,21 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--jobs", choices=("auto", "1", "2"), default="auto",
                         help="processes for one verification: 2 scans the bundle's files for privacy in a forked "
                              "child while the other checks run, 1 runs everything in one process; the findings are "
-                             "the same either way (default auto: 2 when nerb-verify is the process itself, the "
-                             "platform can fork and more than one CPU is available; 1 when called from Python)")
+                             "the same either way (default auto: 2 when nerb-verify is the process itself, on "
+                             "Linux with more than one CPU; 1 when called from Python)")
     add_output_arguments(parser)
 
 
 def jobs_of(args: argparse.Namespace) -> int:
     """The number of processes ``--jobs`` asks for; ``auto`` means 2 only for the console script itself (cli.main
-    marks that with ``_entry_point``) with more than one CPU, so a test or a program calling us in-process is never
-    forked."""
+    marks that with ``_entry_point``) on Linux with more than one CPU, so a test or a program calling us in-process
+    is never forked, nor a process on a platform where fork without exec is discouraged (macOS)."""
     if args.jobs != "auto":
         return int(args.jobs)
+    if not (getattr(args, "_entry_point", False) and sys.platform.startswith("linux")):
+        return 1
     cpus = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
-    return 2 if getattr(args, "_entry_point", False) and cpus > 1 else 1
+    return 2 if cpus > 1 else 1
 
 
 def source_repo_problem(path: Path) -> str | None:
