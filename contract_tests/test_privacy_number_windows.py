@@ -34,6 +34,7 @@ WINDOWS = {
     "phone.trunk": 9, "phone.trunk_public": 9, "phone.pairs": 10, "phone.pairs_public": 10,
     "phone.grouped": 9, "phone.grouped_public": 9, "phone.spaced_digits": 10, "phone.spaced_digits_public": 10,
     "phone.compact": 10, "phone.compact_in_url": 10, "phone.e164_bare": 11,
+    "phone.context": 10, "phone.context_public": 10,
     "ssn.shape": 9, "ssn.issuable_shape": 9, "ssn.spaced_digits": 9, "ssn.spaced_digits_issuable": 9,
 }
 WINDOWED = sorted(WINDOWS)
@@ -57,6 +58,7 @@ MINIMAL = {
     "phone.spaced_digits": _spaced("2124567891"), "phone.spaced_digits_public": _spaced("2124567891"),
     "phone.compact": "212" + "456" + "7890", "phone.compact_in_url": "212" + "456" + "7890",
     "phone.e164_bare": "1650" + "253" + "0000",
+    "phone.context": "mobile:: +" + "212" + "456" + "7890", "phone.context_public": "mobile:: +" + "212" + "456" + "7890",
     "ssn.shape": _DASH.join(["123", "45", "6789"]), "ssn.issuable_shape": _DASH.join(["123", "45", "6789"]),
     "ssn.spaced_digits": _spaced("123456789"), "ssn.spaced_digits_issuable": _spaced("123456789"),
 }
@@ -77,6 +79,7 @@ def _strict(monkeypatch: pytest.MonkeyPatch) -> None:
 _FRAGMENTS = [
     "0", "1", "2", "5", "9", "00", "011", "212", "456", "7890", "555", "0123", "45", "6789", "+", "+1", "+44", "(",
     ")", "[", "]", "(0)", "-", "--", ".", "/", "_", "~", ":", " ", "  ", "\t", "\n", "\r\n", "x", "ab", "Tel", "v1.2",
+    "mobile", "phone: ", "fax#", "call ", "cell\u00e9", "TEL.", "tel:+",
     "e", "E", "#", ",", ";", "=", "@", "\u0663", "\uff13", "\u0967", "\u2603", "\u00e9", "\u00a0",
     "+( 1234", "00 49", "(212) 456", "1 2 3 4 5", "0.9530201342281879", "2026-07-15T09:26:30Z",
 ] + list(MINIMAL.values())
@@ -90,6 +93,8 @@ _texts = st.lists(st.tuples(_PAD, _pieces), min_size=1, max_size=6).map(
 def test_window_table_is_pinned() -> None:
     """Every windowed rule is listed here with its digit count (a new window needs its proof and a row)."""
     assert {name: rule.window for name, rule in ALL_RULES.items() if rule.window is not None} == WINDOWS
+    assert {name: rule.window_lead for name, rule in ALL_RULES.items() if rule.window_lead != base._LEAD} == {
+        "phone.context": 10, "phone.context_public": 10}
 
 
 @pytest.mark.parametrize("name", WINDOWED)
@@ -104,15 +109,24 @@ def test_minimal_match_is_found(name: str) -> None:
                 name, "the window must be the tight minimum: one more digit misses the example")
 
 
-def test_shorter_lead_misses_the_international_match(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_shorter_lead_misses_the_context_match() -> None:
+    """The context rule consumes ``mobile``, three other characters and ``+`` before the first digit: a lead of 9
+    misses it, its own 10 finds it."""
+    rule = ALL_RULES["phone.context"]
+    text = "x" * 100 + " " + MINIMAL["phone.context"] + " " + "y" * 100
+    assert _whole(rule).hits(text, {}) and rule.hits(text, {})
+    assert not dataclasses.replace(rule, window_lead=9).hits(text, {})
+
+
+def test_shorter_lead_misses_the_international_match() -> None:
     """The international rule consumes ``+(`` and a space before the first digit: a lead of 2 misses it (so the
-    differential below can fail), 3 finds it."""
+    differential below can fail), the default 3 finds it."""
     rule = ALL_RULES["phone.international"]
     text = "x" * 100 + " +( " + "1234" + "5678 " + "y" * 100
+    assert rule.window_lead == base._LEAD == 3
     assert _whole(rule).hits(text, {})
     assert rule.hits(text, {})
-    monkeypatch.setattr(base, "_LEAD", 2)
-    assert not rule.hits(text, {})
+    assert not dataclasses.replace(rule, window_lead=2).hits(text, {})
 
 
 @pytest.mark.parametrize("name", WINDOWED)
@@ -142,3 +156,16 @@ def test_shared_gates_across_rules() -> None:
     for name in WINDOWED:
         rule = ALL_RULES[name]
         assert rule.hits(text, gates) == _whole(rule).hits(text, {}), name
+
+
+def test_run_digit_class_is_the_documented_superset() -> None:
+    """A run's digits are the ASCII digits and every non-ASCII character but U+2603 (a superset of ``\\d`` in either
+    engine); its separators are exactly the documented ones; everything else ASCII is a breaker."""
+    import re
+
+    digit = re.compile("[%s]" % base._DIGIT_CLASS)
+    for point in list(range(0x3000)) + [0xFF13, 0x1E950, 0x10FFFF]:
+        char = chr(point)
+        expected = ("0" <= char <= "9") or (not char.isascii() and char != "\u2603")
+        assert (digit.fullmatch(char) is not None) == expected, hex(point)
+    assert set(base._RUN_SEPARATORS) == set("-./_~:+()[] \t\r\n")

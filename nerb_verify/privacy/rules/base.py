@@ -43,6 +43,8 @@ class Rule:
     # run (see :func:`number_spans`): the pattern is searched only in the spans around such runs, never elsewhere.
     # Set only with a proof, in a comment at the rule, that the rule meets the conditions of ``number_spans``.
     window: int | None = None
+    # How many characters a match of a windowed rule may consume before its first digit (condition (b); ``_LEAD``).
+    window_lead: int = 3
 
     def hits(self, text: str, gates: dict[Any, Any] | None = None) -> bool:
         """True when the pattern matches somewhere in ``text`` and the validator (if any) accepts that match.
@@ -60,7 +62,7 @@ class Rule:
                 runs = number_runs(text)
                 if gates is not None:
                     gates[_RUNS_KEY] = runs
-            spans = number_spans(text, runs, self.window)
+            spans = number_spans(text, runs, self.window, self.window_lead)
             if spans == []:
                 return False  # no run holds enough digits: no match can count (whatever the gate says)
         if self.gate is not None:
@@ -160,9 +162,11 @@ EIGHT_DIGITS = regex.compile(r"\d(?:\D{0,17}\d){7}")
 # the separators below, or U+2603. A *digit* here is an ASCII digit or any other non-ASCII character (a superset of
 # what ``\d`` matches in either engine, whatever its Unicode tables). A rule may set ``Rule.window = k`` only when:
 #
-#   (a) every character its pattern consumes, and every character a lookahead reads past its first one, is a digit
-#       or one of ``_RUN_SEPARATORS`` (so a match, and the reads that decide it, never cross a breaker);
-#   (b) its pattern consumes at most ``_LEAD`` characters before the match's first digit;
+#   (a) every character its pattern consumes from the match's first digit on, and every character a lookahead
+#       reads past its first one, is a digit or one of ``_RUN_SEPARATORS`` (so the digits of a match, and the reads
+#       that decide it, never cross a breaker);
+#   (b) its pattern consumes at most ``_LEAD`` characters (or the rule's ``window_lead``, if larger) before the
+#       match's first digit, and those may be anything (they may lie outside the run);
 #   (c) every match ends with a digit, and every lookahead alternative that reads more than one character needs a
 #       digit after separators only (``[.]\d``, ``{sep}\d``): past a run's last digit it fails, in the whole text as
 #       in a text cut one character after that digit;
@@ -177,7 +181,9 @@ EIGHT_DIGITS = regex.compile(r"\d(?:\D{0,17}\d){7}")
 _RUN_SEPARATORS = "-./_~:+()[] \t\r\n"
 # (The joined-view separator U+2603, a symbol no rule consumes and that ``\d``/``\w`` never match, is a breaker too,
 # so the chunks of a joined view are separate runs.)
-_DIGIT_CLASS = "0-9\x80-\u2602\u2604-\U0010ffff"
+# Written as the complement of the ASCII non-digits and U+2603 (the same set as ``0-9`` and every other
+# non-ASCII character; compiles in under a millisecond, where the positive ranges take five).
+_DIGIT_CLASS = "^\x00-/:-\x7f\u2603"
 _LEAD = 3
 # A run's first digit, then at least seven more, separators between them (one match per run with eight digits or
 # more: from the run's first digit to its last, as separators and digits never overlap the match is unambiguous).
@@ -196,15 +202,16 @@ def number_runs(text: str) -> list[tuple[int, int, int]]:
             for match in _NUMBER_RUN.finditer(text)]
 
 
-def number_spans(text: str, runs: list[tuple[int, int, int]], min_digits: int) -> list[tuple[int, int]] | None:
+def number_spans(text: str, runs: list[tuple[int, int, int]], min_digits: int,
+                 lead: int = _LEAD) -> list[tuple[int, int]] | None:
     """The (pos, endpos) spans in which a rule with ``window = min_digits`` is searched: each run with at least
-    ``min_digits`` digits, from ``_LEAD`` characters before its first digit to one character after its last, close
-    ones merged; None when they would cover most of the text (search it whole)."""
+    ``min_digits`` digits, from ``lead`` characters (the rule's ``window_lead``) before its first digit to one
+    character after its last, close ones merged; None when they would cover most of the text (search it whole)."""
     spans: list[list[int]] = []
     for first, last, digits in runs:
         if digits < min_digits:
             continue
-        start, end = max(0, first - _LEAD), min(len(text), last + 1)
+        start, end = max(0, first - lead), min(len(text), last + 1)
         if spans and start <= spans[-1][1] + _MERGE_GAP:
             spans[-1][1] = end
         else:

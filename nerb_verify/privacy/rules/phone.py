@@ -240,7 +240,9 @@ _SPACED_RULE = FastPattern(_SPACED_DIGITS)
 #   pairs          10  (2 + 4 x 2)                              grouped       9  (3 + 2 + 2 + 2 at least)
 #   spaced_digits  10  (1 + 1 + 8 at least)                     compact      10  (10 or 11)
 #   e164_bare      11  (11 to 13)
-# The context rules consume the words before the number (letters): they are searched whole.
+# The context rules consume a word (at most six characters: ``mobile``), up to three others and an optional ``+``
+# before the number's first digit (b, lead 10); from that digit on only ``[\d() \t./_-]`` (a); the number ends with a
+# digit and the lookahead reads one character (c); the validators want 10 to 15 digits in the number (d).
 RULES = (
     Rule("phone.international", PHONE, _INTERNATIONAL, _FULL, _international, "+", EIGHT_DIGITS, window=8),
     Rule("phone.international_public", PHONE, _INTERNATIONAL, _FULL, _international_public, "+", EIGHT_DIGITS,
@@ -257,8 +259,10 @@ RULES = (
     Rule("phone.grouped_public", PHONE, _GROUPED_NATIONAL, _FULL, _grouped_public, None, EIGHT_DIGITS, window=9),
     Rule("phone.spaced_digits", PHONE, _SPACED_RULE, _FULL, _spaced, None, SPACED_GATE, window=10),
     Rule("phone.spaced_digits_public", PHONE, _SPACED_RULE, _FULL, _spaced_public, None, SPACED_GATE, window=10),
-    Rule("phone.context", PHONE, _CONTEXT_RULE, _FULL, _context, None, EIGHT_DIGITS),
-    Rule("phone.context_public", PHONE, _CONTEXT_RULE, _FULL, _context_public, None, EIGHT_DIGITS),
+    Rule("phone.context", PHONE, _CONTEXT_RULE, _FULL, _context, None, EIGHT_DIGITS,
+         window=10, window_lead=10),
+    Rule("phone.context_public", PHONE, _CONTEXT_RULE, _FULL, _context_public, None, EIGHT_DIGITS,
+         window=10, window_lead=10),
     Rule("phone.compact", PHONE, _COMPACT, _FULL, None, None, EIGHT_DIGITS, window=10),
     Rule("phone.compact_in_url", PHONE, _COMPACT, _URL_PARTS, _compact_public, None, EIGHT_DIGITS, window=10),
     Rule("phone.e164_bare", PHONE, _E164_BARE, _FULL, _e164_bare, None, _BARE_RUN, window=11),
