@@ -44,7 +44,9 @@ class Rule:
     # Set only with a proof, in a comment at the rule, that the rule meets the conditions of ``number_spans``.
     window: int | None = None
     # How many characters a match of a windowed rule may consume before its first digit (condition (b); ``_LEAD``).
-    window_lead: int = 3
+    # None: unbounded (condition (b) does not hold): the runs are only a necessary condition (no run with ``window``
+    # digits, no match), and the whole text is searched otherwise.
+    window_lead: int | None = 3
 
     def hits(self, text: str, gates: dict[Any, Any] | None = None) -> bool:
         """True when the pattern matches somewhere in ``text`` and the validator (if any) accepts that match.
@@ -62,9 +64,13 @@ class Rule:
                 runs = number_runs(text)
                 if gates is not None:
                     gates[_RUNS_KEY] = runs
-            spans = number_spans(text, runs, self.window, self.window_lead)
-            if spans == []:
-                return False  # no run holds enough digits: no match can count (whatever the gate says)
+            if self.window_lead is None:
+                if not any(digits >= self.window for _first, _last, digits in runs):
+                    return False  # no run holds enough digits: no match can count (whatever the gate says)
+            else:
+                spans = number_spans(text, runs, self.window, self.window_lead)
+                if spans == []:
+                    return False  # as above
         if self.gate is not None:
             key = id(self.gate)
             passed = gates.get(key) if gates is not None else None
