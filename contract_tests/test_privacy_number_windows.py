@@ -45,22 +45,27 @@ def _spaced(digits: str, sep: str = " ") -> str:
     return sep.join(digits)
 
 
+def _groups(*parts: str, sep: str = " ") -> str:
+    return sep.join(parts)
+
+
 # For each rule, a text whose only counting match has the fewest digits the rule can count (assembled from parts).
 _DASH = "-"
 MINIMAL = {
     "phone.international": "+" + "1234" + "5678", "phone.international_public": "+" + "1234" + "5678",
     "phone.double_zero": "00" + "1234" + "5678", "phone.double_zero_public": "00" + "1234" + "5678",
-    "phone.north_american": _DASH.join(["212", "456", "7890"]),
-    "phone.north_american_plausible": _DASH.join(["212", "456", "7890"]),
-    "phone.trunk": " ".join(["020", "794", "6012"]), "phone.trunk_public": " ".join(["020", "794", "6012"]),
-    "phone.pairs": " ".join(["01", "23", "45", "67", "89"]),
-    "phone.pairs_public": " ".join(["01", "23", "45", "67", "89"]),
-    "phone.grouped": " ".join(["123", "456", "78", "90"]), "phone.grouped_public": " ".join(["123", "456", "78", "90"]),
+    "phone.north_american": _groups("212", "456", "7890", sep=_DASH),
+    "phone.north_american_plausible": _groups("212", "456", "7890", sep=_DASH),
+    "phone.trunk": _groups("020", "794", "6012"), "phone.trunk_public": _groups("020", "794", "6012"),
+    "phone.pairs": _groups("01", "23", "45", "67", "89"),
+    "phone.pairs_public": _groups("01", "23", "45", "67", "89"),
+    "phone.grouped": _groups("123", "456", "78", "90"), "phone.grouped_public": _groups("123", "456", "78", "90"),
     "phone.spaced_digits": _spaced("2124567891"), "phone.spaced_digits_public": _spaced("2124567891"),
     "phone.compact": "212" + "456" + "7890", "phone.compact_in_url": "212" + "456" + "7890",
     "phone.e164_bare": "1650" + "253" + "0000",
-    "phone.context": "mobile:: +" + "212" + "456" + "7890", "phone.context_public": "mobile:: +" + "212" + "456" + "7890",
-    "ssn.shape": _DASH.join(["123", "45", "6789"]), "ssn.issuable_shape": _DASH.join(["123", "45", "6789"]),
+    "phone.context": "mobile:: +" + "212" + "456" + "7890",
+    "phone.context_public": "mobile:: +" + "212" + "456" + "7890",
+    "ssn.shape": _groups("123", "45", "6789", sep=_DASH), "ssn.issuable_shape": _groups("123", "45", "6789", sep=_DASH),
     "ssn.spaced_digits": _spaced("123456789"), "ssn.spaced_digits_issuable": _spaced("123456789"),
     "ssn.context": "Social  \t Security  Number: " + "123" + "456" + "789",
 }
@@ -165,7 +170,7 @@ def test_run_digit_class_is_the_documented_superset() -> None:
     engine); its separators are exactly the documented ones; everything else ASCII is a breaker."""
     import re
 
-    digit = re.compile("[%s]" % base._DIGIT_CLASS)
+    digit = re.compile(f"[{base._DIGIT_CLASS}]")
     for point in list(range(0x3000)) + [0xFF13, 0x1E950, 0x10FFFF]:
         char = chr(point)
         expected = ("0" <= char <= "9") or (not char.isascii() and char != "\u2603")

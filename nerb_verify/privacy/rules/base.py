@@ -193,7 +193,7 @@ _DIGIT_CLASS = "^\x00-/:-\x7f\u2603"
 _LEAD = 3
 # A run's first digit, then at least seven more, separators between them (one match per run with eight digits or
 # more: from the run's first digit to its last, as separators and digits never overlap the match is unambiguous).
-_NUMBER_RUN = re.compile(r"[%s](?:[-./_~:+()\[\] \t\r\n]*[%s]){7,}" % (_DIGIT_CLASS, _DIGIT_CLASS))
+_NUMBER_RUN = re.compile(rf"[{_DIGIT_CLASS}](?:[-./_~:+()\[\] \t\r\n]*[{_DIGIT_CLASS}]){{7,}}")
 _NOT_DIGIT = str.maketrans("", "", _RUN_SEPARATORS)
 _RUNS_KEY = "number_runs"
 # Spans closer than this are searched as one (fewer calls; a search over the gap finds only true matches).
