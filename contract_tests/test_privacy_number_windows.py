@@ -23,7 +23,7 @@ from hypothesis import strategies as st
 from nerb_verify.privacy.rules import ALL_RULES, base
 from nerb_verify.privacy.rules.base import Rule
 
-SETTINGS = settings(max_examples=300, deadline=None, derandomize=True,
+SETTINGS = settings(max_examples=200, deadline=None, derandomize=True,
                     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 
 # The windowed rules and the digits every counting match holds (the comments at RULES in phone.py and ssn.py).
@@ -148,7 +148,7 @@ def test_windows_equal_whole_text_strict(name: str, text: str) -> None:
 
 
 @pytest.mark.parametrize("name", WINDOWED)
-@settings(max_examples=100, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=60, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.too_slow])
 @given(text=_texts)
 def test_windows_equal_whole_text_shipped(name: str, text: str) -> None:
     """With the shipped merge gap and whole-text fallback, windowed ``hits`` equals the whole-text search."""
