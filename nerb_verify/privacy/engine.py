@@ -147,7 +147,7 @@ _MASK = "\u2603\u2603"
 
 
 def _run(rules: tuple, scope: str, text: str, found: set[str]) -> None:
-    gates: dict[int, bool] = {}
+    gates: dict[object, object] = {}
     for rule in rules:
         if scope in rule.scopes and rule.code not in found and rule.hits(text, gates):
             found.add(rule.code)

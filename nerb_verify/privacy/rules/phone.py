@@ -230,24 +230,40 @@ _NANP_RULE = compile_rule(_NORTH_AMERICAN)
 _CONTEXT_RULE = compile_rule(_CONTEXT)
 _SPACED_RULE = FastPattern(_SPACED_DIGITS)
 
+# Number windows (``Rule.window``, conditions (a)-(d) in ``rules/base.py``). Every pattern below consumes only
+# digits, ``+``, brackets, spaces, tabs, line breaks and the separators of ``_SEP``/``_GROUPED`` (a), ends with a
+# digit and reads past one character only in ``[.]\d``, ``{_SEP}\d`` or ``[ \t.\-_/~:]\d`` lookaheads (c); the
+# characters before a match's first digit are at most ``+(`` and a space (international), one bracket or ``+``
+# (North American, trunk, grouped), none otherwise (b). The digits every counting match holds (d):
+#   international  8   (its validators: 8 to 20 digits)         double_zero  10  (validators: 10 to 20)
+#   north_american 10  (3 + 3 + 4 in the pattern)               trunk         9  (3 + 3 + 3 at least)
+#   pairs          10  (2 + 4 x 2)                              grouped       9  (3 + 2 + 2 + 2 at least)
+#   spaced_digits  10  (1 + 1 + 8 at least)                     compact      10  (10 or 11)
+#   e164_bare      11  (11 to 13)
+# The context rules consume a word (at most six characters: ``mobile``), up to three others and an optional ``+``
+# before the number's first digit (b, lead 10); from that digit on only ``[\d() \t./_-]`` (a); the number ends with a
+# digit and the lookahead reads one character (c); the validators want 10 to 15 digits in the number (d).
 RULES = (
-    Rule("phone.international", PHONE, _INTERNATIONAL, _FULL, _international, "+", EIGHT_DIGITS),
-    Rule("phone.international_public", PHONE, _INTERNATIONAL, _FULL, _international_public, "+", EIGHT_DIGITS),
-    Rule("phone.double_zero", PHONE, _DOUBLE_ZERO, _FULL, _double_zero, None, EIGHT_DIGITS),
-    Rule("phone.double_zero_public", PHONE, _DOUBLE_ZERO, _FULL, _double_zero_public, None, EIGHT_DIGITS),
-    Rule("phone.north_american", PHONE, _NANP_RULE, _FULL, None, None, EIGHT_DIGITS),
-    Rule("phone.north_american_plausible", PHONE, _NANP_RULE, _FULL, _nanp, None, EIGHT_DIGITS),
-    Rule("phone.trunk", PHONE, _TRUNK, _FULL, _trunk, None, EIGHT_DIGITS),
-    Rule("phone.trunk_public", PHONE, _TRUNK, _FULL, _trunk_public, None, EIGHT_DIGITS),
-    Rule("phone.pairs", PHONE, _PAIRS, _FULL, None, None, EIGHT_DIGITS),
-    Rule("phone.pairs_public", PHONE, _PAIRS, _FULL, _pairs_public, None, EIGHT_DIGITS),
-    Rule("phone.grouped", PHONE, _GROUPED_NATIONAL, _FULL, _grouped, None, EIGHT_DIGITS),
-    Rule("phone.grouped_public", PHONE, _GROUPED_NATIONAL, _FULL, _grouped_public, None, EIGHT_DIGITS),
-    Rule("phone.spaced_digits", PHONE, _SPACED_RULE, _FULL, _spaced, None, SPACED_GATE),
-    Rule("phone.spaced_digits_public", PHONE, _SPACED_RULE, _FULL, _spaced_public, None, SPACED_GATE),
-    Rule("phone.context", PHONE, _CONTEXT_RULE, _FULL, _context, None, EIGHT_DIGITS),
-    Rule("phone.context_public", PHONE, _CONTEXT_RULE, _FULL, _context_public, None, EIGHT_DIGITS),
-    Rule("phone.compact", PHONE, _COMPACT, _FULL, None, None, EIGHT_DIGITS),
-    Rule("phone.compact_in_url", PHONE, _COMPACT, _URL_PARTS, _compact_public, None, EIGHT_DIGITS),
-    Rule("phone.e164_bare", PHONE, _E164_BARE, _FULL, _e164_bare, None, _BARE_RUN),
+    Rule("phone.international", PHONE, _INTERNATIONAL, _FULL, _international, "+", EIGHT_DIGITS, window=8),
+    Rule("phone.international_public", PHONE, _INTERNATIONAL, _FULL, _international_public, "+", EIGHT_DIGITS,
+         window=8),
+    Rule("phone.double_zero", PHONE, _DOUBLE_ZERO, _FULL, _double_zero, None, EIGHT_DIGITS, window=10),
+    Rule("phone.double_zero_public", PHONE, _DOUBLE_ZERO, _FULL, _double_zero_public, None, EIGHT_DIGITS, window=10),
+    Rule("phone.north_american", PHONE, _NANP_RULE, _FULL, None, None, EIGHT_DIGITS, window=10),
+    Rule("phone.north_american_plausible", PHONE, _NANP_RULE, _FULL, _nanp, None, EIGHT_DIGITS, window=10),
+    Rule("phone.trunk", PHONE, _TRUNK, _FULL, _trunk, None, EIGHT_DIGITS, window=9),
+    Rule("phone.trunk_public", PHONE, _TRUNK, _FULL, _trunk_public, None, EIGHT_DIGITS, window=9),
+    Rule("phone.pairs", PHONE, _PAIRS, _FULL, None, None, EIGHT_DIGITS, window=10),
+    Rule("phone.pairs_public", PHONE, _PAIRS, _FULL, _pairs_public, None, EIGHT_DIGITS, window=10),
+    Rule("phone.grouped", PHONE, _GROUPED_NATIONAL, _FULL, _grouped, None, EIGHT_DIGITS, window=9),
+    Rule("phone.grouped_public", PHONE, _GROUPED_NATIONAL, _FULL, _grouped_public, None, EIGHT_DIGITS, window=9),
+    Rule("phone.spaced_digits", PHONE, _SPACED_RULE, _FULL, _spaced, None, SPACED_GATE, window=10),
+    Rule("phone.spaced_digits_public", PHONE, _SPACED_RULE, _FULL, _spaced_public, None, SPACED_GATE, window=10),
+    Rule("phone.context", PHONE, _CONTEXT_RULE, _FULL, _context, None, EIGHT_DIGITS,
+         window=10, window_lead=10),
+    Rule("phone.context_public", PHONE, _CONTEXT_RULE, _FULL, _context_public, None, EIGHT_DIGITS,
+         window=10, window_lead=10),
+    Rule("phone.compact", PHONE, _COMPACT, _FULL, None, None, EIGHT_DIGITS, window=10),
+    Rule("phone.compact_in_url", PHONE, _COMPACT, _URL_PARTS, _compact_public, None, EIGHT_DIGITS, window=10),
+    Rule("phone.e164_bare", PHONE, _E164_BARE, _FULL, _e164_bare, None, _BARE_RUN, window=11),
 )

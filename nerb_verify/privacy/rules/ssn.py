@@ -52,13 +52,20 @@ def _spaced_issuable(match: regex.Match[str]) -> bool:
     return _issuable_digits("".join(char for char in match.group(0) if "0" <= char <= "9"))
 
 
+# Number windows (``Rule.window``, conditions (a)-(d) in ``rules/base.py``): the shape and the spaced digits consume
+# only digits, brackets and the separators of ``_SEP`` and ``_SPACED`` (a), at most one bracket before the first
+# digit (b), end with a digit and read past one character only in ``[-./_~:+]?\d``, ``[ \t]{1,8}\d`` and
+# ``[ \t.\-_/~:]\d`` lookaheads (c), and hold 9 digits (3 + 2 + 4; 1 + 1 + 7) (d). The context rule consumes the
+# words before the number, with no bound on the spaces in them (no lead): its nine digits in a row only make a run
+# with nine digits a necessary condition, and the whole text is searched when one exists.
 RULES = (
-    Rule("ssn.shape", SSN, compile_rule(_SHAPE), ("full",), gate=EIGHT_DIGITS),
-    Rule("ssn.issuable_shape", SSN, compile_rule(_SHAPE), ("full",), gate=EIGHT_DIGITS, validate=_issuable),
-    Rule("ssn.spaced_digits", SSN, FastPattern(_SPACED), ("full",), gate=SPACED_GATE, validate=_spaced),
+    Rule("ssn.shape", SSN, compile_rule(_SHAPE), ("full",), gate=EIGHT_DIGITS, window=9),
+    Rule("ssn.issuable_shape", SSN, compile_rule(_SHAPE), ("full",), gate=EIGHT_DIGITS, validate=_issuable,
+         window=9),
+    Rule("ssn.spaced_digits", SSN, FastPattern(_SPACED), ("full",), gate=SPACED_GATE, validate=_spaced, window=9),
     Rule("ssn.spaced_digits_issuable", SSN, FastPattern(_SPACED), ("full",), gate=SPACED_GATE,
-         validate=_spaced_issuable),
+         validate=_spaced_issuable, window=9),
     Rule("ssn.context", SSN, compile_rule(
         r"(?i)(?<![^\W_])(?:ssn|ss\#|social[ \t_-]*security(?:[ \t_-]*(?:no|num|number|\#))?)[^\w\n]{0,5}\d{9}(?!\d)"),
-        ("full",), gate=EIGHT_DIGITS),
+        ("full",), gate=EIGHT_DIGITS, window=9, window_lead=None),
 )
