@@ -15,7 +15,7 @@ re2 = pytest.importorskip("re2", reason="the RE2 engine needs google-re2 (the 'p
 if not hasattr(getattr(re2, "_re2", None), "Set"):
     pytest.skip("the installed 're2' module is not google-re2 (no RE2::Set)", allow_module_level=True)
 
-from contract_tests.test_producers_engine import EMAIL_REGEX, _lit, _regex, make_bank  # noqa: E402
+from contract_tests.test_producers_engine import EMAIL_REGEX, _lit, _regex, literal_patterns, make_bank  # noqa: E402
 from nerb_verify.producers import ascii_index, engine  # noqa: E402
 from nerb_verify.producers.engine import WHITE_SPACE, compile_bank  # noqa: E402
 from nerb_verify.producers.reference_matcher import reference_scan  # noqa: E402
@@ -77,10 +77,7 @@ ASCII_CHARS = ["a", "b", "k", "K", "s", "S", "1", "_", "-", ".", "@", " ", "\t",
 VALUE_CHARS = ASCII_CHARS + ["\u212a", "\u017f", "\u00a0", "\u00e9"]
 ascii_words = st.lists(st.sampled_from(ASCII_CHARS), min_size=1, max_size=12).map("".join)
 value_words = st.lists(st.sampled_from(VALUE_CHARS), min_size=1, max_size=12).map("".join)
-ascii_literal = st.builds(
-    lambda value, prio, cs, ws, left, right: _lit(value, prio, cs, ws, left, right),
-    value_words, st.integers(0, 3), st.booleans(), st.booleans(), st.sampled_from(["none", "word"]),
-    st.sampled_from(["none", "word"]))
+ascii_literal = literal_patterns(value_words)
 
 
 @st.composite

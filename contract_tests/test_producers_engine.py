@@ -187,10 +187,16 @@ ALPHABET = ["a", "b", "k", "K", "\u212a", "s", "S", "\u017f", "\u00df", "\u03a9"
             "\u24b6", "1", "_", "-", ".", "@", " ", "\u00a0", "\t", "\u2003", "\u200b", "x"]
 chars = st.sampled_from(ALPHABET)
 words = st.lists(chars, min_size=1, max_size=4).map("".join)
-literal_pattern = st.builds(
-    lambda value, prio, cs, ws, left, right: _lit(value, prio, cs, ws, left, right),
-    words, st.integers(0, 3), st.booleans(), st.booleans(), st.sampled_from(["none", "word"]),
-    st.sampled_from(["none", "word"]))
+def literal_patterns(values):
+    """Literal patterns over ``values`` with every option drawn: priority, case sensitivity, whitespace folding and
+    both boundaries."""
+    return st.builds(
+        lambda value, prio, cs, ws, left, right: _lit(value, prio, cs, ws, left, right),
+        values, st.integers(0, 3), st.booleans(), st.booleans(), st.sampled_from(["none", "word"]),
+        st.sampled_from(["none", "word"]))
+
+
+literal_pattern = literal_patterns(words)
 
 
 @st.composite
