@@ -72,7 +72,7 @@ def test_a_custom_profile_of_a_registered_name_is_not_served_from_the_memo() -> 
 
 
 def test_the_memo_is_bounded() -> None:
-    memo = joined._ContainerMemo(maxsize=3)
+    memo = joined._ContainerMemo(maxsize=3, name="test")
     for index in range(10):
         memo.put(("contract", (str(index), "x")), {"code"})
     assert memo.cache_info() == (3, 3)

@@ -310,7 +310,8 @@ class _ContainerMemo:
     Only the registered profiles are remembered (a custom profile of the same name is scanned afresh). The pieces
     are the caller's strings (no copy); ``cache_clear`` empties it, as ``functools.lru_cache`` does."""
 
-    def __init__(self, maxsize: int) -> None:
+    def __init__(self, maxsize: int, name: str) -> None:
+        self.__name__ = name  # as a cache function has (the benchmark tools list caches by name)
         self.maxsize = maxsize
         self.entries: OrderedDict[tuple[str, tuple[str, ...]], frozenset[str]] = OrderedDict()
 
@@ -333,7 +334,7 @@ class _ContainerMemo:
         return len(self.entries), self.maxsize
 
 
-_CONTAINERS = _ContainerMemo(maxsize=4096)
+_CONTAINERS = _ContainerMemo(maxsize=4096, name="_CONTAINERS")
 
 
 def joined_findings(containers: Sequence[tuple[Hashable, Sequence[str]]],
