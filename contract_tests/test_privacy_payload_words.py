@@ -231,3 +231,25 @@ def test_plan_groups_only_plain_hints() -> None:
     assert plan is not None
     assert "@" in plan.literals and "~" in plan.literals and "file:" in plan.words
     assert all(hint.pattern is not None or hint.min_digits or (hint.literal and hint.lower) for hint in plan.rest)
+
+
+def test_the_separated_hex_gate_holds_wherever_a_run_is() -> None:
+    # The gate (five separators each followed by two hex digits) is searched first; it must match every text that
+    # holds a byte-separated run, the shortest (six bytes, five separators) included.
+    rng = random.Random(11)
+    def noise() -> str:
+        return "".join(rng.choice("0123456789abcdefABCDEFxyz :-=\n") for _ in range(rng.randint(0, 12)))
+
+    def run() -> str:
+        separator = rng.choice(" :-")
+        return separator.join(f"{rng.randrange(256):02x}" for _ in range(rng.randint(4, 8)))
+
+    texts = [noise() + run() + noise() + (run() if rng.random() < 0.3 else "") for _ in range(4000)]
+    texts += ["6a 61 6e 65 40 78", "6A:61:6E:65:40:78", "x6a-61-6e-65-40-78y", "6a 61 6e 65 40"]
+    runs = 0
+    for text in texts:
+        if engine._SEPARATED_HEX.search(text) is not None:
+            runs += 1
+            assert engine._SEPARATED_HEX_GATE.search(text) is not None, text
+    assert runs > 100
+    assert engine._SEPARATED_HEX.search("6a 61 6e 65 40") is None  # five bytes are not a run

@@ -94,6 +94,11 @@ _HEX_TOKEN = re.compile(r"[0-9A-Fa-f](?<![0-9A-Fa-f][0-9A-Fa-f])[0-9A-Fa-f](?:[0
 # Hex bytes written with a separator ("6a 61 6e", "6a:61:6e", "6a-61-6e").
 _SEPARATED_HEX = re.compile(
     r"[0-9A-Fa-f](?<![0-9A-Fa-f][0-9A-Fa-f])[0-9A-Fa-f](?:[ :-][0-9A-Fa-f]{2}){5,}(?![0-9A-Fa-f])")
+# What every byte-separated hex run contains: five separators, each followed by two hex digits (its second to sixth
+# bytes). Written out and starting with the separator, this searches several times faster than _SEPARATED_HEX, whose
+# first character (any hex digit) matches almost everywhere; only a text where it matches is searched for the runs.
+_SEPARATED_HEX_GATE = re.compile(r"[ :-][0-9A-Fa-f]{2}[ :-][0-9A-Fa-f]{2}[ :-][0-9A-Fa-f]{2}[ :-][0-9A-Fa-f]{2}"
+                                 r"[ :-][0-9A-Fa-f]{2}")
 # Base32 (RFC 4648, either case, padding optional): 16 characters carry 10 bytes.
 _BASE32_TOKEN = re.compile(r"(?<![A-Za-z0-9=])(?:[A-Z2-7]{16,}|[a-z2-7]{16,})=*(?![A-Za-z0-9=])")
 # MIME-style wrapping: base64 lines of 16+ characters joined by line breaks (each line alone may be too short to
@@ -396,6 +401,8 @@ def encoded_payloads(clean: str) -> list[str]:
         if text is not None:
             found.append(text)
     for pattern in (_HEX_TOKEN, _SEPARATED_HEX):
+        if pattern is _SEPARATED_HEX and _SEPARATED_HEX_GATE.search(clean) is None:
+            continue  # no byte-separated run (see _SEPARATED_HEX_GATE)
         for match in pattern.finditer(clean):
             text = _hex_text(match.group(0))
             if text is not None:
@@ -453,9 +460,10 @@ def has_encoded_payload(clean: str) -> bool:
         for match in _WRAPPED_BASE64.finditer(clean):
             if _token_text(regex.sub(r"\s+", "", match.group(0))) is not None:
                 return True
-    for match in _SEPARATED_HEX.finditer(clean):
-        if _hex_text(match.group(0)) is not None:
-            return True
+    if _SEPARATED_HEX_GATE.search(clean) is not None:
+        for match in _SEPARATED_HEX.finditer(clean):
+            if _hex_text(match.group(0)) is not None:
+                return True
     if block_has_raw_payload(clean):
         return True
     for word in clean.split():
