@@ -212,16 +212,19 @@ def _ascii_classes(pattern: str) -> str:
 
 @dataclass(frozen=True)
 class _Plan:
-    """The compiled hints in three groups, tested in this order by :func:`needs_full_scan`: ``literals``, those of
-    the hints that are a literal only; ``words``, those of the hints that are lower-case words only; ``rest``, every
-    other hint, cheapest first. The text needs the full path when *any* hint holds, so the order the hints are
-    tested in changes nothing but the time; a literal-only hint holds exactly when its literal is in the text and a
-    words-only hint exactly when one of its words is in the lower-cased text, which the groups test without the
-    per-hint loop."""
+    """The compiled hints in four groups, tested in this order by :func:`needs_full_scan`: ``literals``, those of
+    the hints that are a literal only; ``words``, those of the hints that are lower-case words only; ``rest``, the
+    other hints that count no digits, cheapest first; ``counting``, the hints that count digits, tested only when
+    the text holds at least ``fewest_digits`` (the smallest count among them). The text needs the full path when
+    *any* hint holds, so the order the hints are tested in changes nothing but the time; a literal-only hint holds
+    exactly when its literal is in the text, a words-only hint exactly when one of its words is in the lower-cased
+    text, and no digit-counting hint holds on a text with fewer digits than it counts."""
 
     literals: tuple[str, ...]
     words: tuple[str, ...]
     rest: tuple[_Compiled, ...]
+    counting: tuple[_Compiled, ...]
+    fewest_digits: int
 
 
 @functools.lru_cache(maxsize=32)
@@ -249,7 +252,10 @@ def _hints(rule_names: tuple[str, ...], engine_hints: tuple[Hint, ...]) -> _Plan
             rest.append(_Compiled(hint.literal, hint.lower,
                                   re.compile(_ascii_classes(hint.pattern)) if hint.pattern else None,
                                   hint.min_digits, hint.on_lower))
-    return _Plan(tuple(dict.fromkeys(literals)), tuple(dict.fromkeys(words)), tuple(rest))
+    counting = tuple(hint for hint in rest if hint.min_digits)
+    return _Plan(tuple(dict.fromkeys(literals)), tuple(dict.fromkeys(words)),
+                 tuple(hint for hint in rest if not hint.min_digits), counting,
+                 min((hint.min_digits for hint in counting), default=0))
 
 
 # The last (rule names, engine hints, plan) looked up: the engine passes the same two tuples for every string of a
@@ -296,15 +302,14 @@ def needs_full_scan(text: str, rule_names: tuple[str, ...], max_chars: int, engi
         for word in plan.words:
             if word in low:
                 return True
-    digits = -1
-    for hint in plan.rest:
+    hints = plan.rest
+    if plan.counting:
+        digits = _ascii_digits(text)
+        if digits >= plan.fewest_digits:
+            hints = plan.rest + tuple(hint for hint in plan.counting if digits >= hint.min_digits)
+    for hint in hints:
         if hint.literal is not None and hint.literal not in text:
             continue
-        if hint.min_digits:
-            if digits < 0:
-                digits = _ascii_digits(text)
-            if digits < hint.min_digits:
-                continue
         if hint.lower:
             low = text.lower() if low is None else low
             if not any(word in low for word in hint.lower):
