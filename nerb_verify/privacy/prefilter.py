@@ -38,7 +38,7 @@ from __future__ import annotations
 
 import functools
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from nerb_verify.privacy.normalise import INERT_SEPARATOR
@@ -213,18 +213,18 @@ def _ascii_classes(pattern: str) -> str:
 @dataclass(frozen=True)
 class _Plan:
     """The compiled hints in four groups, tested in this order by :func:`needs_full_scan`: ``literals``, those of
-    the hints that are a literal only; ``words``, those of the hints that are lower-case words only; ``rest``, the
-    other hints that count no digits, cheapest first; ``counting``, the hints that count digits, tested only when
-    the text holds at least ``fewest_digits`` (the smallest count among them). The text needs the full path when
-    *any* hint holds, so the order the hints are tested in changes nothing but the time; a literal-only hint holds
-    exactly when its literal is in the text, a words-only hint exactly when one of its words is in the lower-cased
-    text, and no digit-counting hint holds on a text with fewer digits than it counts."""
+    the hints that are a literal only; ``words``, those of the hints that are lower-case words only (see
+    :func:`_fewest_words`); ``rest``, the other hints that count no digits, cheapest first; ``counting``, the hints
+    that count digits, smallest count first, tested up to the first that counts more digits than the text holds.
+    The text needs the full path when *any* hint holds, so the order the hints are tested in changes nothing but
+    the time; a literal-only hint holds exactly when its literal is in the text, a words-only hint exactly when one
+    of its words is in the lower-cased text, and no digit-counting hint holds on a text with fewer digits than it
+    counts."""
 
     literals: tuple[str, ...]
     words: tuple[str, ...]
     rest: tuple[_Compiled, ...]
     counting: tuple[_Compiled, ...]
-    fewest_digits: int
 
 
 @functools.lru_cache(maxsize=32)
@@ -249,13 +249,23 @@ def _hints(rule_names: tuple[str, ...], engine_hints: tuple[Hint, ...]) -> _Plan
         elif plain and hint.literal is None and hint.lower:
             words.extend(hint.lower)
         else:
-            rest.append(_Compiled(hint.literal, hint.lower,
+            rest.append(_Compiled(hint.literal, _fewest_words(hint.lower),
                                   re.compile(_ascii_classes(hint.pattern)) if hint.pattern else None,
                                   hint.min_digits, hint.on_lower))
-    counting = tuple(hint for hint in rest if hint.min_digits)
-    return _Plan(tuple(dict.fromkeys(literals)), tuple(dict.fromkeys(words)),
-                 tuple(hint for hint in rest if not hint.min_digits), counting,
-                 min((hint.min_digits for hint in counting), default=0))
+    counting = tuple(sorted((hint for hint in rest if hint.min_digits), key=lambda hint: hint.min_digits))
+    return _Plan(tuple(dict.fromkeys(literals)), _fewest_words(words),
+                 tuple(hint for hint in rest if not hint.min_digits), counting)
+
+
+def _fewest_words(words: Sequence[str]) -> tuple[str, ...]:
+    """``words`` without those that hold another of them (a text holding ``at sign`` holds ``at``: one of the words
+    is in a text exactly when one of the remaining ones is), shortest first (most likely found first)."""
+    unique = sorted(set(words), key=lambda word: (len(word), word))
+    kept: list[str] = []
+    for word in unique:
+        if not any(shorter in word for shorter in kept):
+            kept.append(word)
+    return tuple(kept)
 
 
 # The last (rule names, engine hints, plan) looked up: the engine passes the same two tuples for every string of a
@@ -302,22 +312,24 @@ def needs_full_scan(text: str, rule_names: tuple[str, ...], max_chars: int, engi
         for word in plan.words:
             if word in low:
                 return True
-    hints = plan.rest
-    if plan.counting:
-        digits = _ascii_digits(text)
-        if digits >= plan.fewest_digits:
-            hints = plan.rest + tuple(hint for hint in plan.counting if digits >= hint.min_digits)
-    for hint in hints:
-        if hint.literal is not None and hint.literal not in text:
-            continue
-        if hint.lower:
-            low = text.lower() if low is None else low
-            if not any(word in low for word in hint.lower):
+    digits = _ascii_digits(text) if plan.counting else 0
+    for group in (plan.rest, plan.counting):
+        for hint in group:
+            if hint.min_digits > digits:
+                break  # (``rest`` counts no digits; ``counting`` is sorted by the count, smallest first)
+            if hint.literal is not None and hint.literal not in text:
                 continue
-        if hint.pattern is not None:
-            if hint.on_lower:
+            if hint.lower:
                 low = text.lower() if low is None else low
-            if hint.pattern.search(low if hint.on_lower else text) is None:  # type: ignore[arg-type]
-                continue
-        return True
+                for word in hint.lower:
+                    if word in low:
+                        break
+                else:
+                    continue
+            if hint.pattern is not None:
+                if hint.on_lower:
+                    low = text.lower() if low is None else low
+                if hint.pattern.search(low if hint.on_lower else text) is None:  # type: ignore[arg-type]
+                    continue
+            return True
     return bool(payloads(text))
