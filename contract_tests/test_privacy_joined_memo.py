@@ -77,3 +77,15 @@ def test_the_memo_is_bounded() -> None:
         memo.put(("contract", (str(index), "x")), {"code"})
     assert memo.cache_info() == (3, 3)
     assert memo.get(("contract", ("9", "x"))) == frozenset({"code"}) and memo.get(("contract", ("0", "x"))) is None
+
+
+def test_the_memo_holds_a_bounded_number_of_characters() -> None:
+    memo = joined._ContainerMemo(maxsize=100, name="test", max_chars=10, max_container_chars=6)
+    memo.put(("contract", ("abcdefg", "x")), {"code"})  # 8 characters: longer than a container may be
+    assert memo.get(("contract", ("abcdefg", "x"))) is None
+    for index in range(5):
+        memo.put(("contract", (str(index), "abc")), {"code"})  # 4 characters each
+    assert memo.chars <= 10 and memo.cache_info()[0] == 2
+    assert memo.get(("contract", ("4", "abc"))) == frozenset({"code"})
+    memo.cache_clear()
+    assert memo.chars == 0 and memo.cache_info()[0] == 0

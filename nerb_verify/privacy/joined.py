@@ -308,28 +308,42 @@ class _ContainerMemo:
     profile only (:func:`joined_codes`), and the files of one bundle repeat containers (the same object or array
     in the manifest, the evidence and the capacity decision), so each is screened and scanned once per process.
     Only the registered profiles are remembered (a custom profile of the same name is scanned afresh). The pieces
-    are the caller's strings (no copy); ``cache_clear`` empties it, as ``functools.lru_cache`` does."""
+    are the caller's strings (no copy), but the memo keeps them alive, so it holds at most ``maxsize`` containers
+    and ``max_chars`` characters of pieces in all, and no container longer than ``max_container_chars`` (a longer
+    one is scanned afresh each time); ``cache_clear`` empties it, as ``functools.lru_cache`` does."""
 
-    def __init__(self, maxsize: int, name: str) -> None:
+    def __init__(self, maxsize: int, name: str, max_chars: int = 1 << 20, max_container_chars: int = CHUNK) -> None:
         self.maxsize = maxsize
-        self.entries: OrderedDict[tuple[str, tuple[str, ...]], frozenset[str]] = OrderedDict()
+        self.max_chars = max_chars
+        self.max_container_chars = max_container_chars
+        self.chars = 0
+        self.entries: OrderedDict[tuple[str, tuple[str, ...]], tuple[frozenset[str], int]] = OrderedDict()
         # What a cache function of ``functools.lru_cache`` has, on the instance (not the class), so that the
         # benchmark tools, which empty every cache of the privacy modules by these names, find this one and only it.
         self.__name__ = name
-        self.cache_clear = self.entries.clear
+        self.cache_clear = self._clear
         self.cache_info = self._info
 
     def get(self, key: tuple[str, tuple[str, ...]]) -> frozenset[str] | None:
-        codes = self.entries.get(key)
-        if codes is not None:
-            self.entries.move_to_end(key)
-        return codes
+        entry = self.entries.get(key)
+        if entry is None:
+            return None
+        self.entries.move_to_end(key)
+        return entry[0]
 
     def put(self, key: tuple[str, tuple[str, ...]], codes: Collection[str]) -> None:
-        self.entries[key] = frozenset(codes)
-        self.entries.move_to_end(key)
-        while len(self.entries) > self.maxsize:
-            self.entries.popitem(last=False)
+        size = sum(map(len, key[1]))
+        if size > self.max_container_chars or key in self.entries:
+            return
+        self.entries[key] = (frozenset(codes), size)
+        self.chars += size
+        while len(self.entries) > self.maxsize or self.chars > self.max_chars:
+            _key, (_codes, dropped) = self.entries.popitem(last=False)
+            self.chars -= dropped
+
+    def _clear(self) -> None:
+        self.entries.clear()
+        self.chars = 0
 
     def _info(self) -> tuple[int, int]:
         return len(self.entries), self.maxsize
