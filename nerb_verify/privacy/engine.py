@@ -43,8 +43,13 @@ import regex
 
 from nerb_verify.codes import register
 from nerb_verify.privacy.normalise import decode_quoted_printable, has_quoted_printable, normalise
-from nerb_verify.privacy.payloads import (MIN_WORD_TOKEN, as_text, block_has_raw_payload, raw_payloads,
-                                          word_has_raw_payload)
+from nerb_verify.privacy.payloads import (
+    MIN_WORD_TOKEN,
+    as_text,
+    block_has_raw_payload,
+    raw_payloads,
+    word_has_raw_payload,
+)
 from nerb_verify.privacy.prefilter import Hint, needs_full_scan
 from nerb_verify.privacy.profiles import PROFILES, Profile
 from nerb_verify.privacy.rules.email import AT_SIGN, EMAIL
