@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import dataclasses
 import functools
+from collections import OrderedDict
 from collections.abc import Collection, Hashable, Sequence
 
 import regex
@@ -28,7 +29,7 @@ import regex
 from nerb_verify.codes import register
 from nerb_verify.privacy.engine import FAIL_CLOSED, prefilter_skips, scan_string, scan_uncached
 from nerb_verify.privacy.normalise import may_expand_past, normalise
-from nerb_verify.privacy.profiles import CONTRACT, Profile
+from nerb_verify.privacy.profiles import CONTRACT, PROFILES, Profile
 from nerb_verify.privacy.rules.email import EMAIL
 
 JOINED_BUDGET = register(
@@ -301,11 +302,62 @@ def _screen_profile(profile: Profile) -> Profile:
     return dataclasses.replace(profile, max_chars=SCREEN_CHARS * 20, max_url_payloads=1_000_000)
 
 
+class _ContainerMemo:
+    """A bounded LRU of the joined codes of containers already scanned in this process, per registered profile:
+    ``(profile name, pieces) -> codes``. The joined codes of a container are a function of its pieces and the
+    profile only (:func:`joined_codes`), and the files of one bundle repeat containers (the same object or array
+    in the manifest, the evidence and the capacity decision), so each is screened and scanned once per process.
+    Only the registered profiles are remembered (a custom profile of the same name is scanned afresh). The pieces
+    are the caller's strings (no copy), but the memo keeps them alive, so it holds at most ``maxsize`` containers
+    and ``max_chars`` characters of pieces in all, and no container longer than ``max_container_chars`` (a longer
+    one is scanned afresh each time); ``cache_clear`` empties it, as ``functools.lru_cache`` does."""
+
+    def __init__(self, maxsize: int, name: str, max_chars: int = 1 << 20, max_container_chars: int = CHUNK) -> None:
+        self.maxsize = maxsize
+        self.max_chars = max_chars
+        self.max_container_chars = max_container_chars
+        self.chars = 0
+        self.entries: OrderedDict[tuple[str, tuple[str, ...]], tuple[frozenset[str], int]] = OrderedDict()
+        # What a cache function of ``functools.lru_cache`` has, on the instance (not the class), so that the
+        # benchmark tools, which empty every cache of the privacy modules by these names, find this one and only it.
+        self.__name__ = name
+        self.cache_clear = self._clear
+        self.cache_info = self._info
+
+    def get(self, key: tuple[str, tuple[str, ...]]) -> frozenset[str] | None:
+        entry = self.entries.get(key)
+        if entry is None:
+            return None
+        self.entries.move_to_end(key)
+        return entry[0]
+
+    def put(self, key: tuple[str, tuple[str, ...]], codes: Collection[str]) -> None:
+        size = sum(map(len, key[1]))
+        if size > self.max_container_chars or key in self.entries:
+            return
+        self.entries[key] = (frozenset(codes), size)
+        self.chars += size
+        while len(self.entries) > self.maxsize or self.chars > self.max_chars:
+            _key, (_codes, dropped) = self.entries.popitem(last=False)
+            self.chars -= dropped
+
+    def _clear(self) -> None:
+        self.entries.clear()
+        self.chars = 0
+
+    def _info(self) -> tuple[int, int]:
+        return len(self.entries), self.maxsize
+
+
+_CONTAINERS = _ContainerMemo(maxsize=4096, name="_CONTAINERS")
+
+
 def joined_findings(containers: Sequence[tuple[Hashable, Sequence[str]]],
                     profile: Profile) -> list[tuple[Hashable, set[str]]]:
     """``(key, codes)`` for every container whose joined views raise something new (see :func:`joined_codes`).
 
-    Containers with the same pieces are scanned once (and each reported at its own key). A view that is a single
+    Containers with the same pieces are scanned once (and each reported at its own key), and once per process for
+    a registered profile (:data:`_CONTAINERS`). A view that is a single
     chunk the prefilter proves clean (``engine.prefilter_skips``) raises nothing and is not screened; a container
     whose views all are raises nothing. The other views are first screened in batches of about ``SCREEN_CHARS``
     characters (see ``SCREEN_SEPARATOR``); only the containers of a batch that raises something are scanned one by
@@ -314,6 +366,8 @@ def joined_findings(containers: Sequence[tuple[Hashable, Sequence[str]]],
     codes_of: dict[tuple[str, ...], set[str]] = {}
     batch: list[tuple[tuple[str, ...], list[str]]] = []
     size = 0
+    registered = PROFILES.get(profile.name) is profile
+    fresh: list[tuple[str, ...]] = []  # containers scanned by this call (remembered at the end)
 
     def run_batch() -> None:
         texts = [view for _pieces, screened in batch for view in screened]
@@ -330,6 +384,12 @@ def joined_findings(containers: Sequence[tuple[Hashable, Sequence[str]]],
         pieces = tuple(container)
         if len(pieces) < 2 or pieces in codes_of:
             continue
+        if registered:
+            known = _CONTAINERS.get((profile.name, pieces))
+            if known is not None:
+                codes_of[pieces] = set(known)
+                continue
+            fresh.append(pieces)
         length = sum(len(piece) + 1 for piece in pieces)
         screened = views(pieces)
         if length <= CHUNK:
@@ -349,6 +409,8 @@ def joined_findings(containers: Sequence[tuple[Hashable, Sequence[str]]],
         batch.append((pieces, screened))
         size += length
     run_batch()
+    for pieces in fresh:
+        _CONTAINERS.put((profile.name, pieces), codes_of[pieces])
     return [(key, codes_of[tuple(pieces)]) for key, pieces in containers
             if len(pieces) >= 2 and codes_of.get(tuple(pieces))]
 

@@ -260,10 +260,10 @@ def _uu_token_text(token: str) -> str | None:
 _UU_CANDIDATE_LINE = re.compile(r"\n(?:[ \t]*begin [0-7]{3,4} \S[^\n]*|[ \t]*end[ \t]*|[!-`][ -`]*)\r?(?=\n)")
 
 
-def _uu_texts(text: str) -> list[str]:
+def _uu_line_texts(text: str) -> list[str]:
     """Texts of uuencoded lines, each group joined: a ``begin`` block's lines (trailing spaces may be stripped), or
     outside one a run of full 45-byte lines ("M") ended by a shorter one, every line exactly as long as its length
-    character says; and single such lines written as one token inside other text."""
+    character says."""
     found: list[str] = []
     run: list[bytes] = []
 
@@ -299,6 +299,13 @@ def _uu_texts(text: str) -> list[str]:
         if not in_block and line[0] != "M":
             flush()
     flush()
+    return found
+
+
+def _uu_token_texts(text: str) -> list[str]:
+    """Texts of single uuencoded lines written as one white-space-free token inside other text (white space or the
+    text's ends on both sides)."""
+    found: list[str] = []
     for match in _UU_TOKEN.finditer(text):
         start, end = match.span()
         if (start and not text[start - 1].isspace()) or (end < len(text) and not text[end].isspace()):
@@ -310,6 +317,11 @@ def _uu_texts(text: str) -> list[str]:
         if decoded is not None:
             found.append(decoded)
     return found
+
+
+def _uu_texts(text: str) -> list[str]:
+    """Texts of uuencoded lines (:func:`_uu_line_texts`), then of uuencoded tokens (:func:`_uu_token_texts`)."""
+    return _uu_line_texts(text) + _uu_token_texts(text)
 
 
 _HEX_RUN = re.compile(r"[0-9A-Fa-f]+")
@@ -360,3 +372,35 @@ def raw_payloads(text: str) -> list[str]:
         found.extend(_bare_run_texts(text, _BASE85_WINDOW, _BASE85_REST, _base85_text))
     found.extend(_uu_texts(text))
     return found
+
+
+# The shortest token any per-word search below can find (a uuencoded token: a length character and 7 or more).
+MIN_WORD_TOKEN = 8
+
+
+def block_has_raw_payload(text: str) -> bool:
+    """Whether the searches of :func:`raw_payloads` that may reach across white space (Adobe ``<~...~>`` blocks and
+    uuencoded lines, which may hold spaces) find a text in ``text``. With :func:`word_has_raw_payload` over the
+    white-space-separated words of ``text``, ``bool(raw_payloads(text))`` (see ``engine.has_encoded_payload``)."""
+    if len(text) < 8:
+        return False
+    if "<~" in text:
+        for match in _ASCII85_ADOBE.finditer(text):
+            if as_text(_decode_ascii85(match.group(1))) is not None:
+                return True
+    return bool(_uu_line_texts(text))
+
+
+@functools.lru_cache(maxsize=65536)
+def word_has_raw_payload(word: str) -> bool:
+    """Whether a bare ascii85 / base85 run or a uuencoded token of ``word`` (a string without white space) decodes
+    to text. Every run and token these searches find in a text is made of characters that are not white space
+    (``str.isspace``) and ends at white space or at the text's ends; the uuencoded token's boundary test is exactly
+    "white space or an end". So they find, in a text, the concatenation of what they find in its white-space-split
+    words, and a word's answer is cached (the pieces of a joined view and the view share most words)."""
+    if len(word) < MIN_WORD_TOKEN:
+        return False
+    if len(word) >= MIN_BASE85_RUN and (_bare_run_texts(word, _ASCII85_WINDOW, _ASCII85_REST, _ascii85_text)
+                                        or _bare_run_texts(word, _BASE85_WINDOW, _BASE85_REST, _base85_text)):
+        return True
+    return bool(_uu_token_texts(word))

@@ -38,7 +38,7 @@ from __future__ import annotations
 
 import functools
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from nerb_verify.privacy.normalise import INERT_SEPARATOR
@@ -210,10 +210,27 @@ def _ascii_classes(pattern: str) -> str:
     return "".join(out)
 
 
+@dataclass(frozen=True)
+class _Plan:
+    """The compiled hints in four groups, tested in this order by :func:`needs_full_scan`: ``literals``, those of
+    the hints that are a literal only; ``words``, those of the hints that are lower-case words only (see
+    :func:`_fewest_words`); ``rest``, the other hints that count no digits, cheapest first; ``counting``, the hints
+    that count digits, smallest count first, tested up to the first that counts more digits than the text holds.
+    The text needs the full path when *any* hint holds, so the order the hints are tested in changes nothing but
+    the time; a literal-only hint holds exactly when its literal is in the text, a words-only hint exactly when one
+    of its words is in the lower-cased text, and no digit-counting hint holds on a text with fewer digits than it
+    counts."""
+
+    literals: tuple[str, ...]
+    words: tuple[str, ...]
+    rest: tuple[_Compiled, ...]
+    counting: tuple[_Compiled, ...]
+
+
 @functools.lru_cache(maxsize=32)
-def _hints(rule_names: tuple[str, ...], engine_hints: tuple[Hint, ...]) -> tuple[_Compiled, ...] | None:
-    """The engine's hints and those of ``rule_names``, deduplicated and compiled, cheapest first; None when a rule
-    has no known hint."""
+def _hints(rule_names: tuple[str, ...], engine_hints: tuple[Hint, ...]) -> _Plan | None:
+    """The engine's hints and those of ``rule_names``, deduplicated, compiled and grouped (:class:`_Plan`); None
+    when a rule has no known hint."""
     hints: list[Hint] = list(ENGINE_HINTS + engine_hints)
     for name in rule_names:
         known = RULE_HINTS.get(name)
@@ -222,41 +239,97 @@ def _hints(rule_names: tuple[str, ...], engine_hints: tuple[Hint, ...]) -> tuple
         hints.extend(known if isinstance(known, tuple) else known())
     unique = list(dict.fromkeys(hints))
     unique.sort(key=lambda hint: (hint.pattern is not None, hint.min_digits > 0, bool(hint.lower)))
-    return tuple(_Compiled(hint.literal, hint.lower, re.compile(_ascii_classes(hint.pattern)) if hint.pattern else None,
-                           hint.min_digits, hint.on_lower) for hint in unique)
+    literals: list[str] = []
+    words: list[str] = []
+    rest: list[_Compiled] = []
+    for hint in unique:
+        plain = hint.pattern is None and not hint.min_digits
+        if plain and hint.literal is not None and not hint.lower:
+            literals.append(hint.literal)
+        elif plain and hint.literal is None and hint.lower:
+            words.extend(hint.lower)
+        else:
+            rest.append(_Compiled(hint.literal, _fewest_words(hint.lower),
+                                  re.compile(_ascii_classes(hint.pattern)) if hint.pattern else None,
+                                  hint.min_digits, hint.on_lower))
+    counting = tuple(sorted((hint for hint in rest if hint.min_digits), key=lambda hint: hint.min_digits))
+    return _Plan(tuple(dict.fromkeys(literals)), _fewest_words(words),
+                 tuple(hint for hint in rest if not hint.min_digits), counting)
 
 
-_NO_DIGITS = str.maketrans("", "", "0123456789")  # deletes the ASCII digits (their count is the length lost)
+def _fewest_words(words: Sequence[str]) -> tuple[str, ...]:
+    """``words`` without those that hold another of them (a text holding ``at sign`` holds ``at``: one of the words
+    is in a text exactly when one of the remaining ones is), shortest first (most likely found first)."""
+    unique = sorted(set(words), key=lambda word: (len(word), word))
+    kept: list[str] = []
+    for word in unique:
+        if not any(shorter in word for shorter in kept):
+            kept.append(word)
+    return tuple(kept)
+
+
+# The last (rule names, engine hints, plan) looked up: the engine passes the same two tuples for every string of a
+# profile, and an identity test is cheaper than hashing the hint dataclasses for the lru_cache key each time.
+_last_plan: tuple[tuple[str, ...], tuple[Hint, ...], _Plan | None] | None = None
+
+
+def _plan(rule_names: tuple[str, ...], engine_hints: tuple[Hint, ...]) -> _Plan | None:
+    """:func:`_hints`, with the last lookup remembered by identity."""
+    global _last_plan
+    last = _last_plan
+    if last is not None and last[0] is rule_names and last[1] is engine_hints:
+        return last[2]
+    plan = _hints(rule_names, engine_hints)
+    _last_plan = (rule_names, engine_hints, plan)
+    return plan
+
+
+_DIGITS = "0123456789"
+
+
+def _ascii_digits(text: str) -> int:
+    """How many ASCII digits ``text`` holds (ten C-level counts: faster than building a copy without them)."""
+    return sum(map(text.count, _DIGITS))
 
 
 def needs_full_scan(text: str, rule_names: tuple[str, ...], max_chars: int, engine_hints: tuple[Hint, ...],
-                    payloads: Callable[[str], list[str]]) -> bool:
+                    payloads: Callable[[str], object]) -> bool:
     """False only when the full scan of ``text`` with these rules provably raises nothing (see the module
-    docstring). ``engine_hints`` are the engine's own view triggers and ``payloads`` its cached token decoder
-    (:func:`nerb_verify.privacy.engine.encoded_payloads`): the engine passes both, so they cannot drift apart."""
+    docstring). ``engine_hints`` are the engine's own view triggers and ``payloads`` its cached token decoder, true
+    when some token decodes to text (:func:`nerb_verify.privacy.engine.has_encoded_payload`, the truth value of
+    ``engine.encoded_payloads``): the engine passes both, so they cannot drift apart."""
     if len(text) > max_chars:
         return True  # the full path fails closed on it
-    hints = _hints(rule_names, engine_hints)
-    if hints is None:
+    plan = _plan(rule_names, engine_hints)
+    if plan is None:
         return True
-    digits = -1
+    for literal in plan.literals:
+        if literal in text:
+            return True
     low: str | None = None
-    for hint in hints:
-        if hint.literal is not None and hint.literal not in text:
-            continue
-        if hint.min_digits:
-            if digits < 0:
-                digits = len(text) - len(text.translate(_NO_DIGITS))
-            if digits < hint.min_digits:
+    if plan.words:
+        low = text.lower()
+        for word in plan.words:
+            if word in low:
+                return True
+    digits = _ascii_digits(text) if plan.counting else 0
+    for group in (plan.rest, plan.counting):
+        for hint in group:
+            if hint.min_digits > digits:
+                break  # (``rest`` counts no digits; ``counting`` is sorted by the count, smallest first)
+            if hint.literal is not None and hint.literal not in text:
                 continue
-        if hint.lower:
-            low = text.lower() if low is None else low
-            if not any(word in low for word in hint.lower):
-                continue
-        if hint.pattern is not None:
-            if hint.on_lower:
+            if hint.lower:
                 low = text.lower() if low is None else low
-            if hint.pattern.search(low if hint.on_lower else text) is None:  # type: ignore[arg-type]
-                continue
-        return True
+                for word in hint.lower:
+                    if word in low:
+                        break
+                else:
+                    continue
+            if hint.pattern is not None:
+                if hint.on_lower:
+                    low = text.lower() if low is None else low
+                if hint.pattern.search(low if hint.on_lower else text) is None:  # type: ignore[arg-type]
+                    continue
+            return True
     return bool(payloads(text))

@@ -88,10 +88,28 @@ def _lower_words(words: tuple[str, ...]) -> str:
     return "|".join(re.escape(form) for form in sorted(forms, key=len, reverse=True))
 
 
+def _separated_words(words: tuple[str, ...]) -> str:
+    """An alternation that matches, in lower-cased text, one of ``words`` (as :func:`_lower_words` forms them) with
+    a separator (white space, ``_`` or ``-``) or the text's start before it and a separator or the end after it:
+    what ``(?:^|[\\s_-])(?:<words>)(?:$|[\\s_-])`` matches, as a truth value, written so that the standard
+    library's engine can skip ahead fast. Each alternative starts with a literal, the first character of some
+    words (so the pattern starts with a set of literals, which the engine scans for, where a leading ``^`` or
+    ``(?:^|...)`` makes it try every position), followed by ``(?<![^\\s_-].)``: the character before that first
+    one, if there is one, is a separator (at the text's start the two-character lookbehind has nothing to see, so
+    it holds; the first character is never a line break, which ``.`` would not match)."""
+    forms = {normalise(variant).text.lower() for word in words for variant in (word, word.upper(), word.capitalize())}
+    by_first: dict[str, list[str]] = {}
+    for form in sorted(forms, key=len, reverse=True):
+        by_first.setdefault(form[0], []).append(form[1:])
+    return "|".join(rf"{re.escape(first)}(?<![^\s_-].)(?:{'|'.join(re.escape(rest) for rest in rests)})(?:$|[\s_-])"
+                    for first, rests in sorted(by_first.items()))
+
+
 # Cheap prefilter of the plain spelling: a word for the at-sign (a Latin one between separators or at an end) in the
 # lower-cased text, with the standard library's engine (about four times faster here than a case-insensitive
-# ``regex`` alternation, which matters: joined views of a whole bundle go through it).
-_AT_GATE = re.compile(rf"(?:^|[\s_-])(?:{_lower_words(_AT_WORDS)})(?:$|[\s_-])|{_lower_words(_AT_WORDS_GLUED)}")
+# ``regex`` alternation, which matters: joined views of a whole bundle go through it; and written as
+# :func:`_separated_words`, about three times faster again than ``(?:^|[\s_-])(?:<words>)(?:$|[\s_-])``).
+_AT_GATE = re.compile(rf"{_separated_words(_AT_WORDS)}|{_lower_words(_AT_WORDS_GLUED)}")
 
 
 def _has_at_word(text: str) -> bool:

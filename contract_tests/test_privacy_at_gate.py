@@ -1,0 +1,87 @@
+"""Issue 16 speed work: the spelled-out at-sign gate (``rules/email.py``, ``_AT_GATE``, also the prefilter's hint for
+``email.spelled_plain``) written for fast scanning finds a match exactly where the form it replaced does."""
+
+from __future__ import annotations
+
+import json
+import random
+import re
+from pathlib import Path
+
+from contract_tests import privacy_corpus, privacy_fp_corpus
+from nerb_verify.privacy import prefilter
+from nerb_verify.privacy.rules import email
+
+REPO = Path(__file__).resolve().parent.parent
+
+# The form it replaced: a separator or the start, a word, a separator or the end; or a glued word.
+_BEFORE = re.compile(rf"(?:^|[\s_-])(?:{email._lower_words(email._AT_WORDS)})(?:$|[\s_-])"
+                     rf"|{email._lower_words(email._AT_WORDS_GLUED)}")
+
+
+def _forms() -> list[str]:
+    return sorted({variant for word in email._AT_WORDS + email._AT_WORDS_GLUED
+                   for variant in (word, word.upper(), word.capitalize())})
+
+
+def _random_texts(count: int) -> list[str]:
+    rng = random.Random(1612)
+    forms = _forms()
+    # separators, near-separators (a dot, a slash, a digit, a letter), line breaks and other scripts' white space
+    around = [" ", "_", "-", "\n", "\t", "\r\n", "\u3000", "\u00a0", ".", "/", "x", "9", "", "", "@", "\u2603"]
+    texts = []
+    for _ in range(count):
+        parts = []
+        for _ in range(rng.randint(1, 5)):
+            parts.append(rng.choice(around))
+            if rng.random() < 0.6:
+                form = rng.choice(forms)
+                if rng.random() < 0.2:  # a near miss: the word cut or extended
+                    form = form[:-1] if rng.random() < 0.5 else form + rng.choice("sx_")
+                parts.append(form)
+            else:
+                parts.append("".join(rng.choice("atATsign_- \nxo") for _ in range(rng.randint(1, 6))))
+            parts.append(rng.choice(around))
+        texts.append("".join(parts))
+    return texts
+
+
+def _texts() -> list[str]:
+    texts = [row[1] for row in privacy_corpus.rows()]
+    texts += [line for _kind, line in privacy_fp_corpus.MUST_PASS]
+    strings: set[str] = set()
+
+    def walk(value: object) -> None:
+        if isinstance(value, dict):
+            strings.update(value)
+            for child in value.values():
+                walk(child)
+        elif isinstance(value, list):
+            for child in value:
+                walk(child)
+        elif isinstance(value, str):
+            strings.add(value)
+
+    for path in sorted((REPO / "fixtures" / "bundles").rglob("*.json")):
+        walk(json.loads(path.read_text(encoding="utf-8")))
+    return texts + sorted(strings) + _random_texts(6000) + ["at", "at_x", "x_at", "created_at", "xat", "atx",
+                                                           "\nat", "at\n", "a\nt", "\u201cat\u201d"]
+
+
+def test_the_gate_matches_where_the_form_it_replaced_does() -> None:
+    matched = 0
+    for text in _texts():
+        low = text.lower()
+        expected = _BEFORE.search(low) is not None
+        assert (email._AT_GATE.search(low) is not None) == expected, text
+        matched += expected
+    assert matched > 1000  # not vacuous
+
+
+def test_the_prefilter_form_of_the_gate_matches_alike_on_ascii_text() -> None:
+    # The prefilter compiles its hint patterns with ASCII classes; the gate has none to rewrite, and matches alike.
+    ascii_form = re.compile(prefilter._ascii_classes(email._AT_GATE.pattern))
+    for text in _random_texts(2000):
+        low = text.lower()
+        if low.isascii():
+            assert (ascii_form.search(low) is None) == (_BEFORE.search(low) is None), text
