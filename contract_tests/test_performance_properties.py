@@ -246,3 +246,28 @@ def test_permutation_count_by_search_equals_direct_enumeration(blocks: int, size
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(permutation, "SEARCH_ABOVE", 0)
         assert permutation_count(cand, ctrl, metric) == _direct_p_value(cand, ctrl, metric)
+
+
+clustered = st.integers(min_value=1, max_value=4).flatmap(
+    lambda spread: st.lists(st.integers(min_value=10**9 - spread, max_value=10**9 + spread), min_size=1, max_size=40))
+
+
+@given(samples | clustered)
+def test_mad_by_split_search_equals_sorting_the_deviations(values: list[int]) -> None:
+    """The exact MAD read off the sorted samples by a binary search (mad4_sorted) equals the MAD of the sorted list of
+    deviations (mad4), ties and one- and two-sample lists included."""
+    from nerb_verify.checks.performance.statistics import mad4_sorted
+
+    ordered = sorted(values)
+    assert mad4_sorted(ordered, median2(ordered)) == mad4(values, median2(ordered))
+
+
+@given(st.lists(st.integers(min_value=1, max_value=86_400 * 10**9), min_size=1, max_size=60) | clustered)
+def test_float_mad_by_split_search_equals_sorting_the_float_deviations(ns: list[int]) -> None:
+    """The float-step MAD by a binary search (float_mad_sorted) is the same double as the median of the sorted
+    |x / 1e9 - median| (doubles whose deviations tie or round alike included)."""
+    from nerb_verify.checks.performance.statistics import float_mad_sorted, float_median
+
+    ordered = sorted(ns)
+    median = float_median([x / 1e9 for x in ordered])
+    assert float_mad_sorted(ordered, median) == float_median(sorted([abs(x / 1e9 - median) for x in ns]))

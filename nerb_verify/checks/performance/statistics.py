@@ -6,11 +6,15 @@ index ``ceil(q*n) - 1`` of the sorted samples; p95 needs n >= 20, p99 needs n >=
 use the workload median and the bound input's totals; MiB = 2**20 bytes.
 
 Exact values are kept as integers scaled to stay integral: ``m2`` = 2 x median in ns, ``mad4`` = 4 x MAD in ns.
-No ``Fraction`` is created per sample; only the handful of final statistics become Fractions.
+No ``Fraction`` is created per sample; only the handful of final statistics become Fractions. The two MADs
+(exact and float-step) are read off the sorted samples by a binary search (:func:`mad4_sorted`,
+:func:`float_mad_sorted`), not by sorting a list of deviations.
 """
 
 from __future__ import annotations
 
+import bisect
+from collections.abc import Callable
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
@@ -69,6 +73,71 @@ def mad4(values: list[int], m2: int) -> int:
     return median2(deviations)
 
 
+def _merged_middle(below: Callable[[int], Any], n_below: int, above: Callable[[int], Any], n_above: int,
+                   k: int) -> tuple[Any, Any]:
+    """Items ``k`` and ``k + 1`` (0-based; the second None past the end) of the ascending merge of two ascending
+    sequences given by index functions, found by a binary search of the split (``permutation.split_at``'s rule:
+    the smallest ``i`` whose ``below(i)`` is not below ``above(k - i)``); requires ``0 <= k < n_below + n_above``.
+    Reads O(log n) items, so a median of deviations needs no list of them."""
+    first, last = max(0, k + 1 - n_above), min(k + 1, n_below)
+    while first < last:
+        i = (first + last) // 2
+        if below(i) < above(k - i):
+            first = i + 1
+        else:
+            last = i
+    i, j = first, k + 1 - first
+    item = above(j - 1) if i == 0 else below(i - 1) if j == 0 else max(below(i - 1), above(j - 1))
+    following = None
+    if i < n_below or j < n_above:
+        following = (above(j) if i == n_below else below(i) if j == n_above else min(below(i), above(j)))
+    return item, following
+
+
+def mad4_sorted(ordered: list[int], m2: int) -> int:
+    """:func:`mad4` of an ascending list, without building the deviations: those of the samples below the median
+    (``2x < m2``) read backwards and those of the rest are two ascending runs, whose merged middle pair is found by a
+    binary search (exactly :func:`mad4`; the property tests compare the two)."""
+    n = len(ordered)
+    split = bisect.bisect_right(ordered, (m2 - 1) // 2)  # samples with 2x < m2
+
+    def below(i: int) -> int:
+        return m2 - 2 * ordered[split - 1 - i]
+
+    def above(j: int) -> int:
+        return 2 * ordered[split + j] - m2
+
+    mid = n // 2
+    if n % 2:
+        item, _ = _merged_middle(below, split, above, n - split, mid)
+        return 2 * item
+    item, following = _merged_middle(below, split, above, n - split, mid - 1)
+    return item + following
+
+
+def float_mad_sorted(ordered: list[int], f_median: float) -> float:
+    """The float-step MAD, ``float_median(sorted(abs(x / 1e9 - f_median) for x in ordered))``, of ascending
+    integer ns without building the deviations. ``x / 1e9`` and ``- f_median`` are correctly rounded and so never
+    reverse an order, and a negated difference rounds to the negated rounding, so the deviations of the samples
+    whose ``x / 1e9`` lies below the median, read backwards, and those of the rest are two ascending runs (ties
+    included); their merged middle gives the same float as sorting (property tests compare the two)."""
+    n = len(ordered)
+    split = bisect.bisect_left(ordered, f_median, key=lambda x: x / 1e9)
+
+    def below(i: int) -> float:
+        return abs(ordered[split - 1 - i] / 1e9 - f_median)
+
+    def above(j: int) -> float:
+        return abs(ordered[split + j] / 1e9 - f_median)
+
+    mid = n // 2
+    if n % 2:
+        item, _ = _merged_middle(below, split, above, n - split, mid)
+        return item  # type: ignore[no-any-return]
+    item, following = _merged_middle(below, split, above, n - split, mid - 1)
+    return (item + following) / 2  # type: ignore[no-any-return]
+
+
 def nearest_rank_index(n: int, percent: int) -> int:
     """0-based nearest-rank index ``max(0, ceil(percent/100 * n) - 1)``, in exact integer arithmetic."""
     return max(0, -(-percent * n // 100) - 1)
@@ -109,7 +178,7 @@ def compute_stats(ns: list[int], phase: Any, den: Denominators) -> WorkloadStats
     ordered = sorted(ns)
     n = len(ordered)
     m2 = median2(ordered)
-    quad = mad4(ns, m2)
+    quad = mad4_sorted(ordered, m2)
     two_billion = 2 * NS_PER_SECOND
     median = Fraction(m2, two_billion)
     exact: dict[str, Fraction | int | None] = {"sample_count": n, "median_seconds": median,
@@ -117,9 +186,8 @@ def compute_stats(ns: list[int], phase: Any, den: Denominators) -> WorkloadStats
     # The float steps need the sorted doubles only at the middle and the two ranks: x / 1e9 there, not for every x.
     mid = n // 2
     f_median = ordered[mid] / 1e9 if n % 2 else (ordered[mid - 1] / 1e9 + ordered[mid] / 1e9) / 2
-    f_dev = sorted([abs(x / 1e9 - f_median) for x in ns])
     fstep: dict[str, float | int | None] = {"sample_count": n, "median_seconds": f_median,
-                                            "mad_seconds": float_median(f_dev)}
+                                            "mad_seconds": float_mad_sorted(ordered, f_median)}
     p95 = nearest_rank_index(n, 95)
     p99 = nearest_rank_index(n, 99)
     exact["p95_seconds"] = Fraction(ordered[p95], NS_PER_SECOND) if n >= 20 else None
