@@ -257,3 +257,72 @@ def test_the_frozen_policy_carries_the_charter_bounds(opened: VerifyContext) -> 
     assert policy["maximum_owned_disk_bytes"] == bounds["final_owned_disk_bytes"]
     assert policy["maximum_capacity_report_bytes"] == capacity.MAX_REPORT_BYTES
     assert policy["maximum_portable_attempts"] == 1024
+
+
+_SIGNAL_KEYS = ("sequence", "wall_elapsed_ns", "progress_wall_gap_ns", "completed_records", "kind")
+_SIGNAL_VALUES = st.one_of(st.integers(-2, 3), st.integers(0, 10**10), st.booleans(), st.none(), st.floats(0, 5),
+                           st.just("x"))
+
+
+def _small_phase(data: st.DataObject) -> dict[str, Any]:
+    """A phase of up to 8 progress signals, mostly consistent (sequences rising, gaps the time since the one before)
+    with random edits, so that both answers of the fast path are exercised."""
+    count = data.draw(st.integers(0, 8))
+    signals: list[Any] = []
+    wall, sequence = 0, 0
+    for _ in range(count):
+        step, jump = data.draw(st.integers(0, 50)), data.draw(st.sampled_from([1, 1, 1, 1, 2, 0]))
+        sequence += jump
+        gap = step if jump == 1 and data.draw(st.integers(0, 4)) else data.draw(st.integers(0, step))
+        wall += step
+        signals.append({"sequence": sequence, "wall_elapsed_ns": wall, "progress_wall_gap_ns": gap,
+                        "completed_records": data.draw(st.integers(0, 20)), "kind": "activity"})
+    for _ in range(data.draw(st.sampled_from([0, 0, 1, 2]))):
+        if signals:
+            signal = signals[data.draw(st.integers(0, len(signals) - 1))]
+            key = data.draw(st.sampled_from(_SIGNAL_KEYS))
+            if data.draw(st.booleans()):
+                signal[key] = data.draw(_SIGNAL_VALUES)
+            else:
+                signal.pop(key, None)
+    if signals and data.draw(st.integers(0, 9)) == 0:
+        signals[0] = data.draw(st.sampled_from([None, [], 7]))
+    # the phase's totals fit the signals as generated (before the edits) unless a draw replaces them
+    fitting = {"progress_signal_count": sequence + data.draw(st.integers(0, 2)), "records": 20,
+               "maximum_progress_checkpoint_wall_gap_ns": 50}
+    other = {"progress_signal_count": st.one_of(st.integers(0, 12), st.none(), st.just(True)),
+             "records": st.one_of(st.integers(0, 25), st.none()),
+             "maximum_progress_checkpoint_wall_gap_ns": st.one_of(st.integers(0, 60), st.none())}
+    phase: dict[str, Any] = {"progress_signals": signals}
+    for key, value in fitting.items():
+        phase[key] = data.draw(other[key]) if data.draw(st.integers(0, 3)) == 0 else value
+    return phase
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.data())
+def test_signal_fast_path_gives_the_loops_answer(data: st.DataObject) -> None:
+    """The column-wise test of the progress signals (_signals_fine) says "fine" only when the per-signal loop finds
+    no problem, so _signal_problem returns exactly what the loop returns."""
+    phase = _small_phase(data)
+    cap = data.draw(st.one_of(st.integers(8, 10), st.integers(0, 10), st.none()))
+    loop = capacity_phases._Phases._signal_problem_loop(phase, cap)
+    assert capacity_phases._Phases._signal_problem(phase, cap) == loop
+    if capacity_phases._signals_fine(phase, cap):
+        assert loop is None
+
+
+@given(st.lists(st.one_of(st.fixed_dictionaries({"v": _SIGNAL_VALUES}), st.just({}), st.none(), st.just([1])),
+                max_size=6))
+def test_int_column_equals_as_int_per_item(items: list[Any]) -> None:
+    from nerb_verify.checks.raw._access import as_int
+
+    expected = [as_int(item.get("v")) if isinstance(item, dict) else None for item in items]
+    assert capacity_phases._int_column(items, "v") == expected
+
+
+def test_signal_fast_path_accepts_the_real_phases(opened: VerifyContext) -> None:
+    """On the real bundle every phase's signals are fine by the fast path (the loop never runs)."""
+    report = opened.loaded[C.CAPACITY_DECISION]["report"]
+    cap = report["policy"]["maximum_retained_progress_signals_per_phase"]
+    assert all(capacity_phases._signals_fine(phase, cap) for phase in report["phases"])

@@ -35,6 +35,7 @@ tombstones); the capacity family reports a true gate whose fact is false as ``ca
 
 from __future__ import annotations
 
+import operator
 from typing import Any
 
 from nerb_verify.canonical import python_canonical_sha256
@@ -366,7 +367,7 @@ class _Phases:
         for index, phase in enumerate(self.phases):
             for field, items_key, item_field, combine in EXTREMES:
                 items = as_list(phase.get(items_key)) or []
-                values = [as_int(item.get(item_field)) if isinstance(item, dict) else None for item in items]
+                values = _int_column(items, item_field)
                 stated = as_int(phase.get(field))
                 pointer = self.pointer(index, field)
                 recomputed: int | None
@@ -423,6 +424,14 @@ class _Phases:
 
     @staticmethod
     def _signal_problem(phase: dict[str, Any], cap: int | None) -> tuple[str, str] | None:
+        """The first problem of the phase's retained progress signals (see :func:`_signal_problem_loop`), or None;
+        the common case, every signal fine, is decided by :func:`_signals_fine` in C-level passes over columns."""
+        if _signals_fine(phase, cap):
+            return None
+        return _Phases._signal_problem_loop(phase, cap)
+
+    @staticmethod
+    def _signal_problem_loop(phase: dict[str, Any], cap: int | None) -> tuple[str, str] | None:
         signals = [s if isinstance(s, dict) else {} for s in as_list(phase.get("progress_signals")) or []]
         count, records = as_int(phase.get("progress_signal_count")), as_int(phase.get("records"))
         worst = as_int(phase.get("maximum_progress_checkpoint_wall_gap_ns"))
@@ -528,6 +537,46 @@ def _production(ctx: VerifyContext, report: dict[str, Any]) -> None:
         if wanted is None or not same(stated, wanted):
             ctx.collector.add(PRODUCTION, A, join(["report", *parts]),
                               "The production claim needs {field} as the policy requires.", field=Label(parts[-1]))
+
+
+def _int_column(items: list[Any], key: str) -> list[int | None]:
+    """``[as_int(item.get(key)) if isinstance(item, dict) else None for item in items]``, by C-level passes when
+    every item is an object holding an int there (the schema-valid case)."""
+    if set(map(type, items)) <= {dict}:
+        values = [item.get(key) for item in items]
+        if set(map(type, values)) <= {int}:
+            return values
+    return [as_int(item.get(key)) if isinstance(item, dict) else None for item in items]
+
+
+def _signals_fine(phase: dict[str, Any], cap: int | None) -> bool:
+    """True only when :meth:`_Phases._signal_problem_loop` finds no problem: every retained progress signal is an
+    object whose sequence, wall time, wall gap and completed records are ints; sequences rise strictly from above 0
+    to at most the signal count; each gap equals the wall time since the signal before (the phase start for the
+    first) when the two are consecutive and is at most that otherwise; no signal counts more records than the phase
+    or a gap above the worst gap; and no more are retained than counted or allowed. Decided on whole columns
+    (``map``, ``zip``, ``min``/``max``); False means: run the loop, which finds the first problem."""
+    signals = as_list(phase.get("progress_signals"))
+    count, records = as_int(phase.get("progress_signal_count")), as_int(phase.get("records"))
+    worst = as_int(phase.get("maximum_progress_checkpoint_wall_gap_ns"))
+    if not signals or count is None or cap is None or records is None or worst is None:
+        return False
+    if len(signals) > min(count, cap) or set(map(type, signals)) != {dict}:
+        return False
+    columns = []
+    for key in ("sequence", "wall_elapsed_ns", "progress_wall_gap_ns", "completed_records"):
+        column = [signal.get(key) for signal in signals]
+        if set(map(type, column)) != {int}:
+            return False
+        columns.append(column)
+    sequences, walls, gaps, completed = columns
+    if sequences[0] <= 0 or sequences[-1] > count or not all(map(operator.lt, sequences, sequences[1:])):
+        return False
+    if max(completed) > records or max(gaps) > worst:
+        return False
+    since = list(map(operator.sub, walls, [0, *walls[:-1]]))
+    follows = map(operator.eq, sequences, [1, *[sequence + 1 for sequence in sequences[:-1]]])
+    return all([gap == span if consecutive else gap <= span for gap, span, consecutive in zip(gaps, since, follows)])
 
 
 def _gap_fits(item: dict[str, Any], gap_key: str, previous: dict[str, int]) -> bool:
