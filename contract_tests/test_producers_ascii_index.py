@@ -154,6 +154,24 @@ def test_verifier_cache_is_bounded(monkeypatch):
     assert len(first) == 40
 
 
+def test_record_templates_are_bounded_and_keep_the_record_keys_in_order(monkeypatch):
+    """Record templates are made on first use and at most TEMPLATE_CACHE are kept per entity (the list starts
+    again when full); every record has NERB's keys first, in order, then ours, and its own captures."""
+    monkeypatch.setattr(engine, "TEMPLATE_CACHE", 8)
+    names = [(f"n{i}", f"N{i}", _lit(f"user{i}{MARK}x.org")) for i in range(40)]
+    bank = make_bank({"c": names + [("u", "U", _regex(EMAIL_REGEX, 99))]})
+    compiled = compile_bank(bank)
+    text = ", ".join(f"user{i}{MARK}x.org" for i in range(40))
+    first = compiled.scan_text(text)
+    matcher = compiled.entities[0]
+    assert matcher.template_count <= 8 and sum(t is not None for t in matcher.templates) <= 8
+    assert first == compiled.scan_text(text) == reference_scan(bank, text) and len(first) == 40
+    assert all(list(r) == ["entity", "canonical_name", "surface_name", "string", "start", "end", "offset_unit",
+                           "entity_id", "name_id", "pattern_id", "pattern_kind", "captures"] for r in first)
+    assert first[0]["captures"] == {} and first[0]["captures"] is not first[1]["captures"]
+    assert engine.RECORD_BASE["captures"] is None and engine.RECORD_BASE["entity"] == ""
+
+
 def test_group_gap_prefilter():
     """The bytes at which no regex of the group can start; None where the first bytes cannot be worked out."""
     bank = make_bank({"c": [("u", "U", _regex(EMAIL_REGEX)), ("v", "V", _regex("(?i:a)b")),
