@@ -172,6 +172,20 @@ def test_record_templates_are_bounded_and_keep_the_record_keys_in_order(monkeypa
     assert engine.RECORD_BASE["captures"] is None and engine.RECORD_BASE["entity"] == ""
 
 
+@needs_hyperscan
+def test_record_strings_of_short_and_long_ascii_documents(monkeypatch):
+    """An ASCII document up to COLLAPSE_IN_ONE_BUFFER bytes is decoded once and sliced per record, a longer one is
+    sliced as bytes and each string decoded: the same records (strings are ``str``) either way."""
+    bank = make_bank({"p": [("a", "A", _lit("Ann Lee", ws=True))],
+                      "c": [("m", "M", _lit(f"ann.lee{MARK}x.org")), ("u", "U", _regex(EMAIL_REGEX, 9))]})
+    compiled = compile_bank(bank)
+    text = f"Hi ANN  LEE, see ann.lee{MARK}x.org and bo{MARK}y.org. " * 3
+    short = compiled.scan_text(text)
+    monkeypatch.setattr(ascii_index, "COLLAPSE_IN_ONE_BUFFER", 16)
+    assert compiled.scan_text(text) == short == reference_scan(bank, text)
+    assert len(short) == 9 and all(type(r["string"]) is str for r in short)
+
+
 def test_group_gap_prefilter():
     """The bytes at which no regex of the group can start; None where the first bytes cannot be worked out."""
     bank = make_bank({"c": [("u", "U", _regex(EMAIL_REGEX)), ("v", "V", _regex("(?i:a)b")),
