@@ -102,3 +102,24 @@ def test_charter_table_and_plot_come_from_the_report() -> None:
     svg = svg_plot(report)
     xml.dom.minidom.parseString(svg)  # well-formed
     assert "1,000 normal warm_cpu: 2.00x" in svg and "1,000 long warm_cpu: 0.25x" in svg
+
+
+def test_merged_reports_pool_the_runs_of_each_cell() -> None:
+    """A cell run again (more rounds) is summarized over the runs of both reports; other cells keep their own;
+    reports of another seed (other inputs) are refused."""
+    import pytest
+
+    from tools.bench_scan_engine import merge_reports
+
+    first = {"seed": 18, "cells": [_cell(1000, "normal", 10**8, 2 * 10**8, 1.0),
+                                   _cell(1000, "dense", 10**8, 10**8, 1.0)]}
+    again = {"seed": 18, "cells": [_cell(1000, "dense", 10**8, 4 * 10**8, 1.0), _cell(10000, "dense", 1, 1, 1.0)]}
+    merged = merge_reports([first, again])
+    assert [(c["bank"], c["workload"]) for c in merged["cells"]] == [(1000, "normal"), (1000, "dense"),
+                                                                     (10000, "dense")]
+    dense = merged["cells"][1]
+    assert len(dense["runs"]) == 4 and dense["summary"]["nerb"]["runs"] == 2
+    assert dense["summary"]["ratio"]["warm_cpu"] == 1.6  # ours 1,000 docs/s, NERB the median of 1,000 and 250
+    assert merged["cells"][0]["summary"]["ratio"]["warm_cpu"] == 2.0 and len(first["cells"][1]["runs"]) == 2
+    with pytest.raises(ValueError):
+        merge_reports([first, {"seed": 19, "cells": []}])

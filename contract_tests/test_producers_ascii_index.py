@@ -154,6 +154,38 @@ def test_verifier_cache_is_bounded(monkeypatch):
     assert len(first) == 40
 
 
+def test_record_templates_are_bounded_and_keep_the_record_keys_in_order(monkeypatch):
+    """Record templates are made on first use and at most TEMPLATE_CACHE are kept per entity (the list starts
+    again when full); every record has NERB's keys first, in order, then ours, and its own captures."""
+    monkeypatch.setattr(engine, "TEMPLATE_CACHE", 8)
+    names = [(f"n{i}", f"N{i}", _lit(f"user{i}{MARK}x.org")) for i in range(40)]
+    bank = make_bank({"c": names + [("u", "U", _regex(EMAIL_REGEX, 99))]})
+    compiled = compile_bank(bank)
+    text = ", ".join(f"user{i}{MARK}x.org" for i in range(40))
+    first = compiled.scan_text(text)
+    matcher = compiled.entities[0]
+    assert matcher.template_count <= 8 and sum(t is not None for t in matcher.templates) <= 8
+    assert first == compiled.scan_text(text) == reference_scan(bank, text) and len(first) == 40
+    assert all(list(r) == ["entity", "canonical_name", "surface_name", "string", "start", "end", "offset_unit",
+                           "entity_id", "name_id", "pattern_id", "pattern_kind", "captures"] for r in first)
+    assert first[0]["captures"] == {} and first[0]["captures"] is not first[1]["captures"]
+    assert engine.RECORD_BASE["captures"] is None and engine.RECORD_BASE["entity"] == ""
+
+
+@needs_hyperscan
+def test_record_strings_of_short_and_long_ascii_documents(monkeypatch):
+    """An ASCII document up to COLLAPSE_IN_ONE_BUFFER bytes is decoded once and sliced per record, a longer one is
+    sliced as bytes and each string decoded: the same records (strings are ``str``) either way."""
+    bank = make_bank({"p": [("a", "A", _lit("Ann Lee", ws=True))],
+                      "c": [("m", "M", _lit(f"ann.lee{MARK}x.org")), ("u", "U", _regex(EMAIL_REGEX, 9))]})
+    compiled = compile_bank(bank)
+    text = f"Hi ANN  LEE, see ann.lee{MARK}x.org and bo{MARK}y.org. " * 3
+    short = compiled.scan_text(text)
+    monkeypatch.setattr(ascii_index, "COLLAPSE_IN_ONE_BUFFER", 16)
+    assert compiled.scan_text(text) == short == reference_scan(bank, text)
+    assert len(short) == 9 and all(type(r["string"]) is str for r in short)
+
+
 def test_group_gap_prefilter():
     """The bytes at which no regex of the group can start; None where the first bytes cannot be worked out."""
     bank = make_bank({"c": [("u", "U", _regex(EMAIL_REGEX)), ("v", "V", _regex("(?i:a)b")),
@@ -239,6 +271,87 @@ def test_group_lead_prefilter_is_exact_and_skips_re2_between_banked_addresses():
         calls.clear()
         assert compiled.scan_text(text) == reference_scan(bank, text), text
         assert calls, text
+
+
+def test_inert_bytes_of_the_fallback_and_of_other_shapes():
+    """The bytes after a key occurrence that the e-mail fallback can neither consume nor read as a word character:
+    separators such as ``,``, space, line break and ``>``, not ``.``, ``-``, the at sign or letters; a body with a
+    construct whose characters are not listed has none."""
+    bank = make_bank({"c": [("u", "U", _regex(EMAIL_REGEX)), ("v", "V", _regex("[a-z][^,]*@x")),
+                            ("w", "W", _regex("(?i)k[a-z]*@x"))]})
+    matcher = compile_bank(bank, ascii_path=False).entities[0]
+    by_name = {d.name_id: i for i, d in enumerate(matcher.detectors)}
+    inert = engine._inert_bytes(matcher.plans[by_name["u"]])
+    assert inert is not None and all(inert[b] for b in b", \n\t<>()[];:\"")
+    assert not any(inert[b] for b in b".-_+!#'/=?^`{|}~aZ09" + MARK.encode()) and not any(inert[128:])
+    assert engine._inert_bytes(matcher.plans[by_name["v"]]) is None  # a negated class
+    assert all(engine._inert_bytes(matcher.plans[by_name["w"]])[b] for b in b", ")
+
+
+@needs_hyperscan
+def test_fallback_before_banked_addresses_is_known_at_each_key():
+    """When the fallback regex comes before banked addresses in detector order (the builder ranks contacts past
+    the fallback's priority in banks of 25k patterns and more), its match at a banked address followed by an
+    inert byte is taken from the compile-time table, with no RE2 search; followed by anything else, or with the
+    lead byte or a local-part byte just before it, RE2 is asked. The records are the reference's either way."""
+    banked = [f"bob{MARK}x.org", f"ann.lee{MARK}y.net", f"kim{MARK}z.com", f"jo{MARK}a-b.example"]
+    bank = make_bank({"c": [(f"n{i}", f"N{i}", _lit(v, 20)) for i, v in enumerate(banked)]
+                      + [("u", "U", _regex(EMAIL_REGEX, 9))] + [("m", "M", _lit(f"sue{MARK}w.org", 3))],
+                      "p": [("a", "A", _lit("Ann Lee", ws=True))]})
+    compiled = compile_bank(bank)
+    matcher = next(m for m in compiled.entities if m.entity_id == "c")
+    assert matcher.group_at_key is not None
+    by_name = {d.name_id: i for i, d in enumerate(matcher.detectors)}
+    assert matcher.group_at_key[by_name["n0"]] == len(banked[0]) and matcher.group_at_key[by_name["m"]] == -2
+    calls = []
+    real = matcher.group_find
+    matcher.group_find = lambda *args: calls.append(args[2]) or real(*args)
+    plain = (f"To: BOB{MARK}X.org, ann.lee{MARK}y.net,\n    kim{MARK}z.com <jo{MARK}a-b.example> (Bob{MARK}x.org) "
+             f"Ann  Lee\nsue{MARK}w.org, bob{MARK}x.org;")
+    records = compiled.scan_text(plain)
+    assert records == reference_scan(bank, plain)
+    assert [r["name_id"] for r in records].count("u") == 6 and calls == []
+    for text in (f"bob{MARK}x.org.", f"bob{MARK}x.org-x, kim{MARK}z.com", f"bob{MARK}x.org.uk ann.lee{MARK}y.net",
+                 f"a.bob{MARK}x.org", f"x{MARK} bob{MARK}x.org", f"jim.bob{MARK}x.org and kim{MARK}z.com",
+                 f"kim{MARK}z.com{MARK}x.org, bob{MARK}x.org", f"bob{MARK}x.org_ kim{MARK}z.com"):
+        calls.clear()
+        assert compiled.scan_text(text) == reference_scan(bank, text), text
+        assert calls, text
+    # a literal without a left boundary after a word byte the regex cannot start with: the table's match is
+    # taken only where the regex's own left boundary holds
+    bank = make_bank({"c": [("n", "N", _lit(f"bob{MARK}x.org", 20, left="none")),
+                            ("u", "U", _regex(f"(?i)\\b[a-z][a-z]*{MARK}x\\.org\\b", 9))]})
+    compiled = compile_bank(bank)
+    assert compiled.entities[0].group_at_key is not None
+    for text in (f"9bob{MARK}x.org, _bob{MARK}x.org, bob{MARK}x.org", f"-bob{MARK}x.org "):
+        assert compiled.scan_text(text) == reference_scan(bank, text), text
+
+
+@needs_hyperscan
+@settings(max_examples=EXAMPLES, deadline=None, suppress_health_check=list(HealthCheck))
+@given(st.lists(st.sampled_from([f"bob{MARK}x.org", f"BOB{MARK}x.ORG", f"ann.lee{MARK}y.net", f"jo{MARK}a-b.example",
+                                 f"kim{MARK}z.com", "x", "_", ".", "-", ",", " ", "\n", ">", "<", MARK, "a.", "9",
+                                 ".uk", "-q", "Ann Lee"]), max_size=16).map("".join))
+def test_fallback_at_banked_keys_agrees_with_re2_and_the_reference(text):
+    """Banked addresses after the fallback in order, in any text made of them, separators and the bytes that can
+    extend or precede an address: the ASCII path, the RE2 path and the reference give the same records."""
+    bank = make_bank({"c": [(f"n{i}", f"N{i}", _lit(v, 20)) for i, v in enumerate(
+        [f"bob{MARK}x.org", f"ann.lee{MARK}y.net", f"jo{MARK}a-b.example", f"kim{MARK}z.com"])]
+        + [("u", "U", _regex(EMAIL_REGEX, 9))], "p": [("a", "A", _lit("Ann Lee", ws=True))]})
+    fast, slow = _fallback_banks(bank)
+    expected = reference_scan(bank, text)
+    assert fast.scan_text(text) == expected
+    assert slow.scan_text(text) == expected
+
+
+_FALLBACK_BANKS: dict[str, tuple[object, object]] = {}
+
+
+def _fallback_banks(bank):
+    """The bank compiled with the ASCII path and with RE2 alone (once per test session)."""
+    if "banks" not in _FALLBACK_BANKS:
+        _FALLBACK_BANKS["banks"] = (compile_bank(bank), compile_bank(bank, ascii_path=False))
+    return _FALLBACK_BANKS["banks"]
 
 
 @given(st.lists(st.sampled_from(["a", "b", " ", "  ", "    ", "     ", " " * 9, "x_y"]), max_size=30).map("".join))

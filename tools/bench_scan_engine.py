@@ -261,6 +261,30 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
     return report
 
 
+def merge_reports(reports: list[dict[str, Any]]) -> dict[str, Any]:
+    """One report from several runs of the benchmark on the same inputs (same seed): the runs of each (bank,
+    workload) cell are pooled and summarized again, so a cell run again with more rounds gets medians over every
+    run of both. Cells keep the first report's order; a cell only in a later report is appended."""
+    if not reports:
+        raise ValueError("no report to merge")
+    seeds = {r.get("seed") for r in reports}
+    if len(seeds) != 1:
+        raise ValueError("reports of different seeds describe different inputs")
+    merged = dict(reports[0], cells=[], merged_from=len(reports))
+    by_key: dict[tuple[int, str], dict[str, Any]] = {}
+    for report in reports:
+        for cell in report["cells"]:
+            key = (cell["bank"], cell["workload"])
+            if key not in by_key:
+                by_key[key] = dict(cell, runs=list(cell["runs"]))
+                merged["cells"].append(by_key[key])
+            else:
+                by_key[key]["runs"].extend(cell["runs"])
+    for cell in merged["cells"]:
+        cell["summary"] = summarize_cell(cell["runs"])
+    return merged
+
+
 def markdown(report: dict[str, Any]) -> str:
     """The Markdown table of a report (also ``--markdown RESULT.json``)."""
     head = ("| bank | workload | docs x KB | records/doc | warm docs/s ours | NERB | ratio | cold s ours | NERB | "
@@ -406,7 +430,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--out", help="write the JSON report (every raw sample) here")
     parser.add_argument("--workdir", help="generated banks and documents go here (default: a new temp dir)")
     parser.add_argument("--smoke", action="store_true", help="tiny bank and workloads, to check the plumbing")
-    parser.add_argument("--markdown", metavar="RESULT", help="print the table of a saved report and exit")
+    parser.add_argument("--markdown", metavar="RESULT", nargs="+",
+                        help="print the table of saved reports and exit (several: each cell's runs pooled)")
     parser.add_argument("--plot", metavar="SVG", help="write the ratio plot (with a run, or with --markdown RESULT)")
     parser.add_argument("--worker", nargs=4, metavar=("ENGINE", "BANK", "DOCS", "WARM"), help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
@@ -415,7 +440,7 @@ def main(argv: list[str] | None = None) -> int:
         print(json.dumps(worker(engine, Path(bank), Path(docs), int(warm))))
         return 0
     if args.markdown:
-        saved = json.loads(Path(args.markdown).read_text())
+        saved = merge_reports([json.loads(Path(path).read_text()) for path in args.markdown])
         print(markdown(saved) + "\n\n" + charter_table(saved))
         if args.plot:
             Path(args.plot).write_text(svg_plot(saved), encoding="utf-8")

@@ -63,6 +63,10 @@ DEFAULT_MAX_MEM = 1 << 31
 VERIFIER_CACHE = 1024  # per entity: anchored per-detector programs kept (least recently used dropped first)
 TEMPLATE_CACHE = 16_384  # per entity: record templates kept
 ZERO_LENGTH_PROBES = ("", "a", " a ", "\nword\n")
+# every record's keys in NERB's order (then ours); a detector's template is a copy with its own fields set
+RECORD_BASE: dict[str, Any] = {"entity": "", "canonical_name": "", "surface_name": "", "string": "", "start": 0,
+                               "end": 0, "offset_unit": "byte", "entity_id": "", "name_id": "", "pattern_id": "",
+                               "pattern_kind": "", "captures": None}
 
 # Unicode White_Space (the Rust regex crate's \s), spec 50 §4.3.
 WHITE_SPACE = frozenset(
@@ -416,6 +420,10 @@ class EntityMatcher:
             plan = plans[single]
             if plan is not None:
                 self.group_single = (single, plan.left_word, plan.right_word)
+        # see _group_at_keys: per detector index, the end of the group regex's match at an occurrence of that
+        # detector's key (relative to its start; -1: no match there; -2: not known), and the inert bytes
+        self.group_at_key: list[int] | None = None
+        self.group_inert: bytes | None = None
         self.verifiers: OrderedDict[int, Any] = OrderedDict()
         self.templates: list[dict[str, Any] | None] = [None] * len(detectors)  # by detector index
         self.template_count = 0
@@ -439,20 +447,28 @@ class EntityMatcher:
     def record_template(self, index: int) -> dict[str, Any]:
         """A detector's record fields in NERB's key order (each record is a copy with its own span, string and
         captures), kept in a list by detector index (one lookup per record); at most :data:`TEMPLATE_CACHE` per
-        entity: when full, the list starts again empty."""
+        entity: when full, the list starts again empty.
+
+        Made as a copy of :data:`RECORD_BASE` with the detector's seven fields set (about a third of the cost of a
+        12-key dict display: the first pass over an address list makes thousands). A template is never changed
+        once stored, so storing one needs no lock; only starting the list again does."""
         template = self.templates[index]
         if template is None:
             det = self.detectors[index]
-            template = {"entity": det.entity_id, "canonical_name": det.canonical_name,
-                        "surface_name": det.surface_name, "string": "", "start": 0, "end": 0,
-                        "offset_unit": "byte", "entity_id": det.entity_id, "name_id": det.name_id,
-                        "pattern_id": det.pattern_id, "pattern_kind": det.kind, "captures": None}
-            with self._lock:
-                if self.template_count >= TEMPLATE_CACHE:
-                    self.templates = [None] * len(self.detectors)
-                    self.template_count = 0
-                self.templates[index] = template
-                self.template_count += 1
+            template = RECORD_BASE.copy()
+            template["entity"] = template["entity_id"] = det.entity_id
+            template["canonical_name"] = det.canonical_name
+            template["surface_name"] = det.surface_name
+            template["name_id"] = det.name_id
+            template["pattern_id"] = det.pattern_id
+            template["pattern_kind"] = det.kind
+            if self.template_count >= TEMPLATE_CACHE:
+                with self._lock:
+                    if self.template_count >= TEMPLATE_CACHE:
+                        self.templates = [None] * len(self.detectors)
+                        self.template_count = 0
+            self.templates[index] = template
+            self.template_count += 1
         return template
 
     def verifier(self, index: int) -> Any:
@@ -630,6 +646,7 @@ class EntityMatcher:
         find_byte = data.find
         single, single_left, single_right = self.group_single if self.group_single is not None else (-1, False, False)
         word = _ASCII_WORD_BYTES
+        at_key, inert = self.group_at_key, self.group_inert
         unanchored = _re2_module().RE2.Anchor.UNANCHORED
         bound = -1  # no group match starts in [cursor of the last search, bound); stale when below the cursor
         bound_end = -1  # the end of the body's match at ``bound`` when the group has one shard, else -1
@@ -653,6 +670,19 @@ class EntityMatcher:
                             stop == cursor or not lead_table[data[stop - 1]]):
                         append((start, end, position, index))
                         cursor = end
+                        continue
+                    # the group is earlier in order and cannot start before ``start``: its match at ``start`` is
+                    # known from the key when the byte after the occurrence is inert (see _group_at_keys)
+                    if (at_key is not None and stop > start and end < length and inert[data[end]]  # type: ignore[index]
+                            and at_key[index] >= -1 and find_byte(lead, cursor, start) < 0
+                            and (start == cursor or not lead_table[data[start - 1]])):  # type: ignore[index]
+                        group_end = at_key[index]
+                        if group_end > 0 and not (single_left and start and word[data[start - 1]]):
+                            append((start, start + group_end, position, single))
+                            cursor = start + group_end
+                        else:
+                            append((start, end, position, index))
+                            cursor = end
                         continue
                     if starts is not None:
                         if can_start is None:
@@ -794,16 +824,23 @@ class CompiledBank:
         records: list[dict[str, Any]] = []
         append = records.append
         templates = [matcher.templates for matcher in entities]
+        # an ASCII document up to 64 KB is decoded once and each record's string sliced from it (one object, not
+        # two: 2-3% on hit-dense mail); a longer one is not copied whole (a 2 MB thread's peak memory)
+        decoded = is_ascii and len(data) <= ascii_index.COLLAPSE_IN_ONE_BUFFER
+        text = data.decode("ascii") if decoded else data
         for s, e, k, i in rows:
             template = templates[k][i]
             if template is None:
                 template = entities[k].record_template(i)
             record = template.copy()
-            record["string"] = data[s:e].decode("utf-8")
+            record["string"] = text[s:e]
             record["start"] = s
             record["end"] = e
             record["captures"] = {}
             append(record)
+        if not decoded:
+            for record in records:
+                record["string"] = record["string"].decode("utf-8")
         if offsets == "char":
             _to_char_offsets(data, records)
         return records
@@ -888,6 +925,8 @@ def compile_bank(bank: dict[str, Any], shard_size: int = DEFAULT_SHARD_SIZE,
         matcher.set_group_gap(_group_gap(group, plans) if group else None)
         matcher.group_lead = _group_lead(group, plans) if group else None
         matcher.group_first = group[0] if group else len(detectors)
+        if keys and matcher.group_single is not None and matcher.group_lead is not None:
+            _group_at_keys(matcher, keys)
         if eager_full_path:
             matcher.shards  # noqa: B018 - compile the full RE2 path now
         _probe_empty(matcher)
@@ -985,6 +1024,82 @@ def _group_lead(indices: list[int], plans: list[RegexPlan | None]) -> tuple[byte
         return None
     allowed = _ascii_orbit(first, plan.inline_flags) | {c for c in middle if c.isascii()}
     return bytes(1 if chr(b) in allowed else 0 for b in range(256)), lead_arg
+
+
+def _inert_bytes(plan: RegexPlan) -> bytes | None:
+    """1 for the ASCII bytes that are not word characters and that no part of the regex's body can match (its
+    literals and classes, both cases under ``i``), else 0; None when the body has another construct (``.``, a
+    negated class, a category, an anchor...) whose characters are not listed."""
+    parsed = _parsed_group_body(plan)
+    if parsed is None:
+        return None
+    chars: set[str] = set()
+
+    def walk(items: list[Any]) -> bool:
+        for op, arg in items:
+            if op is sre_constants.LITERAL:
+                chars.add(chr(arg))
+            elif op is sre_constants.IN:
+                for sub_op, sub_arg in arg:
+                    if sub_op is sre_constants.LITERAL:
+                        chars.add(chr(sub_arg))
+                    elif sub_op is sre_constants.RANGE:  # ASCII members, and the two that fold to ASCII
+                        low, high = sub_arg
+                        chars.update(chr(c) for c in range(low, min(high, 0x7F) + 1))
+                        chars.update(chr(c) for c in (0x17F, 0x212A) if low <= c <= high)
+                    else:
+                        return False
+            elif op is sre_constants.SUBPATTERN:
+                if not walk(list(arg[-1])):
+                    return False
+            elif op in (sre_constants.MAX_REPEAT, sre_constants.MIN_REPEAT):
+                if not walk(list(arg[2])):
+                    return False
+            elif op is sre_constants.BRANCH:
+                if not all(walk(list(branch)) for branch in arg[1]):
+                    return False
+            else:
+                return False
+        return True
+
+    if not walk(parsed):
+        return None
+    matched = _ascii_orbit(chars, plan.inline_flags)
+    return bytes(1 if b < 0x80 and chr(b) not in matched and not _ASCII_WORD[b] else 0 for b in range(256))
+
+
+def _group_at_keys(matcher: EntityMatcher, keys: list[tuple[int, str, bool, bool]]) -> None:
+    """For a group of one case-insensitive regex with a lead byte (:func:`_group_lead`; the e-mail fallback):
+    where the regex is earlier in order than an indexed literal, the regex's match at an occurrence of the
+    literal's key, worked out once at compile time (the regex's own anchored program on the key followed by an
+    inert byte).
+
+    Why it is exact: on an ASCII document the occurrence's bytes are the key's up to ASCII case, which a
+    case-insensitive regex does not see; when the byte after the occurrence is *inert* (not a word character and
+    matched by no literal or class of the body, :func:`_inert_bytes`), the regex cannot consume it or anything
+    after it, and its boundary reads it as a non-word byte, as it reads the inert byte the key was tried with. So
+    the program's answer on the key is its answer at the occurrence (the left boundary is checked at run time).
+    A bank whose builder ranks contacts after the fallback (25k patterns and more) otherwise asks RE2 once per
+    such address in a document."""
+    single, _left, _right = matcher.group_single  # type: ignore[misc]
+    plan = matcher.plans[single]
+    if plan is None or "i" not in plan.inline_flags:
+        return
+    inert = _inert_bytes(plan)
+    if inert is None or not any(inert):
+        return
+    sentinel = b"," if inert[0x2C] else bytes([inert.index(1)])
+    program = matcher.verifier(single)
+    anchor = _re2_module().RE2.Anchor.ANCHOR_START
+    table = [-2] * len(matcher.detectors)
+    for index, key, _lw, _rw in keys:
+        if index < single or " " in key:
+            continue
+        probe = key.encode("ascii") + sentinel
+        spans = program.Match(anchor, probe, 0, len(probe))
+        table[index] = spans[1][1] if spans[0][0] >= 0 and spans[1][1] > 0 else -1
+    matcher.group_at_key = table
+    matcher.group_inert = inert
 
 
 def _build_shards(indices: list[int], bodies: list[str], detectors: list[Detector], options: Any,
