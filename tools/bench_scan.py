@@ -7,6 +7,8 @@ Usage:
     python tools/bench_scan.py --detect-secrets /tmp/ds-venv/bin/detect-secrets [--real-mb 13] [--tree-mb 10]
                                [--rounds 2] [--real-tree DIR] [--baseline DIR] [--out result.json]
 
+``--profile`` (default ``repository``, the pre-commit hook's) is the profile of our scans of the two trees.
+
 Trees: a *real mixed tree*, the installed third-party packages' ``.py``, ``.md``, ``METADATA``, ``.json``, ``.txt``
 and ``.cfg`` files (``tools/fp_corpus.py build``, ``--real-mb`` MB, or ``--real-tree DIR``), and a *generated tree*
 (deterministic Python, Markdown and JSON files, ``--tree-mb`` MB). Each round runs, in fresh processes, ours, theirs,
@@ -189,8 +191,8 @@ def run_process(command: list[str], cwd: Path) -> tuple[int, int, int, bytes]:
     return wall, int(cpu), done.returncode, done.stdout
 
 
-def _ours(tree: Path, pin: list[str], checkout: Path = REPO) -> tuple[list[str], Path]:
-    return pin + [sys.executable, "-m", "nerb_verify", "scan", "--profile", "repository", "--format", "json",
+def _ours(tree: Path, pin: list[str], checkout: Path = REPO, profile: str = "repository") -> tuple[list[str], Path]:
+    return pin + [sys.executable, "-m", "nerb_verify", "scan", "--profile", profile, "--format", "json",
                   str(tree)], checkout
 
 
@@ -214,7 +216,7 @@ def _summary(size: int, walls: list[int], cpus: list[int], found: int) -> dict[s
 
 
 def bench_tree_abba(tree: Path, rounds: int, detect_secrets: str | None, pin: list[str],
-                    baseline: Path | None = None) -> dict[str, object]:
+                    baseline: Path | None = None, profile: str = "repository") -> dict[str, object]:
     """``rounds`` ABBA rounds (ours, theirs, theirs, ours) of whole-process scans of ``tree``; with ``baseline`` (a
     checkout of another commit) A B C C B A rounds: ours, the baseline's scanner, theirs, theirs, baseline, ours."""
     files, size = tree_bytes(tree)
@@ -228,7 +230,7 @@ def bench_tree_abba(tree: Path, rounds: int, detect_secrets: str | None, pin: li
             if who == "theirs":
                 command, cwd = _theirs(tree, pin, detect_secrets or "")
             else:
-                command, cwd = _ours(tree, pin, baseline if who == "baseline" and baseline else REPO)
+                command, cwd = _ours(tree, pin, baseline if who == "baseline" and baseline else REPO, profile)
             wall, cpu, code, stdout = run_process(command, cwd)
             if who != "theirs" and code not in (0, 1):
                 raise SystemExit(f"nerb-verify scan failed (exit {code})")
@@ -273,6 +275,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--no-one-core", dest="one_core", action="store_false", help="do not pin to CPU 0")
     parser.add_argument("--out", type=Path, help="also write the JSON here")
     parser.add_argument("--baseline", type=Path, help="a checkout of another commit: its scanner is alternated too")
+    parser.add_argument("--profile", default="repository", choices=("repository", "contract", "rendered"),
+                        help="the profile of our scans of the trees (default: repository, the pre-commit hook's)")
     args = parser.parse_args(argv)
     baseline = args.baseline.resolve() if args.baseline else None
     detect_secrets = args.detect_secrets or shutil.which("detect-secrets")
@@ -285,14 +289,14 @@ def main(argv: list[str] | None = None) -> int:
             real = Path(scratch) / "real"
             real.mkdir()
             build_real_tree(Path(sysconfig.get_paths()["purelib"]), real, args.real_mb, 2.5)
-        trees["real_mixed_tree"] = bench_tree_abba(real, args.rounds, detect_secrets, pin, baseline)
+        trees["real_mixed_tree"] = bench_tree_abba(real, args.rounds, detect_secrets, pin, baseline, args.profile)
         generated = Path(scratch) / "generated"
         generated.mkdir()
         make_tree(generated, args.tree_mb)
-        trees["generated_tree"] = bench_tree_abba(generated, args.rounds, detect_secrets, pin, baseline)
+        trees["generated_tree"] = bench_tree_abba(generated, args.rounds, detect_secrets, pin, baseline, args.profile)
     machine = {"python": platform.python_version(), "machine": platform.machine(), "cpus": os.cpu_count(),
                "system": platform.system(), "pinned_to_one_core": bool(pin)}
-    result = {"machine": machine, "detect_secrets_version": _detect_secrets_version(detect_secrets)
+    result = {"machine": machine, "profile": args.profile, "detect_secrets_version": _detect_secrets_version(detect_secrets)
               if detect_secrets else None, "contract_bundle_in_process": bundle, "repository_profile": trees}
     text = json.dumps(result, indent=2)
     if args.out:
