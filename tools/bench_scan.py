@@ -296,8 +296,9 @@ def main(argv: list[str] | None = None) -> int:
         trees["generated_tree"] = bench_tree_abba(generated, args.rounds, detect_secrets, pin, baseline, args.profile)
     machine = {"python": platform.python_version(), "machine": platform.machine(), "cpus": os.cpu_count(),
                "system": platform.system(), "pinned_to_one_core": bool(pin)}
-    result = {"machine": machine, "profile": args.profile, "detect_secrets_version": _detect_secrets_version(detect_secrets)
-              if detect_secrets else None, "contract_bundle_in_process": bundle, "repository_profile": trees}
+    result = {"machine": machine, "profile": args.profile,
+              "detect_secrets_version": _detect_secrets_version(detect_secrets)
+              if detect_secrets else None, "contract_bundle_in_process": bundle, f"{args.profile}_profile": trees}
     text = json.dumps(result, indent=2)
     if args.out:
         args.out.write_text(text + "\n", encoding="utf-8")
