@@ -116,6 +116,35 @@ def _has_at_word(text: str) -> bool:
     """True when ``text`` holds a word for the at-sign (the plain spelled-out rule cannot match otherwise)."""
     return _AT_GATE.search(text.lower()) is not None
 
+
+# The plain spelled-out rule's own gate (its ``prefilter``), sharper than ``_AT_GATE``: a word for the at-sign, then
+# a label, then a real dot or a word for the dot, on the lower-cased text with the standard library's engine. Every
+# match of the rule holds one (issue 16: the bundle's ``created_at``, ``..._at_minimum_...`` and ``s. at 100,000``
+# pass ``_AT_GATE`` but not this, so the rule's costly pattern is neither compiled nor searched there). Why it is
+# necessary, part by part of a match of the rule (``_SPELLED_LOCAL _AT _LABEL`` then, in the first alternative, a
+# ``_DOT`` (the next part after the first label, whether the starred group repeats or not) or, in the second, a
+# real ``.``):
+# * ``_AT`` is ``_SEP`` word ``_SEP`` or ``\s*`` glued-word ``\s*``: ``_AT_GATE`` matches there (a separator before
+#   the word, the word, the first character of the separator after it; or the glued word), as that gate's own test
+#   shows; the rest of ``_SEP`` or the ``\s*`` is white space, ``-`` or ``_``, which ``[\W_]*`` takes (white space is
+#   never a word character of ``re``; ``regex``'s ``\s`` is a subset of ``re``'s);
+# * ``_LABEL`` is one or more word characters or ``-``: none is white space or ``.``, nor lower-cases to one, so
+#   ``[^\s.]+?`` takes it;
+# * ``\.``: itself; ``_DOT`` is ``_SEP`` dot-word (one or more of white space, ``-``, ``_``: ``[\W_]+``, then the
+#   word in the lower-cased forms the rule's own alternation is built from) or ``\s*`` glued dot-word.
+# The alternation is one pattern, so the engine backtracks into every at-word and label length.
+_AT_THEN_DOT: re.Pattern[str] | None = None
+
+
+def _has_at_word_then_dot(text: str) -> bool:
+    """True when ``text`` holds a word for the at-sign followed by a label and a real dot or a word for the dot (see
+    ``_AT_THEN_DOT``): the plain spelled-out rule cannot match otherwise. Compiled on first use."""
+    global _AT_THEN_DOT
+    if _AT_THEN_DOT is None:
+        _AT_THEN_DOT = re.compile(rf"(?:{_AT_GATE.pattern})[\W_]*[^\s.]+?(?:\.|[\W_]+(?:{_lower_words(_DOT_WORDS)})"
+                                  rf"|[\W_]*(?:{_lower_words(_DOT_WORDS_GLUED)}))")
+    return _AT_THEN_DOT.search(text.lower()) is not None
+
 _SPELLED_LOCAL = r"(?<![\w.+-])[\w.+-]{0,63}\w"
 
 _ADDRESS = compile_rule(rf"(?<![\w.+%'-]){_LOCAL}@(?P<domain>(?:{_LABEL}\.)+[^\W\d_]{{2,63}})(?![\w-])")
@@ -179,7 +208,7 @@ RULES = (
     Rule("email.spelled_plain", EMAIL, LazyPattern(
         rf"(?i){_SPELLED_LOCAL}{_AT}{_LABEL}(?:{_DOT}{_LABEL})*{_DOT}(?:{_SPELLED_TLD}|{_SCRIPT_TLD})(?![\w-])"
         rf"|{_SPELLED_LOCAL}{_AT}(?:{_LABEL}\.)+{_NOT_TLD_AFTER_REAL_DOT}(?:{_SPELLED_TLD}|{_SCRIPT_TLD})(?![\w.-])"),
-        ("full",), prefilter=_has_at_word),
+        ("full",), prefilter=_has_at_word_then_dot),
     Rule("email.at_sign", AT_SIGN, compile_rule(r"@"), ("full",), trigger="@"),
     Rule("email.document_id", DOCUMENT_ID, compile_rule(r"(?i)(?<![^\W_])doc_[0-9a-f]{64}(?![^\W_])"), ("full",)),
 )

