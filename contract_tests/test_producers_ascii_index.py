@@ -380,6 +380,51 @@ def test_collapse_of_a_large_document_is_the_same(monkeypatch):
     assert isinstance(big[0], bytearray) and bytes(big[0]) == small[0] and big[1:] == small[1:]
 
 
+def _runs_between(folded: bytes, before: bytes, after: bytes) -> list[tuple[int, int]]:
+    """Every maximal run of two or more spaces with a byte of ``before`` just before it and one of ``after`` just
+    after it, found by walking the bytes (the definition ``collapse`` must implement)."""
+    spans = []
+    i = 0
+    while i < len(folded):
+        if folded[i] != 0x20:
+            i += 1
+            continue
+        j = i
+        while j < len(folded) and folded[j] == 0x20:
+            j += 1
+        if j - i >= 2 and i > 0 and before[folded[i - 1]] and j < len(folded) and after[folded[j]]:
+            spans.append((i, j))
+        i = j
+    return spans
+
+
+@given(st.lists(st.sampled_from(["a", "b", ".", ",", "-", "]", "^", "\\", " ", "  ", "     ", " " * 9, " " * 40]),
+                max_size=40).map("".join),
+       st.sets(st.sampled_from("ab.,-]^\\")), st.sets(st.sampled_from("ab.,-]^\\")))
+def test_collapse_finds_exactly_the_runs_that_matter(text, before_chars, after_chars):
+    """``collapse`` with ``runs_that_matter`` collapses exactly the runs between a byte of ``before`` and one of
+    ``after`` (regex metacharacters in the tables included), with the run map of those runs; a run left alone
+    (after a comma, at an edge, before a byte outside ``after``) stays byte for byte."""
+    from bisect import bisect_left
+
+    folded = text.encode("ascii")
+    before = bytes(1 if chr(b) in before_chars else 0 for b in range(256))
+    after = bytes(1 if chr(b) in after_chars else 0 for b in range(256))
+    spans = _runs_between(folded, before, after)
+    expected = bytearray()
+    last = 0
+    for i, j in spans:
+        expected += folded[last:i + 1]
+        last = j
+    expected += folded[last:]
+    collapsed, runs, removed = ascii_index.collapse(folded, ascii_index.runs_that_matter(before, after))
+    assert bytes(collapsed) == bytes(expected)
+    assert len(runs) == len(spans)
+    for k in range(len(collapsed) + 1):
+        mapped = k + removed[bisect_left(runs, k)]
+        assert folded[mapped:mapped + 1] == collapsed[k:k + 1]
+
+
 @needs_hyperscan
 def test_patterns_reach_the_first_separator():
     """A key's pattern runs through its first byte other than a letter or digit, so a name key's first word does
@@ -402,7 +447,7 @@ def test_only_runs_inside_a_possible_key_are_collapsed():
     index = compiled.ascii_literals
     text = f"To: ann.lee{MARK}x.org,\n    bo{MARK}y.org,\n\n  ANN\n\n  lee and j.   ro, ann  x"
     folded = b" " + text.encode().translate(ascii_index._FOLD_TABLE) + b" "
-    collapsed, runs, _ = ascii_index.collapse(folded, index.run_before, index.run_after)
+    collapsed, runs, _ = ascii_index.collapse(folded, index.matter)
     assert collapsed == folded.replace(b",     ", b",     ").replace(b"ann    lee", b"ann lee").replace(
         b"j.   ro", b"j. ro")
     assert len(runs) == 2

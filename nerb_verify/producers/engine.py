@@ -626,7 +626,9 @@ class EntityMatcher:
 
         Leftmost-first: at the cursor the smallest start at which any detector matches wins, the earliest detector
         in order among those matching there; the cursor moves to the winner's end. One pass over the literals
-        sorted by (start, detector index); an entity without an RE2 group needs nothing else."""
+        sorted by (start, detector index): for each literal not overlapped by an earlier match, the group's matches
+        that come before it are emitted first, then the literal unless the group's match at its start wins; then
+        the group's matches after the last literal. An entity without an RE2 group needs nothing else."""
         literals.sort()
         append = rows.append
         cursor = 0
@@ -651,48 +653,64 @@ class EntityMatcher:
         bound = -1  # no group match starts in [cursor of the last search, bound); stale when below the cursor
         bound_end = -1  # the end of the body's match at ``bound`` when the group has one shard, else -1
         verified: tuple[int, int] | None = None  # (end, detector index) of the group's match at ``bound``
-        at = 0
-        count = len(literals)
-        while cursor < length:
-            while at < count and literals[at][0] < cursor:
-                at += 1
-            if at < count:
-                start, index, end = literals[at]
-            else:
-                start, index, end = infinity, length, infinity
-            if bound < cursor:
-                # the group can only come first if it can start before the literal (or at it, earlier in order):
-                # not if no byte there can start it (the gap), nor if its lead byte is absent and the byte just
-                # before ``stop`` cannot be part of a match's first run (see _group_lead)
-                if start < infinity:
+        for start, index, end in literals:
+            if start < cursor:
+                continue  # overlapped by an earlier match of this entity
+            while True:  # the group's matches before this literal; then what wins at its start
+                if bound < cursor:
+                    # the group can only come first if it can start before the literal (or at it, earlier in
+                    # order): not if its lead byte is absent and the byte just before ``stop`` cannot be part of a
+                    # match's first run (see _group_lead), nor if no byte there can start it (the gap)
                     stop = start + (group_first < index)
-                    if lead_table is not None and find_byte(lead, cursor, stop) < 0 and (
-                            stop == cursor or not lead_table[data[stop - 1]]):
-                        append((start, end, position, index))
-                        cursor = end
-                        continue
-                    # the group is earlier in order and cannot start before ``start``: its match at ``start`` is
-                    # known from the key when the byte after the occurrence is inert (see _group_at_keys)
-                    if (at_key is not None and stop > start and end < length and inert[data[end]]  # type: ignore[index]
-                            and at_key[index] >= -1 and find_byte(lead, cursor, start) < 0
-                            and (start == cursor or not lead_table[data[start - 1]])):  # type: ignore[index]
-                        group_end = at_key[index]
-                        if group_end > 0 and not (single_left and start and word[data[start - 1]]):
-                            append((start, start + group_end, position, single))
-                            cursor = start + group_end
-                        else:
-                            append((start, end, position, index))
-                            cursor = end
-                        continue
-                    if starts is not None:
+                    lead_at = find_byte(lead, cursor, stop) if lead_table is not None else -1
+                    if lead_table is not None:
+                        if lead_at < 0 and (stop == cursor or not lead_table[data[stop - 1]]):
+                            break
+                        # the group is earlier in order and cannot start before ``start``: its match at ``start``
+                        # is known from the key when the byte after the occurrence is inert (see _group_at_keys)
+                        if (at_key is not None and stop > start and end < length and inert[data[end]]  # type: ignore[index]
+                                and at_key[index] >= -1 and (lead_at < 0 or lead_at == start)
+                                and (start == cursor or not lead_table[data[start - 1]])):
+                            group_end = at_key[index]
+                            if group_end > 0 and not (single_left and start and word[data[start - 1]]):
+                                end, index = start + group_end, single
+                            break
+                    # the gap (a lead byte in it almost always starts a match: RE2 is asked without the copy)
+                    if starts is not None and lead_at < 0:
                         if can_start is None:
                             can_start = data.translate(starts)
                         if can_start.find(1, cursor, stop) < 0:  # "no group start in [cursor, stop)": one memchr
-                            append((start, end, position, index))
-                            cursor = end
-                            continue
-                elif lead_table is not None and find_byte(lead, cursor) < 0:
-                    break  # no literal left and no lead byte: the group cannot match again
+                            break
+                    if find is not None:
+                        bound, bound_end = find(unanchored, data, cursor, length)[0]
+                        if bound < 0:
+                            bound = infinity
+                    else:
+                        bound, bound_end = self._group_bound(data, cursor)
+                    verified = None
+                if bound > start or (bound == start and group_first > index):
+                    break  # the literal wins at its start
+                if verified is None:
+                    verified = self._verified_at_bound(data, bound, bound_end, single, single_left, single_right)
+                    if verified is None:  # nothing holds at the bound: search on from the next character
+                        bound, bound_end = self._group_bound(data, bound + _utf8_len(data[bound]))
+                        continue
+                group_end, group_index = verified
+                if bound == start:
+                    if group_index < index:
+                        end, index = group_end, group_index
+                    break
+                append((bound, group_end, position, group_index))  # the group's match comes first
+                cursor = group_end
+                if start < cursor:
+                    break  # and overlaps the literal
+            if start >= cursor:
+                append((start, end, position, index))
+                cursor = end
+        while cursor < length:  # the group's matches after the last literal
+            if bound < cursor:
+                if lead_table is not None and find_byte(lead, cursor) < 0:
+                    break  # no lead byte left: the group cannot match again
                 if find is not None:
                     bound, bound_end = find(unanchored, data, cursor, length)[0]
                     if bound < 0:
@@ -700,23 +718,26 @@ class EntityMatcher:
                 else:
                     bound, bound_end = self._group_bound(data, cursor)
                 verified = None
-            if bound < start or (bound == start and bound < infinity and group_first < index):
-                if verified is None:
-                    if (single >= 0 and bound_end > bound and not (single_left and bound and word[data[bound - 1]])
-                            and not (single_right and bound_end < length and word[data[bound_end]])):
-                        verified = (bound_end, single)  # _group_at's first case, on ASCII bytes
-                    else:
-                        verified = self._group_at(data, bound, bound_end)
-                    if verified is None:  # nothing holds at the bound: search on from the next character
-                        bound, bound_end = self._group_bound(data, bound + _utf8_len(data[bound]))
-                        continue
-                group_end, group_index = verified
-                if bound < start or group_index < index:
-                    start, end, index = bound, group_end, group_index
-            elif start == infinity:
+            if bound >= length:
                 break
-            append((start, end, position, index))
-            cursor = end
+            if verified is None:
+                verified = self._verified_at_bound(data, bound, bound_end, single, single_left, single_right)
+                if verified is None:
+                    bound, bound_end = self._group_bound(data, bound + _utf8_len(data[bound]))
+                    continue
+            group_end, group_index = verified
+            append((bound, group_end, position, group_index))
+            cursor = group_end
+
+    def _verified_at_bound(self, data: bytes, bound: int, bound_end: int, single: int, single_left: bool,
+                           single_right: bool) -> tuple[int, int] | None:
+        """The group's match at ``bound`` (see :meth:`_group_at`): a one-regex group's finder match is taken
+        directly when its boundaries hold on ASCII bytes (a byte-table lookup a side)."""
+        word = _ASCII_WORD_BYTES
+        if (single >= 0 and bound_end > bound and not (single_left and bound and word[data[bound - 1]])
+                and not (single_right and bound_end < len(data) and word[data[bound_end]])):
+            return (bound_end, single)
+        return self._group_at(data, bound, bound_end)
 
     def _group_bound(self, data: bytes, cursor: int) -> tuple[int, int]:
         """The smallest start at or after ``cursor`` where a body of the RE2 group matches (a lower bound for the
