@@ -114,6 +114,32 @@ _WRAPPED_BASE64 = regex.compile(
 # What every wrapped run contains (a line's last base64 character, the line break, the next line's first one): a fast
 # necessary condition, so long text with line breaks but no wrapped base64 skips the costlier pattern.
 _WRAP_HINT = re.compile(r"[A-Za-z0-9+/_-][ \t]*\r?\n[ \t]*[A-Za-z0-9+/_-]")
+# Where a wrapped run can start: a run of 16+ base64 characters (nothing of the alphabet before it) that ends a line,
+# the next line starting with 4 of them. Proof that every _WRAPPED_BASE64 match starts where this matches: a match at
+# q has no base64 character before q, then 16 or more of them, then its first (mandatory) wrapped line: blanks, an
+# optional CR, a line break, blanks and 4 or more base64 characters; that is this pattern at q (the run ends where a
+# blank or line break follows, neither of which is a base64 character, so taking fewer does not change the match).
+# This is ``re`` (a C search several times faster than ``regex`` on source, whose lines often end in a word and start
+# with one, which is all _WRAP_HINT asks).
+_WRAP_START = re.compile(r"(?<![A-Za-z0-9+/_-])[A-Za-z0-9+/_-]{16,}[ \t]*\r?\n[ \t]*[A-Za-z0-9+/_-]{4}")
+
+
+def _wrapped_base64_runs(clean: str) -> list[str]:
+    """The matches of ``_WRAPPED_BASE64`` in ``clean``, as ``finditer`` finds them, white space removed. The costly
+    search runs only from where ``_WRAP_START`` (a necessary condition at every match start) finds a place: no match
+    starts before the first such place, so searching from there finds the same leftmost match."""
+    runs: list[str] = []
+    position = 0
+    while (hint := _WRAP_START.search(clean, position)) is not None:
+        match = _WRAPPED_BASE64.search(clean, hint.start())
+        if match is None:
+            break
+        runs.append(_WHITE_SPACE.sub("", match.group(0)))
+        position = match.end()
+    return runs
+
+
+_WHITE_SPACE = regex.compile(r"\s+")
 ENCODED_BUDGET = register(
     "privacy.encoded_payload_budget", "Base64 or hex payloads are nested deeper, or are more numerous, than the budget.",
     "Base64 (standard and URL-safe, also reversed), base32, hex, ascii85, base85 and uuencoded tokens that decode to "
@@ -393,8 +419,8 @@ def encoded_payloads(clean: str) -> list[str]:
     if len(clean) < 12:
         return found
     tokens = [match.group(0) for match in _BASE64_TOKEN.finditer(clean)]
-    if "\n" in clean and _WRAP_HINT.search(clean):
-        tokens += [regex.sub(r"\s+", "", match.group(0)) for match in _WRAPPED_BASE64.finditer(clean)]
+    if "\n" in clean:
+        tokens += _wrapped_base64_runs(clean)
     for token in tokens:
         text = _base64_text(token)
         if text is None:
@@ -461,9 +487,9 @@ def has_encoded_payload(clean: str) -> bool:
     ``contract_tests/test_privacy_payload_words.py`` checks it against ``encoded_payloads`` differentially."""
     if len(clean) < 12:
         return False
-    if "\n" in clean and _WRAP_HINT.search(clean):
-        for match in _WRAPPED_BASE64.finditer(clean):
-            if _token_text(regex.sub(r"\s+", "", match.group(0))) is not None:
+    if "\n" in clean:
+        for run in _wrapped_base64_runs(clean):
+            if _token_text(run) is not None:
                 return True
     if _SEPARATED_HEX_GATE.search(clean) is not None:
         for match in _SEPARATED_HEX.finditer(clean):
