@@ -142,6 +142,17 @@ def _source_texts(limit: int = 420) -> list[str]:
     return found
 
 
+def _edge_texts() -> list[str]:
+    """The shortest token of each search that decodes to text, alone and in a line: a stricter necessary condition
+    misses it."""
+    short = ("jroe" + _AT + "x.o").encode()  # 8 bytes
+    b64 = base64.b64encode(short * 2).decode()
+    tokens = [base64.b32encode(short[:5] * 2).decode(), base64.b32encode(short[:5] * 2).decode().lower(),
+              short[:6].hex(), short[:6].hex().upper(), " ".join(f"{byte:02x}" for byte in short[:6]),
+              "-".join(f"{byte:02X}" for byte in short[:6]), b64[:16] + "\n" + b64[16:], b64[:16] + " \r\n\t" + b64[16:]]
+    return [text for token in tokens for text in (token, "x = '" + token + "'\n", "a\n" + token + "\nb")]
+
+
 def _corpus_texts() -> list[str]:
     texts = [row[1] for row in privacy_corpus.rows()]
     texts += [line for _kind, line in privacy_fp_corpus.MUST_PASS]
@@ -154,7 +165,7 @@ def texts() -> list[str]:
     joined = [view for pieces in bundle_texts.bundle_containers() for view in views(pieces)]
     sources = _source_texts()
     assert len(sources) >= 400
-    return _corpus_texts() + bundle_texts.bundle_strings() + joined + _payload_texts(4000, 20261217) + sources
+    return _edge_texts() + _corpus_texts() + bundle_texts.bundle_strings() + joined + _payload_texts(4000, 20261217) + sources
 
 
 def _differences(texts: list[str]) -> list[str]:
@@ -172,4 +183,12 @@ def test_a_stricter_wrap_start_fails_the_comparison(texts: list[str], monkeypatc
     # One character more on the first line than _WRAPPED_BASE64 asks: runs with a 16-character first line are lost.
     monkeypatch.setattr(engine, "_WRAP_START", re.compile(
         r"(?<![A-Za-z0-9+/_-])[A-Za-z0-9+/_-]{17,}[ \t]*\r?\n[ \t]*[A-Za-z0-9+/_-]{4}"))
+    assert _differences(texts)
+
+
+@pytest.mark.parametrize("name, stricter", [("_BASE32_RUN", b"x" * 17), ("_HEX_RUN", b"x" * 13),
+                                            ("_SEPARATED_HEX_RUN", b"sxx" * 6)])
+def test_a_stricter_whole_text_condition_fails_the_comparison(texts: list[str], monkeypatch: pytest.MonkeyPatch,
+                                                              name: str, stricter: bytes) -> None:
+    monkeypatch.setattr(engine, name, stricter)
     assert _differences(texts)
