@@ -2,7 +2,8 @@
 replace found.
 
 ``_reference_payloads`` is :func:`engine.encoded_payloads` as it was at ``b9557cb`` (every search over the whole
-text, wrapped base64 by ``regex.finditer`` after the line-break hint), kept here as the oracle. The fast form must
+text, wrapped base64 by ``regex.finditer`` after the line-break hint, bare base85/ascii85 runs decoded by the
+``base64`` module), kept here as the oracle. The fast form must
 return the same list (same texts, same order) on every corpus row, every string of both bundles and every joined
 view of their containers, 400+ installed source files, and seeded random payload-shaped texts (base64 / base32 /
 hex / base85 / ascii85 / uuencode of text and of random bytes, UTF-16 with a byte order mark, gzip, reversed base64,
@@ -41,6 +42,37 @@ def _clear() -> None:
         cache.cache_clear()
 
 
+def _reference_ascii85_text(run: str) -> str | None:
+    if "z" in run:
+        return payloads.as_text(payloads._decode_ascii85(run))
+    return payloads._run_text(run, payloads._ASCII85_TEXT_LEADERS, payloads._ASCII85_NO_LEADER,
+                              payloads._decode_ascii85)
+
+
+def _reference_base85_text(run: str) -> str | None:
+    return payloads._run_text(run, payloads._BASE85_TEXT_LEADERS, payloads._BASE85_NO_LEADER,
+                              payloads._decode_base85)
+
+
+def _reference_raw_payloads(text: str) -> list[str]:
+    """``payloads.raw_payloads`` at ``b9557cb``: bare runs decoded by ``base64.a85decode`` / ``b85decode``."""
+    found: list[str] = []
+    if len(text) < 8:
+        return found
+    if "<~" in text:
+        for match in payloads._ASCII85_ADOBE.finditer(text):
+            decoded = payloads.as_text(payloads._decode_ascii85(match.group(1)))
+            if decoded is not None:
+                found.append(decoded)
+    if len(text) >= payloads.MIN_BASE85_RUN:
+        found.extend(payloads._bare_run_texts(text, payloads._ASCII85_WINDOW, payloads._ASCII85_REST,
+                                              _reference_ascii85_text))
+        found.extend(payloads._bare_run_texts(text, payloads._BASE85_WINDOW, payloads._BASE85_REST,
+                                              _reference_base85_text))
+    found.extend(payloads._uu_texts(text))
+    return found
+
+
 def _reference_payloads(clean: str) -> list[str]:
     """``engine.encoded_payloads`` at ``b9557cb``: the oracle."""
     found: list[str] = []
@@ -66,7 +98,7 @@ def _reference_payloads(clean: str) -> list[str]:
             text = engine._hex_text(match.group(0))
             if text is not None:
                 found.append(text)
-    found.extend(payloads.raw_payloads(clean))
+    found.extend(_reference_raw_payloads(clean))
     return found
 
 
@@ -192,3 +224,51 @@ def test_a_stricter_whole_text_condition_fails_the_comparison(texts: list[str], 
                                                               name: str, stricter: bytes) -> None:
     monkeypatch.setattr(engine, name, stricter)
     assert _differences(texts)
+
+
+def test_raw_payloads_equal_the_reference(texts: list[str]) -> None:
+    _clear()
+    assert [text for text in texts if payloads.raw_payloads(text) != _reference_raw_payloads(text)] == []
+
+
+def _module_decode(decode, body: str) -> bytes | None:
+    try:
+        return decode(body.encode("ascii"))
+    except ValueError:
+        return None
+
+
+def _runs(alphabet: str, seed: int) -> list[str]:
+    """Runs of every length 0-40 of an alphabet: random characters (many groups overflow), encodings of random
+    bytes, and the highest and lowest digits (the overflow boundary)."""
+    rng = random.Random(seed)
+    runs = [alphabet[-1] * length for length in range(41)] + [alphabet[0] * length for length in range(41)]
+    for _ in range(20000):
+        length = rng.randrange(41)
+        runs.append("".join(rng.choice(alphabet) for _ in range(length)))
+    return runs
+
+
+def test_the_group_decoder_equals_the_base64_module() -> None:
+    ascii85 = payloads._ASCII85_CHARS.replace("z", "")
+    encoded = [base64.a85encode(random.Random(size).randbytes(size)).decode() for size in range(60)]
+    for run in _runs(ascii85, 1) + [run for run in encoded if "z" not in run]:
+        assert payloads._decode_bare_ascii85(run) == _module_decode(base64.a85decode, run), run
+    encoded = [base64.b85encode(random.Random(size).randbytes(size)).decode() for size in range(60)]
+    for run in _runs(payloads._BASE85_ALPHABET, 2) + encoded:
+        assert payloads._decode_bare_base85(run) == _module_decode(base64.b85decode, run), run
+    # not vacuous: overflowing groups, and text, are both among them
+    assert payloads._decode_bare_ascii85("uuuuu") is None
+    assert payloads._decode_bare_base85(base64.b85encode(b"jroe-x").decode()) == b"jroe-x"
+
+
+def test_a_decoder_padding_one_short_fails_the_comparison(monkeypatch: pytest.MonkeyPatch) -> None:
+    real = payloads._decode_85_groups
+
+    def mutated(body: str, values: bytes) -> bytes | None:
+        raw = real(body, values)
+        return raw[:-1] if raw and len(body) % 5 else raw
+
+    monkeypatch.setattr(payloads, "_decode_85_groups", mutated)
+    run = base64.b85encode(b"jroe-xy").decode()
+    assert payloads._decode_bare_base85(run) != _module_decode(base64.b85decode, run)
