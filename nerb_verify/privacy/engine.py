@@ -114,6 +114,32 @@ _WRAPPED_BASE64 = regex.compile(
 # What every wrapped run contains (a line's last base64 character, the line break, the next line's first one): a fast
 # necessary condition, so long text with line breaks but no wrapped base64 skips the costlier pattern.
 _WRAP_HINT = re.compile(r"[A-Za-z0-9+/_-][ \t]*\r?\n[ \t]*[A-Za-z0-9+/_-]")
+# Where a wrapped run can start: a run of 16+ base64 characters (nothing of the alphabet before it) that ends a line,
+# the next line starting with 4 of them. Proof that every _WRAPPED_BASE64 match starts where this matches: a match at
+# q has no base64 character before q, then 16 or more of them, then its first (mandatory) wrapped line: blanks, an
+# optional CR, a line break, blanks and 4 or more base64 characters; that is this pattern at q (the run ends where a
+# blank or line break follows, neither of which is a base64 character, so taking fewer does not change the match).
+# This is ``re`` (a C search several times faster than ``regex`` on source, whose lines often end in a word and start
+# with one, which is all _WRAP_HINT asks).
+_WRAP_START = re.compile(r"(?<![A-Za-z0-9+/_-])[A-Za-z0-9+/_-]{16,}[ \t]*\r?\n[ \t]*[A-Za-z0-9+/_-]{4}")
+
+
+def _wrapped_base64_runs(clean: str) -> list[str]:
+    """The matches of ``_WRAPPED_BASE64`` in ``clean``, as ``finditer`` finds them, white space removed. The costly
+    search runs only from where ``_WRAP_START`` (a necessary condition at every match start) finds a place: no match
+    starts before the first such place, so searching from there finds the same leftmost match."""
+    runs: list[str] = []
+    position = 0
+    while (hint := _WRAP_START.search(clean, position)) is not None:
+        match = _WRAPPED_BASE64.search(clean, hint.start())
+        if match is None:
+            break
+        runs.append(_WHITE_SPACE.sub("", match.group(0)))
+        position = match.end()
+    return runs
+
+
+_WHITE_SPACE = regex.compile(r"\s+")
 ENCODED_BUDGET = register(
     "privacy.encoded_payload_budget", "Base64 or hex payloads are nested deeper, or are more numerous, than the budget.",
     "Base64 (standard and URL-safe, also reversed), base32, hex, ascii85, base85 and uuencoded tokens that decode to "
@@ -385,6 +411,38 @@ def _reversed_base64_text(token: str) -> str | None:
     return None
 
 
+def _marks(characters: dict[str, bytes]) -> bytes:
+    """A ``bytes.translate`` table: each byte of a character of a key becomes that key's mark, every other byte a
+    dot."""
+    table = bytearray(b"." * 256)
+    for chars, mark in characters.items():
+        for char in chars:
+            table[ord(char)] = mark[0]
+    return bytes(table)
+
+
+# Whole-text necessary conditions for the base32 and hex searches, tested in C: the text as UTF-8 bytes, each byte
+# replaced by the mark of its class (``bytes.translate``), then a literal searched with ``in``. Every character the
+# token patterns match is ASCII, so one byte in UTF-8 (``surrogatepass``: a lone surrogate is three bytes of 0x80 or
+# more, like every other non-ASCII character, and none of them is in a class); a run of class characters in the
+# text is the same run of marks in the bytes.
+# * _BASE32_TOKEN matches 16 or more of [A-Z2-7], or 16 or more of [a-z2-7]: 16 "x" in one of the two translations;
+# * _HEX_TOKEN matches 2 + 2 * 5 = 12 or more hex digits in a row: 12 "x" in the hex translation;
+# * _SEPARATED_HEX matches a separator and two hex digits five times in a row (what _SEPARATED_HEX_GATE searches):
+#   "sxx" five times in the hex translation.
+_BASE32_UPPER_MARKS = _marks({"ABCDEFGHIJKLMNOPQRSTUVWXYZ234567": b"x"})
+_BASE32_LOWER_MARKS = _marks({"abcdefghijklmnopqrstuvwxyz234567": b"x"})
+_HEX_MARKS = _marks({"0123456789abcdefABCDEF": b"x", " :-": b"s"})
+_BASE32_RUN = b"x" * 16
+_HEX_RUN = b"x" * 12
+_SEPARATED_HEX_RUN = b"sxx" * 5
+
+
+def _has_base32_run(raw: bytes) -> bool:
+    """Whether ``_BASE32_TOKEN`` can match the text ``raw`` encodes (UTF-8, ``surrogatepass``): see the proof above."""
+    return _BASE32_RUN in raw.translate(_BASE32_UPPER_MARKS) or _BASE32_RUN in raw.translate(_BASE32_LOWER_MARKS)
+
+
 def encoded_payloads(clean: str) -> list[str]:
     """Printable texts hidden in ``clean`` as base64 / base64url tokens (at any of the four alignments, so a prefix
     glued to the token does not hide it; also read backwards), base32 tokens, hex runs (plain or byte-separated;
@@ -393,21 +451,24 @@ def encoded_payloads(clean: str) -> list[str]:
     if len(clean) < 12:
         return found
     tokens = [match.group(0) for match in _BASE64_TOKEN.finditer(clean)]
-    if "\n" in clean and _WRAP_HINT.search(clean):
-        tokens += [regex.sub(r"\s+", "", match.group(0)) for match in _WRAPPED_BASE64.finditer(clean)]
+    if "\n" in clean:
+        tokens += _wrapped_base64_runs(clean)
     for token in tokens:
         text = _base64_text(token)
         if text is None:
             text = _reversed_base64_text(token)
         if text is not None:
             found.append(text)
-    for match in _BASE32_TOKEN.finditer(clean):
-        text = _base32_text(match.group(0))
-        if text is not None:
-            found.append(text)
-    for pattern in (_HEX_TOKEN, _SEPARATED_HEX):
-        if pattern is _SEPARATED_HEX and _SEPARATED_HEX_GATE.search(clean) is None:
-            continue  # no byte-separated run (see _SEPARATED_HEX_GATE)
+    raw = clean.encode("utf-8", "surrogatepass")
+    if _has_base32_run(raw):
+        for match in _BASE32_TOKEN.finditer(clean):
+            text = _base32_text(match.group(0))
+            if text is not None:
+                found.append(text)
+    hex_marks = raw.translate(_HEX_MARKS)
+    for pattern, run in ((_HEX_TOKEN, _HEX_RUN), (_SEPARATED_HEX, _SEPARATED_HEX_RUN)):
+        if run not in hex_marks:
+            continue  # no such run (see _HEX_MARKS)
         for match in pattern.finditer(clean):
             text = _hex_text(match.group(0))
             if text is not None:
@@ -461,11 +522,11 @@ def has_encoded_payload(clean: str) -> bool:
     ``contract_tests/test_privacy_payload_words.py`` checks it against ``encoded_payloads`` differentially."""
     if len(clean) < 12:
         return False
-    if "\n" in clean and _WRAP_HINT.search(clean):
-        for match in _WRAPPED_BASE64.finditer(clean):
-            if _token_text(regex.sub(r"\s+", "", match.group(0))) is not None:
+    if "\n" in clean:
+        for run in _wrapped_base64_runs(clean):
+            if _token_text(run) is not None:
                 return True
-    if _SEPARATED_HEX_GATE.search(clean) is not None:
+    if _SEPARATED_HEX_RUN in clean.encode("utf-8", "surrogatepass").translate(_HEX_MARKS):
         for match in _SEPARATED_HEX.finditer(clean):
             if _hex_text(match.group(0)) is not None:
                 return True
