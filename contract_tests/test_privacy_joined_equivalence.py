@@ -111,8 +111,8 @@ def _agree(text: str) -> None:
         assert isinstance(pattern, re.Pattern)
         twin = regex.compile(pattern.pattern)
         assert [m.span() for m in pattern.finditer(text)] == [m.span() for m in twin.finditer(text)]
-    if engine._WRAPPED_BASE64.search(text):  # the hint is a necessary condition of the wrapped pattern
-        assert engine._WRAP_HINT.search(text)
+    if engine._WRAPPED_BASE64.search(text):  # where a wrapped run can start: a necessary condition of the pattern
+        assert engine._WRAP_START.search(text)
 
 
 def test_token_patterns_agree_on_the_corpus_and_bundles() -> None:

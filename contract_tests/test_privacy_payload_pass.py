@@ -79,7 +79,7 @@ def _reference_payloads(clean: str) -> list[str]:
     if len(clean) < 12:
         return found
     tokens = [match.group(0) for match in engine._BASE64_TOKEN.finditer(clean)]
-    if "\n" in clean and engine._WRAP_HINT.search(clean):
+    if "\n" in clean:
         tokens += [regex.sub(r"\s+", "", match.group(0)) for match in engine._WRAPPED_BASE64.finditer(clean)]
     for token in tokens:
         text = engine._base64_text(token)
@@ -92,8 +92,6 @@ def _reference_payloads(clean: str) -> list[str]:
         if text is not None:
             found.append(text)
     for pattern in (engine._HEX_TOKEN, engine._SEPARATED_HEX):
-        if pattern is engine._SEPARATED_HEX and engine._SEPARATED_HEX_GATE.search(clean) is None:
-            continue
         for match in pattern.finditer(clean):
             text = engine._hex_text(match.group(0))
             if text is not None:

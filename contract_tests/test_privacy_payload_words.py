@@ -18,18 +18,16 @@ from __future__ import annotations
 import base64
 import binascii
 import gzip
-import json
 import random
-from pathlib import Path
 
 import pytest
 
 from contract_tests import privacy_corpus, privacy_fp_corpus
+from contract_tests.bundle_texts import bundle_containers, bundle_strings
 from nerb_verify.privacy import engine, payloads, prefilter
 from nerb_verify.privacy.joined import views
 from nerb_verify.privacy.profiles import PROFILES
 
-REPO = Path(__file__).resolve().parent.parent
 _AT = "@"
 _ADDRESS = "jane.roe" + _AT + "corp-mail" + ".org"
 _SECRETS = [_ADDRESS, "555-01" + "23-4567", "/ho" + "me/jroe/x", "hello world text"]
@@ -91,27 +89,8 @@ def _random_texts(count: int, seed: int) -> list[str]:
 
 
 def _bundle_texts() -> list[str]:
-    strings: set[str] = set()
-    containers: set[tuple[str, ...]] = set()
-
-    def walk(value: object) -> None:
-        if isinstance(value, dict):
-            strings.update(value)
-            containers.add(tuple(piece for key, child in value.items()
-                                 for piece in (key, child) if isinstance(piece, str)))
-            for child in value.values():
-                walk(child)
-        elif isinstance(value, list):
-            containers.add(tuple(item for item in value if isinstance(item, str)))
-            for child in value:
-                walk(child)
-        elif isinstance(value, str):
-            strings.add(value)
-
-    for path in sorted((REPO / "fixtures" / "bundles").rglob("*.json")):
-        walk(json.loads(path.read_text(encoding="utf-8")))
-    texts = sorted(strings)
-    for pieces in sorted(container for container in containers if len(container) >= 2):
+    texts = bundle_strings()
+    for pieces in bundle_containers(2):
         texts.extend(views(pieces))
     return texts
 
@@ -231,25 +210,3 @@ def test_plan_groups_only_plain_hints() -> None:
     assert plan is not None
     assert "@" in plan.literals and "~" in plan.literals and "file:" in plan.words
     assert all(hint.pattern is not None or hint.min_digits or (hint.literal and hint.lower) for hint in plan.rest)
-
-
-def test_the_separated_hex_gate_holds_wherever_a_run_is() -> None:
-    # The gate (five separators each followed by two hex digits) is searched first; it must match every text that
-    # holds a byte-separated run, the shortest (six bytes, five separators) included.
-    rng = random.Random(11)
-    def noise() -> str:
-        return "".join(rng.choice("0123456789abcdefABCDEFxyz :-=\n") for _ in range(rng.randint(0, 12)))
-
-    def run() -> str:
-        separator = rng.choice(" :-")
-        return separator.join(f"{rng.randrange(256):02x}" for _ in range(rng.randint(4, 8)))
-
-    texts = [noise() + run() + noise() + (run() if rng.random() < 0.3 else "") for _ in range(4000)]
-    texts += ["6a 61 6e 65 40 78", "6A:61:6E:65:40:78", "x6a-61-6e-65-40-78y", "6a 61 6e 65 40"]
-    runs = 0
-    for text in texts:
-        if engine._SEPARATED_HEX.search(text) is not None:
-            runs += 1
-            assert engine._SEPARATED_HEX_GATE.search(text) is not None, text
-    assert runs > 100
-    assert engine._SEPARATED_HEX.search("6a 61 6e 65 40") is None  # five bytes are not a run

@@ -99,11 +99,6 @@ _HEX_TOKEN = re.compile(r"[0-9A-Fa-f](?<![0-9A-Fa-f][0-9A-Fa-f])[0-9A-Fa-f](?:[0
 # Hex bytes written with a separator ("6a 61 6e", "6a:61:6e", "6a-61-6e").
 _SEPARATED_HEX = re.compile(
     r"[0-9A-Fa-f](?<![0-9A-Fa-f][0-9A-Fa-f])[0-9A-Fa-f](?:[ :-][0-9A-Fa-f]{2}){5,}(?![0-9A-Fa-f])")
-# What every byte-separated hex run contains: five separators, each followed by two hex digits (its second to sixth
-# bytes). Written out and starting with the separator, this searches several times faster than _SEPARATED_HEX, whose
-# first character (any hex digit) matches almost everywhere; only a text where it matches is searched for the runs.
-_SEPARATED_HEX_GATE = re.compile(r"[ :-][0-9A-Fa-f]{2}[ :-][0-9A-Fa-f]{2}[ :-][0-9A-Fa-f]{2}[ :-][0-9A-Fa-f]{2}"
-                                 r"[ :-][0-9A-Fa-f]{2}")
 # Base32 (RFC 4648, either case, padding optional): 16 characters carry 10 bytes.
 _BASE32_TOKEN = re.compile(r"(?<![A-Za-z0-9=])(?:[A-Z2-7]{16,}|[a-z2-7]{16,})=*(?![A-Za-z0-9=])")
 # MIME-style wrapping: base64 lines of 16+ characters joined by line breaks (each line alone may be too short to
@@ -111,16 +106,13 @@ _BASE32_TOKEN = re.compile(r"(?<![A-Za-z0-9=])(?:[A-Z2-7]{16,}|[a-z2-7]{16,})=*(
 # Each line is matched from the start of its run and possessively, so a long run costs linear time.
 _WRAPPED_BASE64 = regex.compile(
     r"(?<![A-Za-z0-9+/_-])[A-Za-z0-9+/_-]{16,}+(?:[ \t]*+\r?\n[ \t]*+[A-Za-z0-9+/_-]{4,}+)++={0,2}")
-# What every wrapped run contains (a line's last base64 character, the line break, the next line's first one): a fast
-# necessary condition, so long text with line breaks but no wrapped base64 skips the costlier pattern.
-_WRAP_HINT = re.compile(r"[A-Za-z0-9+/_-][ \t]*\r?\n[ \t]*[A-Za-z0-9+/_-]")
 # Where a wrapped run can start: a run of 16+ base64 characters (nothing of the alphabet before it) that ends a line,
 # the next line starting with 4 of them. Proof that every _WRAPPED_BASE64 match starts where this matches: a match at
 # q has no base64 character before q, then 16 or more of them, then its first (mandatory) wrapped line: blanks, an
 # optional CR, a line break, blanks and 4 or more base64 characters; that is this pattern at q (the run ends where a
 # blank or line break follows, neither of which is a base64 character, so taking fewer does not change the match).
 # This is ``re`` (a C search several times faster than ``regex`` on source, whose lines often end in a word and start
-# with one, which is all _WRAP_HINT asks).
+# with one).
 _WRAP_START = re.compile(r"(?<![A-Za-z0-9+/_-])[A-Za-z0-9+/_-]{16,}[ \t]*\r?\n[ \t]*[A-Za-z0-9+/_-]{4}")
 
 
@@ -428,7 +420,7 @@ def _marks(characters: dict[str, bytes]) -> bytes:
 # text is the same run of marks in the bytes.
 # * _BASE32_TOKEN matches 16 or more of [A-Z2-7], or 16 or more of [a-z2-7]: 16 "x" in one of the two translations;
 # * _HEX_TOKEN matches 2 + 2 * 5 = 12 or more hex digits in a row: 12 "x" in the hex translation;
-# * _SEPARATED_HEX matches a separator and two hex digits five times in a row (what _SEPARATED_HEX_GATE searches):
+# * _SEPARATED_HEX matches a separator and two hex digits five times in a row:
 #   "sxx" five times in the hex translation.
 _BASE32_UPPER_MARKS = _marks({"ABCDEFGHIJKLMNOPQRSTUVWXYZ234567": b"x"})
 _BASE32_LOWER_MARKS = _marks({"abcdefghijklmnopqrstuvwxyz234567": b"x"})
