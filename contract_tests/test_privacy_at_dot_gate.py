@@ -8,19 +8,17 @@ Must-reject values are assembled at run time (this file passes the repository's 
 
 from __future__ import annotations
 
-import json
 import random
 import re
 import sys
-from pathlib import Path
 
 import regex
 
 from contract_tests import privacy_corpus, privacy_fp_corpus
+from contract_tests.bundle_texts import bundle_strings
 from nerb_verify.privacy.normalise import normalise
 from nerb_verify.privacy.rules import ALL_RULES, email
 
-REPO = Path(__file__).resolve().parent.parent
 _RULE = ALL_RULES["email.spelled_plain"]
 
 
@@ -80,22 +78,8 @@ def _spelled_texts(count: int) -> list[str]:
 def _texts() -> list[str]:
     texts = [row[1] for row in privacy_corpus.rows()]
     texts += [line for _kind, line in privacy_fp_corpus.MUST_PASS]
-    strings: set[str] = set()
-
-    def walk(value: object) -> None:
-        if isinstance(value, dict):
-            strings.update(value)
-            for child in value.values():
-                walk(child)
-        elif isinstance(value, list):
-            for child in value:
-                walk(child)
-        elif isinstance(value, str):
-            strings.add(value)
-
-    for path in sorted((REPO / "fixtures" / "bundles").rglob("*.json")):
-        walk(json.loads(path.read_text(encoding="utf-8")))
-    return texts + sorted(strings) + _spelled_texts(12000)
+    strings = bundle_strings()
+    return texts + strings + _spelled_texts(12000)
 
 
 def test_the_gate_holds_wherever_the_rule_matches() -> None:

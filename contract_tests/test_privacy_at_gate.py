@@ -3,16 +3,13 @@
 
 from __future__ import annotations
 
-import json
 import random
 import re
-from pathlib import Path
 
 from contract_tests import privacy_corpus, privacy_fp_corpus
+from contract_tests.bundle_texts import bundle_strings
 from nerb_verify.privacy import prefilter
 from nerb_verify.privacy.rules import email
-
-REPO = Path(__file__).resolve().parent.parent
 
 # The form it replaced: a separator or the start, a word, a separator or the end; or a glued word.
 _BEFORE = re.compile(rf"(?:^|[\s_-])(?:{email._lower_words(email._AT_WORDS)})(?:$|[\s_-])"
@@ -49,22 +46,8 @@ def _random_texts(count: int) -> list[str]:
 def _texts() -> list[str]:
     texts = [row[1] for row in privacy_corpus.rows()]
     texts += [line for _kind, line in privacy_fp_corpus.MUST_PASS]
-    strings: set[str] = set()
-
-    def walk(value: object) -> None:
-        if isinstance(value, dict):
-            strings.update(value)
-            for child in value.values():
-                walk(child)
-        elif isinstance(value, list):
-            for child in value:
-                walk(child)
-        elif isinstance(value, str):
-            strings.add(value)
-
-    for path in sorted((REPO / "fixtures" / "bundles").rglob("*.json")):
-        walk(json.loads(path.read_text(encoding="utf-8")))
-    return texts + sorted(strings) + _random_texts(6000) + ["at", "at_x", "x_at", "created_at", "xat", "atx",
+    strings = bundle_strings()
+    return texts + strings + _random_texts(6000) + ["at", "at_x", "x_at", "created_at", "xat", "atx",
                                                            "\nat", "at\n", "a\nt", "\u201cat\u201d"]
 
 

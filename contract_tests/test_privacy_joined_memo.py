@@ -5,34 +5,18 @@ profile's name."""
 from __future__ import annotations
 
 import dataclasses
-import json
-from pathlib import Path
 
 from contract_tests import privacy_corpus
+from contract_tests.bundle_texts import bundle_containers
 from nerb_verify.privacy import joined
 from nerb_verify.privacy.profiles import PROFILES
 
-REPO = Path(__file__).resolve().parent.parent
 # Contract: a generic path spelled with look-alike letters across two pieces; repository: nothing.
 _SPLIT_PATH = ("/", "\U0001f157\U0001f15e\U0001f15c\U0001f154/x")
 
 
 def _containers() -> list[tuple[str, tuple[str, ...]]]:
-    containers: set[tuple[str, ...]] = set()
-
-    def walk(value: object) -> None:
-        if isinstance(value, dict):
-            containers.add(tuple(piece for key, child in value.items()
-                                 for piece in (key, child) if isinstance(piece, str)))
-            for child in value.values():
-                walk(child)
-        elif isinstance(value, list):
-            containers.add(tuple(item for item in value if isinstance(item, str)))
-            for child in value:
-                walk(child)
-
-    for path in sorted((REPO / "fixtures" / "bundles").rglob("*.json")):
-        walk(json.loads(path.read_text(encoding="utf-8")))
+    containers: set[tuple[str, ...]] = set(bundle_containers(0))
     for row in privacy_corpus.rows()[::7]:
         text = row[1]
         containers.add((text[: len(text) // 2], text[len(text) // 2:]))

@@ -7,17 +7,15 @@ Must-reject values are assembled at run time (this file passes the repository's 
 
 from __future__ import annotations
 
-import json
 import random
-from pathlib import Path
 
 import pytest
 
 from contract_tests import privacy_corpus, privacy_fp_corpus
+from contract_tests.bundle_texts import bundle_strings
 from nerb_verify.privacy.normalise import normalise
 from nerb_verify.privacy.rules import ALL_RULES, paths
 
-REPO = Path(__file__).resolve().parent.parent
 _ROOT = "/r" + "oot"
 _RULES = {"path.traversal": paths._has_dot_dot, "path.traversal_escaped": paths._has_dot_dot,
           "path.root_home": paths._has_root_home}
@@ -36,22 +34,8 @@ def _texts() -> list[str]:
     texts = [row[1] for row in privacy_corpus.rows()]
     texts += [line for _kind, line in privacy_fp_corpus.MUST_PASS]
     texts += [privacy_fp_corpus.assemble(text) for _kind, text, _code in privacy_fp_corpus.MUST_FIND]
-    strings: set[str] = set()
-
-    def walk(value: object) -> None:
-        if isinstance(value, dict):
-            strings.update(value)
-            for child in value.values():
-                walk(child)
-        elif isinstance(value, list):
-            for child in value:
-                walk(child)
-        elif isinstance(value, str):
-            strings.add(value)
-
-    for path in sorted((REPO / "fixtures" / "bundles").rglob("*.json")):
-        walk(json.loads(path.read_text(encoding="utf-8")))
-    texts += sorted(strings) + _generated(8000)
+    strings = bundle_strings()
+    texts += strings + _generated(8000)
     normalised = [normalise(text) for text in texts]
     return texts + [clean.text for clean in normalised if clean.ok]
 

@@ -6,20 +6,18 @@ from __future__ import annotations
 
 import base64
 import dataclasses
-import json
 import random
-from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from contract_tests import privacy_corpus, privacy_fp_corpus
+from contract_tests.bundle_texts import bundle_containers, bundle_strings
 from nerb_verify.privacy.engine import prefilter_skips, scan_full, scan_uncached
 from nerb_verify.privacy.joined import views
 from nerb_verify.privacy.profiles import PROFILES
 
-REPO = Path(__file__).resolve().parent.parent
 PROFILE_LIST = list(PROFILES.values())
 
 
@@ -33,26 +31,7 @@ def _corpus_texts() -> list[str]:
 
 
 def _bundle_strings() -> tuple[list[str], list[tuple[str, ...]]]:
-    strings: set[str] = set()
-    containers: set[tuple[str, ...]] = set()
-
-    def walk(value: object) -> None:
-        if isinstance(value, dict):
-            strings.update(value)
-            containers.add(tuple(piece for key, child in value.items()
-                                 for piece in (key, child) if isinstance(piece, str)))
-            for child in value.values():
-                walk(child)
-        elif isinstance(value, list):
-            containers.add(tuple(item for item in value if isinstance(item, str)))
-            for child in value:
-                walk(child)
-        elif isinstance(value, str):
-            strings.add(value)
-
-    for path in sorted((REPO / "fixtures" / "bundles").rglob("*.json")):
-        walk(json.loads(path.read_text(encoding="utf-8")))
-    return sorted(strings), sorted(container for container in containers if len(container) >= 2)
+    return bundle_strings(), bundle_containers(2)
 
 
 def _check(text: str) -> bool:
