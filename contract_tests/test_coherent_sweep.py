@@ -136,3 +136,21 @@ def test_a_seeded_sample_of_the_smoke_bundles_primitives_has_no_miss_and_no_fals
              if o.outcome in (sweep_coherent.MISS, sweep_coherent.FALSE_REJECTION)]
     assert wrong == []
     assert sum(o.outcome == sweep_coherent.CAUGHT for o in outcomes) == SAMPLE // 2
+
+
+def test_a_label_artifacts_size_has_every_reference_to_the_same_artifact_as_partners() -> None:
+    # The conformance cases label is bound to the conformance plan's, the evidence's and the bank card's references
+    # to the same artifact: an edit of its size that leaves them standing is incoherent (the verifier rejects it with
+    # conformance.label_binding), so the sweep edits them together when it calls the edit allowed.
+    references = sweep_coherent._artifact_references("nerb-enron")
+    manifest = json.loads((REPO / "fixtures/bundles/nerb-enron/benchmark-manifest.json").read_text(encoding="utf-8"))
+    index = next(i for i, label in enumerate(manifest["labels"])
+                 if label["artifact"]["id"] == manifest["conformance_plan"]["positive_cases_artifact"]["id"])
+    pointer = f"/labels/{index}/artifact/bytes"
+    partners = sweep_coherent._same_artifact_fields(references, "benchmark-manifest.json", pointer,
+                                                    manifest["labels"][index]["artifact"]["bytes"])
+    assert ("benchmark-manifest.json", "/conformance_plan/positive_cases_artifact/bytes") in partners
+    assert ("benchmark-evidence.json", "/catalog_conformance/positive_cases_artifact/bytes") in partners
+    assert ("benchmark-manifest.json", pointer) not in partners
+    # a value that differs is not an identity partner
+    assert sweep_coherent._same_artifact_fields(references, "benchmark-manifest.json", pointer, -1) == []

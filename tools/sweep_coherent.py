@@ -167,6 +167,39 @@ def changed_value(value: Any, others: list[Any]) -> Any:
     return None
 
 
+def _artifact_references(base: str) -> dict[str, list[tuple[str, str, dict[str, Any]]]]:
+    """Every reference to an artifact in the base's JSON files (an object with a string ``id`` and an int ``bytes``),
+    by artifact id: ``(file, pointer of the object, the object)``."""
+    found: dict[str, list[tuple[str, str, dict[str, Any]]]] = {}
+    root = base_root(base)
+    for path in sorted(root.rglob("*.json")):
+        rel = path.relative_to(root).as_posix()
+        stack: list[tuple[str, Any]] = [("", json.loads(path.read_text(encoding="utf-8")))]
+        while stack:
+            where, node = stack.pop()
+            if isinstance(node, dict):
+                if isinstance(node.get("id"), str) and type(node.get("bytes")) is int:
+                    found.setdefault(node["id"], []).append((rel, where, node))
+                stack.extend((f"{where}/{pointers.escape(key)}", child) for key, child in node.items())
+            elif isinstance(node, list):
+                stack.extend((f"{where}/{index}", child) for index, child in enumerate(node))
+    return found
+
+
+def _same_artifact_fields(references: dict[str, list[tuple[str, str, dict[str, Any]]]], rel: str, pointer: str,
+                          value: Any) -> list[tuple[str, str]]:
+    """The same field, holding the same value, of every other reference to the artifact whose reference holds the
+    leaf ``pointer`` of ``rel`` (a label's artifact; the conformance plan's, the evidence's and the bank card's
+    references to the same cases artifact): the verifier binds them to each other, so a coherent edit of one edits
+    them all."""
+    parent, _, name = pointer.rpartition("/")
+    for refs in references.values():
+        if any(ref_rel == rel and where == parent for ref_rel, where, _ in refs):
+            return [(ref_rel, f"{where}/{name}") for ref_rel, where, node in refs
+                    if (ref_rel, where) != (rel, parent) and node.get(pointers.unescape(name)) == value]
+    return []
+
+
 def _others_by_key(base: str) -> dict[str, list[Any]]:
     seen: dict[str, set[Any]] = {}
     root = base_root(base)
@@ -188,6 +221,7 @@ def plan_edits(base: str, per_pattern: int = 3, seed: int = 16, policies: tuple[
     """The edits of one base (module docstring) and the leaves skipped with the reason."""
     rng = random.Random(f"{seed}:{base}")
     others = _others_by_key(base)
+    references = _artifact_references(base)
     groups: dict[tuple[str, str], list[tuple[str, derivation.Row, Any]]] = {}
     for rel, pattern, pointer, row, value in primitive_leaves(base):
         groups.setdefault((rel, pattern), []).append((pointer, row, value))
@@ -229,6 +263,8 @@ def plan_edits(base: str, per_pattern: int = 3, seed: int = 16, policies: tuple[
                 # value is allowed; alone, forbidden only where a partner exists to disagree with it.
                 partners = [(rel, other) for other, _row, other_value in leaves
                             if other != pointer and other_value == value]
+                partners += [ref for ref in _same_artifact_fields(references, rel, pointer, value)
+                             if ref not in partners]
                 edits.append(Edit(base, rel, pattern, pointer, policy, "allowed", new, also + partners))
                 if partners:
                     edits.append(Edit(base, rel, pattern, pointer, policy, "forbidden", new, also))
