@@ -66,7 +66,7 @@ def _ctx(path):
 one = summary(verify_bundle(Path(sys.argv[1]), VerifyOptions(jobs=1)))
 memo.clear()
 two = summary(verify_bundle(Path(sys.argv[1]), VerifyOptions(jobs=2)))
-jobs = len(privacy_scan.memo_jobs(_ctx(sys.argv[1])))
+jobs = len(privacy_scan.memo_jobs(_ctx(sys.argv[1]))) + 1  # and the job deciding every shown name
 print(json.dumps({"outcomes": [vars(o) for o in outcomes], "jobs": jobs, "hits": memo.stats()["hits"],
                   "same": one == two}))
 """
@@ -74,9 +74,9 @@ print(json.dumps({"outcomes": [vars(o) for o in outcomes], "jobs": jobs, "hits":
 
 @pytest.mark.parametrize("bundle", [REAL, SMOKE], ids=["real", "smoke"])
 def test_the_child_computes_every_privacy_scan_and_the_result_is_the_single_process_one(bundle: Path) -> None:
-    """With --jobs 2 every memoisable privacy scan (one per JSON artifact, summary and figure) is computed ahead of
-    the family, by the child (at least the largest) or here from the small end, each then a memo hit in the
-    family; findings, figures and decisions equal --jobs 1's."""
+    """With --jobs 2 every memoisable privacy scan (one per JSON artifact, summary and figure, and the names scan)
+    and the decision on every shown name are computed ahead of the family, by the child (at least the largest) or
+    here from the small end, each then a memo hit; findings, figures and decisions equal --jobs 1's."""
     out = json.loads(_python(PUBLISHED, str(bundle)))
     outcomes = [o for o in out["outcomes"] if any(o.values())]
     assert len(outcomes) == 1
@@ -88,16 +88,26 @@ def test_the_child_computes_every_privacy_scan_and_the_result_is_the_single_proc
 
 
 FAILING = """
-import json
+import json, os, sys, tempfile, time
 from nerb_verify import memo, prefork
+GATE = os.path.join(tempfile.mkdtemp(), "go")
 def boom():
     raise RuntimeError("child failure")
-import os, time
 CHILD = []
-def slow(value):
-    # a job this process takes from the small end: it returns once the child has exited (a zombie not yet
-    # reaped), so the child's frames and its end of file are all in the pipe, however loaded the machine is
+def gated(value):
+    # the child's first job: it starts once this process has begun its own job from the small end (the gate file),
+    # so this process never finds the child done before its first read, however loaded the machine is
     def compute():
+        deadline = time.monotonic() + 60
+        while not os.path.exists(GATE) and time.monotonic() < deadline:
+            time.sleep(0.005)
+        return value() if callable(value) else value
+    return compute
+def slow(value):
+    # a job this process takes from the small end: it opens the gate, then returns once the child has exited (a
+    # zombie not yet reaped), so the child's frames and its end of file are all in the pipe
+    def compute():
+        open(GATE, "w").close()
         deadline = time.monotonic() + 60
         while time.monotonic() < deadline:
             try:
@@ -108,15 +118,16 @@ def slow(value):
                 time.sleep(0.5)
                 break
             time.sleep(0.01)
+        os.remove(GATE)
         return value
     return compute
 def run(jobs):
     CHILD.append(prefork.start(jobs))
-    return vars(prefork.finish(CHILD[-1]))
+    return vars(prefork.finish(CHILD[-1], patience=0))
 # the child takes the largest first: "a" (sent), then "b" raises; this process, meanwhile, takes "z" from the small end
-failed = run([(("t", "a"), lambda: (1, ()), 3), (("t", "b"), boom, 2), (("t", "z"), slow((9, ())), 1)])
+failed = run([(("t", "a"), gated((1, ())), 3), (("t", "b"), boom, 2), (("t", "z"), slow((9, ())), 1)])
 # the child's only job cannot travel back; this process takes the small one, then finds the pipe closed
-unpicklable = run([(("t", "c"), lambda: (lambda: None), 2), (("t", "y"), slow((8, ())), 1)])
+unpicklable = run([(("t", "c"), gated(lambda: (lambda: None)), 2), (("t", "y"), slow((8, ())), 1)])
 good = run([(("t", "d"), lambda: (2, ("x",)), 1)])
 print(json.dumps({"failed": failed, "unpicklable": unpicklable, "good": good,
                   "a": memo.contains(("t", "a")), "b": memo.contains(("t", "b")), "c": memo.contains(("t", "c")),
@@ -165,3 +176,77 @@ def test_auto_forks_only_for_the_console_script_with_two_cpus(monkeypatch: pytes
     monkeypatch.setattr(os, "sched_getaffinity", lambda pid: {0, 1}, raising=False)
     monkeypatch.setattr(sys, "platform", "darwin")
     assert jobs_of(argparse.Namespace(jobs="auto", _entry_point=True)) == 1
+
+
+PATIENT = """
+import json, time
+from nerb_verify import prefork
+def quick(value):
+    def compute():
+        time.sleep(0.05)
+        return value
+    return compute
+child = prefork.start([(("t", "p"), quick((1, ())), 2), (("t", "q"), quick((2, ())), 1)])
+print(json.dumps(vars(prefork.finish(child, patience=120))))
+"""
+
+
+def test_a_patient_parent_leaves_the_child_its_jobs() -> None:
+    """Before computing a job itself for the first time, this process waits up to ``patience`` seconds for the
+    child (that first job would cost it the imports the child already paid): a child that finishes within it
+    delivers every job. (``patience=0``, the failing-child test above, takes jobs from the small end at once.)"""
+    out = json.loads(_python(PATIENT))
+    assert out == {"from_child": 2, "in_parent": 0, "left": 0}
+
+
+NO_SCANNER = """
+import json, sys
+from pathlib import Path
+from nerb_verify.context import VerifyOptions
+from nerb_verify.verify import verify_bundle
+result = verify_bundle(Path(sys.argv[1]), VerifyOptions(jobs=int(sys.argv[2])), display_root=sys.argv[1])
+print(json.dumps({"verdict": result.verdict, "shown": result.display_root,
+                  "privacy": result.collector.checks_run.get("privacy", {}).get("status"),
+                  "engine": "nerb_verify.privacy.engine" in sys.modules, "regex": "regex" in sys.modules}))
+"""
+
+
+def test_with_two_jobs_this_process_never_imports_the_scanner_for_a_clean_bundle() -> None:
+    """With --jobs 2 the child decides every privacy scan and every shown name (the bundle's entries and the folder
+    as given), so for a clean bundle this process imports neither the privacy engine nor ``regex`` (issue 16,
+    speed); with --jobs 1 it scans here. The verdict, the privacy family's status and the shown folder agree."""
+    shown = str(REAL.relative_to(REPO))
+    two = json.loads(_python(NO_SCANNER, shown, "2"))
+    one = json.loads(_python(NO_SCANNER, shown, "1"))
+    assert two == {"verdict": "verified", "shown": shown, "privacy": "ran", "engine": False, "regex": False}
+    assert one == {**two, "engine": True, "regex": True}
+
+
+def test_cli_jobs_1_and_2_agree_on_personal_names(tmp_path: Path) -> None:
+    """File names and a bundle folder that are personal data are decided in the child with --jobs 2: the JSON
+    report (masked names, the names scan's findings, the shown folder) is byte-identical to --jobs 1's."""
+    import shutil
+
+    folder = "jane.roe" + "@" + "corp-mail.co.uk"
+    bundle = tmp_path / folder
+    shutil.copytree(REAL, bundle)
+    (bundle / "figures" / (folder + ".svg")).write_text("<svg/>")
+    env = dict(os.environ, PYTHONPATH=str(REPO))
+    runs = [subprocess.run([sys.executable, "-m", "nerb_verify", "verify", folder, "--format", "json", "--jobs", jobs],
+                           capture_output=True, env=env, cwd=tmp_path, timeout=300) for jobs in ("1", "2")]
+    assert runs[0].returncode == runs[1].returncode == 1
+    assert runs[0].stdout == runs[1].stdout
+    assert b"jane.roe" not in runs[0].stdout + runs[0].stderr + runs[1].stderr
+    report = json.loads(runs[0].stdout)
+    assert ("privacy.email", "figures/@name:1") in {(f["code"], f["artifact"]) for f in report["findings"]}
+
+
+def test_the_privacy_familys_profile_constants_are_the_profiles() -> None:
+    """The privacy family names its profiles in memo keys without importing the scanner; the names and the gate-target
+    permission are the profiles' own."""
+    from nerb_verify.checks.raw import privacy_scan
+    from nerb_verify.privacy.profiles import CONTRACT, RENDERED
+
+    assert privacy_scan.CONTRACT_NAME == CONTRACT.name
+    assert privacy_scan.RENDERED_NAME == RENDERED.name
+    assert privacy_scan.CONTRACT_PERMITS_GATE_TARGETS is CONTRACT.permit_gate_targets

@@ -10,7 +10,7 @@ calling ``register`` is reached from here.
 from __future__ import annotations
 
 from nerb_verify import codes, decision_scope, families, layout, verify  # noqa: F401  (imported to register codes)
-from nerb_verify.privacy import allowlist, engine, json_scan, messages, runner  # noqa: F401
+from nerb_verify.privacy import allowlist, engine, json_scan, messages, registry, runner  # noqa: F401
 from nerb_verify.privacy.rules import email, paths, phone, ssn  # noqa: F401
 
 

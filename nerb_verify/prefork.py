@@ -21,9 +21,11 @@ from __future__ import annotations
 
 import os
 import pickle
+import select
 import signal
 import struct
 import threading
+import time
 from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass
 
@@ -31,6 +33,11 @@ from nerb_verify import memo
 
 Job = tuple[tuple[Hashable, ...], Callable[[], object], int]
 FRAME = struct.Struct(">Q")
+
+# How long this process waits for the child's frames before it computes a job itself for the first time. The first
+# job costs this process what the child has already paid (importing the stage's modules: the privacy scanner, about
+# 20 ms), so helping a child that is about to finish would only delay the result (issue 16, speed).
+FIRST_JOB_PATIENCE = 0.025
 
 
 @dataclass
@@ -110,12 +117,13 @@ def _frames(buffer: bytearray, count: int, jobs: tuple[Job, ...], results: dict[
     return count
 
 
-def finish(child: Child | None) -> Outcome:
+def finish(child: Child | None, patience: float = FIRST_JOB_PATIENCE) -> Outcome:
     """Take the child's results as they come while computing the remaining jobs here from the small end, stop the
     child once every job is covered, and publish every result into the memo.
 
-    The child works from the largest job down and this process from the smallest up, so the two meet in the middle
-    and at most the job both were on is computed twice (the same pure value). A job neither side finished (the child
+    The child works from the largest job down and this process from the smallest up (after waiting up to
+    ``patience`` seconds, :data:`FIRST_JOB_PATIENCE` by default, for the child first), so the two meet in the middle and at most the job both were on
+    is computed twice (the same pure value). A job neither side finished (the child
     failed or sent something unexpected) is left to the caller's stage, which computes it on a memo miss."""
     if child is None:
         return Outcome()
@@ -126,6 +134,7 @@ def finish(child: Child | None) -> Outcome:
     count = 0
     alive = True
     next_own = len(jobs) - 1
+    patience_ends = time.monotonic() + patience
     try:
         while alive and count <= next_own:
             try:
@@ -143,6 +152,10 @@ def finish(child: Child | None) -> Outcome:
             if chunk == b"":
                 alive = False
                 break
+            wait = patience_ends - time.monotonic()
+            if not own and wait > 0:
+                select.select([child.fd], [], [], wait)  # a frame, the child's exit, or the end of the patience
+                continue
             try:
                 own[next_own] = jobs[next_own][1]()
             except Exception:  # noqa: BLE001 - a defect: leave the job to the family, which reports it as its own

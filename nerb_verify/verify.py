@@ -28,7 +28,7 @@ import stat
 from dataclasses import dataclass
 from pathlib import Path
 
-from nerb_verify import layout, prefork
+from nerb_verify import display, layout, memo, prefork
 from nerb_verify.bundle import open_bundle
 from nerb_verify.checks.raw import privacy_scan
 from nerb_verify.codes import register
@@ -94,7 +94,7 @@ def verify_bundle(root: Path, options: VerifyOptions | None = None, display_root
     options = options or VerifyOptions()
     collector = Collector()
     ctx = VerifyContext(root=root, options=options, collector=collector)
-    shown = display_bundle_path(display_root if display_root is not None else root)
+    named = display_root if display_root is not None else root
     try:
         info = os.lstat(root)
         usable = stat.S_ISDIR(info.st_mode)
@@ -102,16 +102,23 @@ def verify_bundle(root: Path, options: VerifyOptions | None = None, display_root
         usable = False
     if not usable:
         collector.add(NOT_A_DIRECTORY, ".", "")
-        return VerifyResult(root, shown, ctx, "could_not_verify", EXIT_COULD_NOT_VERIFY)
+        return VerifyResult(root, display_bundle_path(named), ctx, "could_not_verify", EXIT_COULD_NOT_VERIFY)
     if not layout.has_publication_entry(root):
         # Not a bundle at all: one finding and nothing else (no walk, no family, no table).
         collector.add(layout.NOT_A_BUNDLE, ".", "")
-        return VerifyResult(root, shown, ctx, "could_not_verify", EXIT_COULD_NOT_VERIFY)
+        return VerifyResult(root, display_bundle_path(named), ctx, "could_not_verify", EXIT_COULD_NOT_VERIFY)
     open_bundle(ctx)
     if not layout.check_layout(ctx):
         # An older NERB layout: the v2 families would only repeat the one difference dozens of times.
-        return VerifyResult(root, shown, ctx, "could_not_verify", EXIT_COULD_NOT_VERIFY)
-    child = prefork.start(privacy_scan.memo_jobs(ctx)) if options.jobs > 1 else None
+        return VerifyResult(root, display_bundle_path(named), ctx, "could_not_verify", EXIT_COULD_NOT_VERIFY)
+    # Every name this run may show (the bundle's entries and the folder as given), decided by the privacy scanner:
+    # in the child with --jobs 2, alongside the privacy family's scans, so this process does not import the scanner.
+    shown_root = display.bundle_relpath(named)
+    names_key, names_compute, names_size = display.components_job(
+        [*ctx.files, *ctx.shared.get("bundle.unusable", ()), *([shown_root] if shown_root else [])])
+    child = None
+    if options.jobs > 1:
+        child = prefork.start([*privacy_scan.memo_jobs(ctx), (names_key, names_compute, names_size)])
     # The check families (and the decision scope) are imported here, after the fork: with --jobs 2 this process
     # loads them while the child is already scanning (issue 16, speed).
     from nerb_verify import decision_scope, families
@@ -129,6 +136,8 @@ def verify_bundle(root: Path, options: VerifyOptions | None = None, display_root
                           family=Label(family), kind=Label(type(exc).__name__))
             collector.ran(family, "not_evaluated", reason="internal error")
     prefork.finish(child)  # a family order without privacy: still reap the child
+    display.remember(memo.cached(names_key, names_compute))
+    shown = display_bundle_path(named)
     _mask_artifact_names(collector)
     if failed:
         return VerifyResult(root, shown, ctx, "could_not_verify", EXIT_COULD_NOT_VERIFY)

@@ -125,6 +125,12 @@ def _safe_relative(path: str) -> bool:
     return all(part not in ("", ".", "..") for part in parts) and PurePosixPath(path).as_posix() == path
 
 
+def _content_codes() -> frozenset[str]:
+    from nerb_verify.privacy.registry import content_codes  # imports the scanner: only where entries are read
+
+    return content_codes()
+
+
 def parse_entries(data: Any, collector: Collector, source: str) -> list[Entry] | None:
     """Validate the parsed allowlist; report problems into ``collector``. None when the file as a whole is invalid."""
     if not isinstance(data, dict) or set(data) != {"version", "entries"} or data.get("version") != VERSION \
@@ -144,7 +150,7 @@ def parse_entries(data: Any, collector: Collector, source: str) -> list[Entry] |
             collector.add(MISSING_JUSTIFICATION, source, pointer)
             continue
         code = raw["code"]
-        if code not in codes.REGISTRY or not code.startswith("privacy."):
+        if code not in _content_codes():
             collector.add(INVALID_ENTRY, source, pointer)
             continue
         if not _safe_relative(raw["path"]):

@@ -21,27 +21,48 @@ from nerb_verify import memo
 from nerb_verify.context import VerifyContext
 from nerb_verify.display import safe_relpath
 from nerb_verify.findings import Collector, Finding, Label
-from nerb_verify.privacy import allowlist as _allowlist  # noqa: F401  (registers the allowlist family's codes)
-from nerb_verify.privacy import messages
-from nerb_verify.privacy import runner as _runner  # noqa: F401  (registers privacy.not_scanned)
-from nerb_verify.privacy.engine import scan_string
-from nerb_verify.privacy.json_scan import scan_json
-from nerb_verify.privacy.profiles import CONTRACT, RENDERED
-from nerb_verify.privacy.text_scan import scan_text
+
+# The scanner itself (the engine, its rules, the JSON and text scans) is imported where a scan runs, not here: with
+# ``verify --jobs 2`` the forked child computes every scan of this family (nerb_verify.prefork) and the parent, which
+# imports this module to list those scans, finds their results in the memo and never needs the scanner unless
+# something was found (issue 16, speed). The memo keys name the profiles by these constants; a test checks them
+# against nerb_verify.privacy.profiles.
+CONTRACT_NAME = "contract"
+RENDERED_NAME = "rendered"
+CONTRACT_PERMITS_GATE_TARGETS = True
+
+
+def register_codes() -> None:
+    """Import every module that registers a code this family can report (the rules, the JSON and text scans, the
+    messages, the runner's ``privacy.not_scanned`` and the allowlist family's codes), so that findings computed in
+    another process can be reported here."""
+    from nerb_verify.privacy import allowlist, registry, runner  # noqa: F401
 
 
 def _is_rendered_text(rel: str) -> bool:
     return rel == C.SUMMARY or (rel.startswith(C.FIGURES_DIR + "/") and rel.endswith(".svg"))
 
 
-def _scan_names(ctx: VerifyContext) -> int:
-    """Scan every path component of every entry of the bundle (regular files, and symbolic links or special files
-    already reported as unusable) with the contract profile: a file or folder named after a person is a finding
-    at that name, shown as ``@name:<index>``."""
-    rels = set(ctx.files) | set(ctx.shared.get("bundle.unusable", ()))
+def _bundle_names(ctx: VerifyContext) -> tuple[str, ...]:
+    """Every entry of the bundle the names scan covers: regular files, and symbolic links or special files already
+    reported as unusable, sorted."""
+    return tuple(sorted(set(ctx.files) | set(ctx.shared.get("bundle.unusable", ()))))
+
+
+def _names_key(names: tuple[str, ...]) -> tuple[Any, ...]:
+    return ("privacy.names", CONTRACT_NAME, names)
+
+
+def _scan_names(names: tuple[str, ...], collector: Collector) -> int:
+    """Scan every path component of every entry in ``names`` with the contract profile: a file or folder named after
+    a person is a finding at that name, shown as ``@name:<index>``."""
+    from nerb_verify.privacy import messages
+    from nerb_verify.privacy.engine import scan_string
+    from nerb_verify.privacy.profiles import CONTRACT
+
     seen: set[str] = set()
     added = 0
-    for rel in sorted(rels):
+    for rel in names:
         parts = rel.split("/")
         for index, part in enumerate(parts):
             prefix = "/".join(parts[: index + 1])
@@ -49,7 +70,7 @@ def _scan_names(ctx: VerifyContext) -> int:
                 continue
             seen.add(prefix)
             for code in sorted(scan_string(part, CONTRACT)):
-                messages.add(ctx.collector, code, safe_relpath(prefix), "", messages.NAME, CONTRACT.name)
+                messages.add(collector, code, safe_relpath(prefix), "", messages.NAME, CONTRACT.name)
                 added += 1
     return added
 
@@ -66,35 +87,54 @@ Scan = Callable[[Collector], int]
 
 
 def _scan_jobs(ctx: VerifyContext) -> tuple[list[tuple[tuple[Any, ...] | None, Scan, int]], int, int]:
-    """Every per-file scan of the family, in the order the family appends their findings: ``(memo key or None, scan,
-    the file's size in bytes)``
-    for each loaded JSON artifact (contract profile), then for summary.md and each figure (rendered profile); with
-    the number of JSON and text files.
+    """Every scan of the family, in the order the family appends their findings: ``(memo key or None, scan, its
+    size)`` for each loaded JSON artifact (contract profile; size in bytes), then for summary.md and each figure
+    (rendered profile), then the scan of every entry's name (size: the number of entries); with the number of JSON
+    and text files.
 
-    Each file's findings are a pure function of its raw bytes, the profile, its shown name and (for a document that
-    can hold gate targets) the evidence's raw bytes, so they are memoised under those (:mod:`nerb_verify.memo`)."""
+    Each file's findings are a pure function of its raw bytes, the profile, its name and (for a document that can
+    hold gate targets) the evidence's raw bytes, so they are memoised under those (:mod:`nerb_verify.memo`); the
+    names scan is a pure function of the sorted entry names, its key."""
     evidence = ctx.loaded.get(C.EVIDENCE)
     evidence_digest = _digest(ctx, C.EVIDENCE) if evidence is not None else "absent"
     jobs: list[tuple[tuple[Any, ...] | None, Scan, int]] = []
     json_files = 0
     text_files = 0
     for rel in sorted(ctx.loaded):
-        document, shown, digest = ctx.loaded[rel], safe_relpath(rel), _digest(ctx, rel)
-        root_digest = evidence_digest if CONTRACT.permit_gate_targets and _reads_pointer_root(document) else ""
-        key = ("privacy.json", digest, CONTRACT.name, shown, root_digest) if digest and evidence_digest else None
-        jobs.append((key, lambda collector, document=document, shown=shown: scan_json(
-            document, CONTRACT, collector, shown, pointer_root=evidence), _size(ctx, rel)))
+        document, digest = ctx.loaded[rel], _digest(ctx, rel)
+        root_digest = evidence_digest if CONTRACT_PERMITS_GATE_TARGETS and _reads_pointer_root(document) else ""
+        # The shown name is a function of ``rel`` (safe_relpath), so ``rel`` keys it; it is computed where the scan
+        # runs, since deciding whether a name is personal data takes the scanner.
+        key = ("privacy.json", digest, CONTRACT_NAME, rel, root_digest) if digest and evidence_digest else None
+        jobs.append((key, lambda collector, document=document, rel=rel: _scan_document(
+            document, collector, safe_relpath(rel), evidence), _size(ctx, rel)))
         json_files += 1
     for rel in sorted(ctx.files):
         loaded = ctx.files[rel]
         text = getattr(loaded, "text", None)
         if _is_rendered_text(rel) and isinstance(text, str):
-            shown, digest = safe_relpath(rel), _digest(ctx, rel)
-            key = ("privacy.text", digest, RENDERED.name, shown) if digest else None
-            jobs.append((key, lambda collector, text=text, shown=shown: scan_text(text, RENDERED, collector, shown),
+            digest = _digest(ctx, rel)
+            key = ("privacy.text", digest, RENDERED_NAME, rel) if digest else None
+            jobs.append((key, lambda collector, text=text, rel=rel: _scan_rendered(text, collector, safe_relpath(rel)),
                          _size(ctx, rel)))
             text_files += 1
+    names = _bundle_names(ctx)
+    jobs.append((_names_key(names), lambda collector, names=names: _scan_names(names, collector), len(names)))
     return jobs, json_files, text_files
+
+
+def _scan_document(document: Any, collector: Collector, shown: str, evidence: Any) -> int:
+    from nerb_verify.privacy.json_scan import scan_json
+    from nerb_verify.privacy.profiles import CONTRACT
+
+    return scan_json(document, CONTRACT, collector, shown, pointer_root=evidence)
+
+
+def _scan_rendered(text: str, collector: Collector, shown: str) -> int:
+    from nerb_verify.privacy.profiles import RENDERED
+    from nerb_verify.privacy.text_scan import scan_text
+
+    return scan_text(text, RENDERED, collector, shown)
 
 
 def _isolated(scan: Scan) -> Callable[[], tuple[int, tuple[Finding, ...]]]:
@@ -124,6 +164,8 @@ def _memo_scan(ctx: VerifyContext, key: tuple[Any, ...] | None, scan: Scan) -> i
     if key is None:
         return scan(ctx.collector)
     count, found = memo.cached(key, _isolated(scan))
+    if found:
+        register_codes()  # computed in another process: this one may not have imported the rules yet
     ctx.collector.findings.extend(found)
     return count
 
@@ -138,12 +180,11 @@ def _size(ctx: VerifyContext, rel: str) -> int:
 
 def run(ctx: VerifyContext) -> None:
     """Scan every loaded JSON artifact (contract profile), summary/figures text (rendered profile) and every path
-    component of the bundle (contract profile), memoised per file (:func:`_scan_jobs`)."""
+    component of the bundle (contract profile), memoised per file and for the names (:func:`_scan_jobs`)."""
     jobs, json_files, text_files = _scan_jobs(ctx)
     findings = 0
     for key, scan, _ in jobs:
         findings += _memo_scan(ctx, key, scan)
-    findings += _scan_names(ctx)
     if json_files == 0 and text_files == 0:
         ctx.collector.ran("privacy", "not_evaluated", reason=Label("no artifact could be loaded"))
         return
