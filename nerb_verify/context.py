@@ -44,6 +44,9 @@ class VerifyOptions:
     # 2: scan the bundle's files for privacy in a forked child while the other families run (nerb_verify.prefork);
     # 1: everything in this process. The findings are the same either way.
     jobs: int = 1
+    # The process verifies one bundle and exits (the console script): the cyclic garbage collector is off while it
+    # runs and the loaded bundle is frozen out of its passes (nerb_verify.verify).
+    single_run: bool = False
 
 
 @dataclass

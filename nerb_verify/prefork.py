@@ -19,6 +19,7 @@ input value.
 
 from __future__ import annotations
 
+import gc
 import os
 import pickle
 import select
@@ -83,6 +84,9 @@ def start(jobs: Sequence[Job]) -> Child | None:
         status = 1
         try:
             os.close(read_fd)
+            # The child computes a bounded list of pure jobs and exits: the reference cycles its scans may leave are
+            # few and go with it, so the cyclic collector's passes over the parent's objects would only cost time.
+            gc.disable()
             for index, (_, compute, _) in enumerate(pending):
                 payload = pickle.dumps((index, compute()), protocol=pickle.HIGHEST_PROTOCOL)
                 view = memoryview(FRAME.pack(len(payload)) + payload)

@@ -87,7 +87,7 @@ def run(args: argparse.Namespace) -> int:
     options = VerifyOptions(require_standalone_redaction_eligible=args.require_standalone_redaction_eligible,
                             require_decision_grade=args.require_decision_grade,
                             source_repo=Path(args.source_repo) if args.source_repo else None,
-                            jobs=jobs_of(args))
+                            jobs=jobs_of(args), single_run=bool(getattr(args, "_entry_point", False)))
     if args.trusted_lineage:
         try:
             raw = read_regular_file(Path(args.trusted_lineage), 16 * 1024 * 1024)
