@@ -87,3 +87,37 @@ def test_the_console_script_verifies_as_a_single_run() -> None:
     finally:
         command.verify_bundle = original
     assert seen == [True, False]
+
+
+ENTRY = """
+import atexit, sys
+atexit.register(lambda: sys.stderr.write("teardown ran\\n"))
+from nerb_verify.cli import main
+sys.argv = ["nerb-verify", *sys.argv[1:]]
+sys.exit(main())
+"""
+
+
+def _entry(*args: str) -> subprocess.CompletedProcess[str]:
+    env = dict(os.environ, PYTHONPATH=str(REPO))
+    return subprocess.run([sys.executable, "-c", ENTRY, *args], capture_output=True, text=True, env=env, cwd=REPO,
+                          timeout=300)
+
+
+def test_the_console_verify_ends_without_teardown_and_keeps_its_output_and_exit_code(tmp_path: Path) -> None:
+    """``nerb-verify verify`` as the entry point ends once its output is flushed (no exit handler, no teardown):
+    the whole JSON report arrives through the pipe and the exit code is the verdict's, 0 and 1 alike; another
+    command (``explain``) ends the ordinary way."""
+    import shutil
+
+    verified = _entry("verify", str(REAL), "--format", "json")
+    assert verified.returncode == 0 and "teardown ran" not in verified.stderr
+    assert json.loads(verified.stdout)["verdict"] == "verified"
+    broken = tmp_path / "b"
+    shutil.copytree(REAL, broken)
+    (broken / "summary.md").write_text("edited\n")
+    rejected = _entry("verify", str(broken), "--format", "json")
+    assert rejected.returncode == 1 and "teardown ran" not in rejected.stderr
+    assert json.loads(rejected.stdout)["verdict"] == "rejected"
+    explained = _entry("explain", "privacy.email")
+    assert explained.returncode == 0 and "teardown ran" in explained.stderr

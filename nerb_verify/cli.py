@@ -10,6 +10,7 @@ from __future__ import annotations
 import argparse
 import gc
 import importlib
+import os
 import sys
 from collections.abc import Sequence
 
@@ -64,7 +65,7 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
             continue
         module = importlib.import_module(f"nerb_verify.commands.{module_name}")
         module.add_arguments(sub)
-        sub.set_defaults(_run=module.run)
+        sub.set_defaults(_run=module.run, _ends_process=getattr(module, "ENDS_WITHOUT_TEARDOWN", False))
     return parser
 
 
@@ -95,7 +96,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 2
     args._entry_point = argv is None  # the console script itself, not a caller in Python (verify --jobs auto)
     try:
-        return int(args._run(args))
+        code = int(args._run(args))
     except KeyboardInterrupt:
         return 130
     except BrokenPipeError:
@@ -103,6 +104,23 @@ def main(argv: Sequence[str] | None = None) -> int:
     except Exception as exc:  # noqa: BLE001 - last line of defence: never print a traceback with input values
         sys.stderr.write(f"nerb-verify: internal error ({type(exc).__name__}); could not complete.\n")
         return 2
+    if argv is None and getattr(args, "_ends_process", False):
+        end_process(code)
+    return code
+
+
+def end_process(code: int) -> None:
+    """End the console script now with ``code``, once standard output and error are flushed, without the
+    interpreter's teardown: freeing every object of a verified bundle one by one and clearing every module cost about
+    15 ms of a 0.25 s run (issue 16, speed). Only for a command that declares ``ENDS_WITHOUT_TEARDOWN`` (it has closed
+    every file it wrote and registers no exit handler). Output that cannot be flushed (a closed pipe) ends the
+    process with 120, as the interpreter's own exit would."""
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            stream.flush()
+        except (OSError, ValueError):
+            code = code or 120
+    os._exit(code)
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -9,8 +9,10 @@ Rules that keep this safe:
 
 * The key is the SHA-256 of the file's raw bytes (``LoadedFile.sha256``, computed once when the file was read) plus
   every parameter the stage reads (schema file name and opaque sections; profile, artifact name and, where the
-  stage reads it, the evidence's hash). The code version is fixed within a process, and the memo lives only in
-  memory, so no entry outlives the code that computed it.
+  stage reads it, the evidence's hash). A stage over names rather than bytes (the privacy scan of the bundle's
+  entry names, the decision on which path components are personal data) is keyed by the names themselves. The code
+  version is fixed within a process, and the memo lives only in memory, so no entry outlives the code that
+  computed it.
 * Values are immutable (tuples of frozen dataclasses: :class:`~nerb_verify.schema_validation.SchemaError`,
   :class:`~nerb_verify.findings.Finding`). A parsed document is never stored: every verification parses its own
   copy, so no run can see another run's mutations.

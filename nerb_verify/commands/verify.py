@@ -18,6 +18,11 @@ from nerb_verify.verify import EXIT_COULD_NOT_VERIFY, verify_bundle
 FORMATS = ("text", "json", "sarif", "github")
 
 
+# The console script ends right after this command (nerb_verify.cli.end_process): every file it writes is written and
+# closed before it returns, and it registers no exit handler.
+ENDS_WITHOUT_TEARDOWN = True
+
+
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("bundle", metavar="BUNDLE_DIR", help="folder holding publication.json and the artifacts")
     parser.add_argument("--format", choices=FORMATS, default="text", help="output format (default: text)")
