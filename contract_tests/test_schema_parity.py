@@ -74,10 +74,11 @@ _EVIDENCE = REPO / "fixtures" / "bundles" / "nerb-enron" / "benchmark-evidence.j
 
 @functools.lru_cache(maxsize=None)
 def _validator(schema: str, bulk: bool) -> object:
-    """The generated fast validator of ``schema``, with or without the bulk check of number arrays."""
+    """The generated fast validator of ``schema``, with or without the bulk checks of number and record arrays."""
     with pytest.MonkeyPatch.context() as patch:
         if not bulk:
             patch.setattr(schema_validation, "_numeric_items", lambda resolver, items: None)
+            patch.setattr(schema_validation, "_record_items", lambda resolver, items: None)
         name, source = schema_validation._generate_source(schema)
     assert (schema_validation._BULK_NAME + "(" in source) is bulk
     namespace: dict[str, object] = {}
@@ -113,3 +114,49 @@ def test_bulk_number_arrays_give_the_per_item_verdict(field: str, value: object)
     items = doc["performance"]["workloads"][3][field]
     items[len(items) // 2] = value
     assert _accepts(with_bulk, doc) == _accepts(per_item, doc)
+
+
+_CAPACITY = REPO / "fixtures" / "bundles" / "nerb-enron" / "capacity-decision.json"
+
+
+def _mutate_record(kind: str, item: dict) -> object:
+    """One record of an array of flat records, broken (or kept valid) in one way."""
+    key = "kind" if "kind" in item else "sequence"
+    changes = {
+        "missing key": lambda: {k: v for k, v in item.items() if k != key},
+        "extra key": lambda: {**item, "extra": 1},
+        "not a dict": lambda: list(item.items()),
+        "bool count": lambda: {**item, "sequence": True},
+        "float count": lambda: {**item, "sequence": 5.0},
+        "negative count": lambda: {**item, "sequence": -1},
+        "huge count": lambda: {**item, "sequence": 2**63},
+        "null count": lambda: {**item, "sequence": None},
+        "empty kind": lambda: {**item, key: ""} if key == "kind" else {**item, key: "x"},
+        "control char kind": lambda: {**item, key: "a\u0007b"} if key == "kind" else {**item, key: 1.5},
+        "long kind": lambda: {**item, key: "k" * 4097} if key == "kind" else {**item, key: [1]},
+        "int kind": lambda: {**item, key: 7} if key == "kind" else {**item, key: {}},
+        "valid other kind": lambda: {**item, key: "another_kind"} if key == "kind" else {**item, key: 3},
+        "reordered keys": lambda: dict(reversed(list(item.items()))),
+    }
+    return changes[kind]()
+
+
+@pytest.mark.parametrize("array", ["progress_signals", "checkpoint_samples"])
+@pytest.mark.parametrize("kind", ["missing key", "extra key", "not a dict", "bool count", "float count",
+                                  "negative count", "huge count", "null count", "empty kind", "control char kind",
+                                  "long kind", "int kind", "valid other kind", "reordered keys"])
+def test_bulk_record_arrays_give_the_per_item_verdict(array: str, kind: str) -> None:
+    """The generated validator checks arrays of flat records (exactly the required keys, bounded numbers, bounded
+    strings with a pattern) column by column before its per-item loop; one record broken in any way (a key missing
+    or added, not an object, a bool, float, negative, huge or null count, a string empty, too long, off its pattern
+    or not a string) gives the verdict the per-item loop alone gives; valid changes are accepted both ways."""
+    schema = ARTIFACT_SCHEMAS["capacity-decision.json"][1]
+    with_bulk, per_item = _validator(schema, True), _validator(schema, False)
+    doc = json.loads(_CAPACITY.read_bytes())
+    assert _accepts(with_bulk, doc) and _accepts(per_item, doc)
+    items = doc["report"]["phases"][1][array]
+    items[len(items) // 2] = _mutate_record(kind, items[len(items) // 2])
+    verdict = _accepts(per_item, doc)
+    assert _accepts(with_bulk, doc) == verdict
+    assert verdict is (kind in ("valid other kind", "reordered keys") or (array == "checkpoint_samples"
+                                                                           and kind == "valid other kind"))
