@@ -17,6 +17,8 @@ Must-reject values are assembled at run time (this file passes the repository's 
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
 from typing import Any
 from unittest import mock
 
@@ -317,6 +319,26 @@ def test_truncation_at_the_limit_is_the_same() -> None:
         found = _codes(rows, limit=limit)
         assert len(found) == min(limit, 12) + (limit < 12)
         assert (found[-1][0] == messages.TRUNCATED) == (limit < 12)
+
+
+def test_walk_equals_the_replaced_walk_on_every_json_file_of_the_repository() -> None:
+    # The real bundles, the broken fixtures' cases and the attack simulator's cases (about 1,200 documents, some
+    # 2,000 findings), in every profile, with the document as its own pointer root and without one.
+    root = Path(__file__).resolve().parent.parent
+    documents = 0
+    findings = 0
+    for path in sorted(p for folder in ("fixtures", "contract_tests") for p in (root / folder).rglob("*.json")):
+        try:
+            document = json.loads(path.read_bytes())
+        except ValueError:
+            continue
+        documents += 1
+        for profile in PROFILES.values():
+            for pointer_root in (None, document):
+                ours, reference = _both(document, profile, pointer_root, messages.MAX_FINDINGS_PER_FILE)
+                assert ours == reference, (path.relative_to(root).as_posix(), profile.name)
+                findings += reference[0]
+    assert documents > 100 and findings > 100  # the comparison saw real documents and real findings
 
 
 def test_no_shipped_vocabulary_key_raises_a_code() -> None:

@@ -252,16 +252,19 @@ def scan_json(document: Any, profile: Profile, collector: Collector, artifact: s
                 if codes:
                     pointer = pointers.for_path(path)
                     hits.extend((code, pointer, messages.ARRAY) for code in sorted(codes))
-            if not kinds <= _CONTAINER:  # (an array of only objects and arrays has no scalar to visit)
+            if kinds <= _CONTAINER:
+                # Only objects and arrays (the capacity samples): no scalar to visit, every element a child.
+                stack.extend([(value[index], path + ((index, index),)) for index in range(len(value) - 1, -1, -1)])
+            else:
                 simple = [index for index, item in enumerate(value)
                           if isinstance(item, str) or (flag_numbers and type(item) is int and _identifier_length(item))]
                 for index in simple:
                     scalar(value[index], path + ((index, index),))
                 # every string element is in ``simple``, in order (cheaper than a pass over a long array of numbers)
                 joined([value[index] for index in simple if isinstance(value[index], str)], path)
-            for index in range(len(value) - 1, -1, -1):
-                if isinstance(value[index], (dict, list)):
-                    stack.append((value[index], path + ((index, index),)))
+                for index in range(len(value) - 1, -1, -1):
+                    if isinstance(value[index], (dict, list)):
+                        stack.append((value[index], path + ((index, index),)))
         if hits and not flush():
             return state["added"]
     for path, codes in joined_findings(containers, profile):
