@@ -87,6 +87,7 @@ def spelled_text(items: list[Any]) -> str | None:
 
 # Element types that make an array more than a list of numbers: it then takes the general path.
 _TEXT_OR_CONTAINER = frozenset({str, dict, list})
+_CONTAINER = frozenset({dict, list})
 
 _SMALLEST = 10**8  # 9 digits
 _LARGEST = 10**15  # 16 digits
@@ -103,7 +104,9 @@ def scan_json(document: Any, profile: Profile, collector: Collector, artifact: s
     resolve into. Returns the number of findings added (at most ``limit``, then one truncation warning).
 
     Containers are walked with an explicit stack (no recursion); scalars inside a container are handled in place,
-    so the real bundle's long arrays of integer samples cost one type test per element.
+    so the real bundle's long arrays of integer samples cost one type test per element. An object whose keys are
+    all schema vocabulary that raises no code (nearly every object of the real bundle) takes a loop that looks at its
+    values only, and its numbers and floats cost one type test each (see ``plain`` below for why that is exact).
     """
     state = {"added": 0}
     hits: list[tuple[str, str, messages.Label]] = []
@@ -153,43 +156,80 @@ def scan_json(document: Any, profile: Profile, collector: Collector, artifact: s
         flush()
         return state["added"]
     vocabulary = pointers.known_keys()
+    # Keys seen in this scan that are schema vocabulary and raise no code. A dict whose every key is one of them
+    # (nearly every dict of a real bundle) takes the fast loop below, which touches only its values: such a key
+    # adds no key finding (no code), is no piece of the joined views (vocabulary), and no number under it is
+    # flagged, because ``_free_form`` of a path that ends in a key decides on that key alone (its loop returns at
+    # the first string it meets from the end, the key itself) and a vocabulary key is never free-form. The set is
+    # a property of each key, not of a dict's shape or key order, so it is filled by the general loop as it goes.
+    plain: set[str] = set()
     while stack:
         value, path = stack.pop()
         if isinstance(value, dict):
-            base: str | None = None
-            pieces: list[str] = []  # unknown keys and string values, in order
-            values: list[str] = []  # string values only (sibling values)
-            # Only a value at /promotion/checks/<n>/target can be a gate target (``_is_gate_target``): the path
-            # of a child is built here only where it is needed (a finding, a container, such a target).
-            gate_parent = gate_targets and len(path) == 3
-            for position, (key, child) in enumerate(value.items()):
-                if key not in vocabulary:
-                    pieces.append(key)
-                codes = memo.get(key)
-                if codes is None:
-                    codes = codes_of(key)
-                if codes:
-                    base = pointers.for_path(path) if base is None else base
-                    hits.extend((code, f"{base}/@key:{position}", messages.KEY) for code in sorted(codes))
-                if isinstance(child, str):
-                    skip_paths = gate_parent and _is_gate_target(path + ((key, position),), child, pointer_root)
-                    if not skip_paths:
-                        pieces.append(child)
-                        values.append(child)
-                    codes = (memo_skipping_paths if skip_paths else memo).get(child)
+            # Only a value at /promotion/checks/<n>/target can be a gate target (``_is_gate_target``).
+            gate_parent = (gate_targets and len(path) == 3 and path[0][0] == "promotion" and path[1][0] == "checks"
+                           and type(path[2][0]) is int)
+            if value.keys() <= plain:
+                values: list[str] = []  # string values, in order: every piece of the joined view (no key is one)
+                position = -1  # (a counter is cheaper than enumerate's tuples here)
+                for key, child in value.items():
+                    position += 1
+                    kind = type(child)
+                    if kind is int or kind is float:  # never flagged under a vocabulary key (see above)
+                        continue
+                    if isinstance(child, str):
+                        if gate_parent and key == "target" and _is_gate_target(
+                                path + ((key, position),), child, pointer_root):
+                            codes = memo_skipping_paths.get(child)
+                            if codes is None:
+                                codes = codes_of(child, True)
+                        else:
+                            values.append(child)
+                            codes = memo.get(child)
+                            if codes is None:
+                                codes = codes_of(child)
+                        if codes:
+                            pointer = pointers.for_path(path + ((key, position),))
+                            hits.extend((code, pointer, messages.VALUE) for code in sorted(codes))
+                    elif isinstance(child, (dict, list)):
+                        stack.append((child, path + ((key, position),)))
+                if len(values) >= 2:
+                    containers.append((path, values))
+            else:
+                base: str | None = None
+                pieces: list[str] = []  # unknown keys and string values, in order
+                values = []  # string values only (sibling values)
+                for position, (key, child) in enumerate(value.items()):
+                    codes = memo.get(key)
                     if codes is None:
-                        codes = codes_of(child, skip_paths)
+                        codes = codes_of(key)
+                    if key not in vocabulary:
+                        pieces.append(key)
+                    elif not codes:
+                        plain.add(key)
                     if codes:
-                        pointer = pointers.for_path(path + ((key, position),))
-                        hits.extend((code, pointer, messages.VALUE) for code in sorted(codes))
-                elif isinstance(child, (dict, list)):
-                    stack.append((child, path + ((key, position),)))
-                elif (flag_numbers and type(child) is int and _SMALLEST <= abs(child) < _LARGEST
-                      and _free_form(path + ((key, position),))):
-                    hits.append((IDENTIFIER_NUMBER, pointers.for_path(path + ((key, position),)), messages.NUMBER))
-            joined(pieces, path)
-            if len(values) != len(pieces):
-                joined(values, path)
+                        base = pointers.for_path(path) if base is None else base
+                        hits.extend((code, f"{base}/@key:{position}", messages.KEY) for code in sorted(codes))
+                    if isinstance(child, str):
+                        skip_paths = gate_parent and key == "target" and _is_gate_target(
+                            path + ((key, position),), child, pointer_root)
+                        if not skip_paths:
+                            pieces.append(child)
+                            values.append(child)
+                        codes = (memo_skipping_paths if skip_paths else memo).get(child)
+                        if codes is None:
+                            codes = codes_of(child, skip_paths)
+                        if codes:
+                            pointer = pointers.for_path(path + ((key, position),))
+                            hits.extend((code, pointer, messages.VALUE) for code in sorted(codes))
+                    elif isinstance(child, (dict, list)):
+                        stack.append((child, path + ((key, position),)))
+                    elif (flag_numbers and type(child) is int and _SMALLEST <= abs(child) < _LARGEST
+                          and _free_form(path + ((key, position),))):
+                        hits.append((IDENTIFIER_NUMBER, pointers.for_path(path + ((key, position),)), messages.NUMBER))
+                joined(pieces, path)
+                if len(values) != len(pieces):
+                    joined(values, path)
         else:
             kinds = set(map(type, value))
             if not kinds & _TEXT_OR_CONTAINER:
@@ -214,15 +254,19 @@ def scan_json(document: Any, profile: Profile, collector: Collector, artifact: s
                 if codes:
                     pointer = pointers.for_path(path)
                     hits.extend((code, pointer, messages.ARRAY) for code in sorted(codes))
-            simple = [index for index, item in enumerate(value)
-                      if isinstance(item, str) or (flag_numbers and type(item) is int and _identifier_length(item))]
-            for index in simple:
-                scalar(value[index], path + ((index, index),))
-            # every string element is in ``simple``, in order (cheaper than a pass over a long array of numbers)
-            joined([value[index] for index in simple if isinstance(value[index], str)], path)
-            for index in range(len(value) - 1, -1, -1):
-                if isinstance(value[index], (dict, list)):
-                    stack.append((value[index], path + ((index, index),)))
+            if kinds <= _CONTAINER:
+                # Only objects and arrays (the capacity samples): no scalar to visit, every element a child.
+                stack.extend([(value[index], path + ((index, index),)) for index in range(len(value) - 1, -1, -1)])
+            else:
+                simple = [index for index, item in enumerate(value)
+                          if isinstance(item, str) or (flag_numbers and type(item) is int and _identifier_length(item))]
+                for index in simple:
+                    scalar(value[index], path + ((index, index),))
+                # every string element is in ``simple``, in order (cheaper than a pass over a long array of numbers)
+                joined([value[index] for index in simple if isinstance(value[index], str)], path)
+                for index in range(len(value) - 1, -1, -1):
+                    if isinstance(value[index], (dict, list)):
+                        stack.append((value[index], path + ((index, index),)))
         if hits and not flush():
             return state["added"]
     for path, codes in joined_findings(containers, profile):
