@@ -42,6 +42,7 @@ from dataclasses import dataclass
 import regex
 
 from nerb_verify.codes import register
+from nerb_verify.privacy.lazy import LazyPattern
 from nerb_verify.privacy.normalise import decode_quoted_printable, has_quoted_printable, normalise
 from nerb_verify.privacy.payloads import (
     MIN_WORD_TOKEN,
@@ -104,7 +105,7 @@ _BASE32_TOKEN = re.compile(r"(?<![A-Za-z0-9=])(?:[A-Z2-7]{16,}|[a-z2-7]{16,})=*(
 # MIME-style wrapping: base64 lines of 16+ characters joined by line breaks (each line alone may be too short to
 # decode at the right alignment, or split the hidden text between two tokens).
 # Each line is matched from the start of its run and possessively, so a long run costs linear time.
-_WRAPPED_BASE64 = regex.compile(
+_WRAPPED_BASE64 = LazyPattern(
     r"(?<![A-Za-z0-9+/_-])[A-Za-z0-9+/_-]{16,}+(?:[ \t]*+\r?\n[ \t]*+[A-Za-z0-9+/_-]{4,}+)++={0,2}")
 # Where a wrapped run can start: a run of 16+ base64 characters (nothing of the alphabet before it) that ends a line,
 # the next line starting with 4 of them. Proof that every _WRAPPED_BASE64 match starts where this matches: a match at
@@ -537,7 +538,7 @@ _WEAK_IN_PAYLOADS = frozenset({AT_SIGN, LOCAL_PATH})
 # ... unless the whole payload is one ``name@host`` token (a bare address without a dotted domain): random bytes that
 # decode to printable text are practically never exactly that.
 # (lower case, as addresses are written; a mixed-case random decode of 9+ bytes is then vanishingly unlikely).
-_BARE_ADDRESS = regex.compile(r"\s*[a-z][a-z0-9._+-]*[a-z0-9]@[a-z][a-z0-9.-]+[a-z0-9]\s*")
+_BARE_ADDRESS = LazyPattern(r"\s*[a-z][a-z0-9._+-]*[a-z0-9]@[a-z][a-z0-9.-]+[a-z0-9]\s*")
 
 
 def _scan_payloads(payloads: list[str], profile: Profile, depth: int, budget: _Budget, skip_paths: bool,

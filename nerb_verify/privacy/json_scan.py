@@ -12,14 +12,13 @@ from __future__ import annotations
 
 from typing import Any
 
-import regex
-
 from nerb_verify import pointers
 from nerb_verify.codes import register
 from nerb_verify.findings import Collector
 from nerb_verify.privacy import messages
 from nerb_verify.privacy.engine import scan_string
 from nerb_verify.privacy.joined import joined_findings
+from nerb_verify.privacy.lazy import LazyPattern
 from nerb_verify.privacy.profiles import Profile
 
 IDENTIFIER_NUMBER = register(
@@ -28,7 +27,7 @@ IDENTIFIER_NUMBER = register(
     "number, unless its field is typed: a key from the schema vocabulary, or a name that states a unit or a count "
     "(..._ns, ..._bytes, ..._seconds, ..._records, ..._count and similar).")
 
-_QUANTITY_KEY = regex.compile(
+_QUANTITY_KEY = LazyPattern(
     r"(?:^|_)(?:ns|us|ms|seconds|bytes|records|rows|count|counts|units|documents|patterns|entities|spans|aliases"
     r"|names|items|size|total|actual|threshold|numerator|denominator|index|offset|id)$")
 

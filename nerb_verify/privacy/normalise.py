@@ -40,6 +40,7 @@ import regex
 
 from nerb_verify.privacy.confusables_data import SOURCES as CONFUSABLE_SOURCES
 from nerb_verify.privacy.confusables_data import TARGETS as CONFUSABLE_TARGETS
+from nerb_verify.privacy.lazy import LazyPattern
 
 MAX_ROUNDS = 8
 MAX_CHARS = 16384
@@ -124,7 +125,7 @@ for _chars, _target in (
 _NUMERAL_OR_ENCLOSED = regex.compile(
     r"(?![0-9])(?:\p{Numeric_Type=Digit}|\p{Numeric_Type=Numeric}"
     r"|[\u2460-\u24ff\u2776-\u2793\u3200-\u32ff\U0001f100-\U0001f1ff])")
-_ENCLOSED_LETTER = regex.compile(r"(?:[A-Z]+ )*?(?:LATIN (CAPITAL|SMALL) LETTER|REGIONAL INDICATOR SYMBOL LETTER) ([A-Z])")
+_ENCLOSED_LETTER = LazyPattern(r"(?:[A-Z]+ )*?(?:LATIN (CAPITAL|SMALL) LETTER|REGIONAL INDICATOR SYMBOL LETTER) ([A-Z])")
 
 _HEX2 = "[0-9A-Fa-f]{2}"
 _PERCENT_RUN = regex.compile(rf"(?:%{_HEX2})+")
@@ -134,7 +135,7 @@ _PERCENT_U = regex.compile(r"%[uU]([0-9A-Fa-f]{4})")
 # ``id=40a0...`` (a digest) keep their meaning.
 _QP_RUN = regex.compile(
     r"(?:=[0-9A-F]{2}){2,}|(?<=[^\W\d_])=[0-9A-F]{2}(?=[^\W\d_])(?![0-9a-fA-F]*[0-9][0-9a-fA-F]*(?![\w]))")
-_BACKSLASH = regex.compile(
+_BACKSLASH = LazyPattern(
     r"\\u\{([0-9A-Fa-f]{1,6})\}"
     r"|\\u([dD][89abAB][0-9A-Fa-f]{2})\\u([dD][c-fC-F][0-9A-Fa-f]{2})"
     r"|\\u([0-9A-Fa-f]{4})"
@@ -157,7 +158,7 @@ def _chr(code: int) -> str:
 # invalid UTF-8 that lenient decoders (old web servers, some path filters) still read as the ASCII character, the classic
 # way to write a traversal (two ``%c0%ae`` dots and a ``%c0%af`` slash) past a filter that looks for ``../``. A strict decoder would make
 # each byte a replacement character and hide what such a decoder reads, so they become that ASCII character first.
-_OVERLONG_ASCII = regex.compile(
+_OVERLONG_ASCII = LazyPattern(
     rb"[\xc0\xc1][\x80-\xbf]|\xe0[\x80\x81][\x80-\xbf]|\xf0\x80[\x80\x81][\x80-\xbf]")
 
 

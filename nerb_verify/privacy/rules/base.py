@@ -11,6 +11,8 @@ import re
 
 import regex
 
+from nerb_verify.privacy.lazy import LazyPattern
+
 # Where a rule looks:
 #   "full"      the whole normalised string, URLs included (identifiers hide in URLs too);
 #   "remainder" the normalised string with every http(s) URL blanked out (remote hosts and paths are permitted);
@@ -99,34 +101,6 @@ def compile_rule(pattern: str) -> LazyPattern:
     """A rule pattern with the flags every rule uses (``regex`` version-0 semantics, Unicode), compiled on first use
     (:class:`LazyPattern`)."""
     return LazyPattern(pattern)
-
-
-class LazyPattern:
-    """A rule pattern compiled on first use: most rules sit behind a trigger, a gate or the prefilter that most
-    texts never pass, so a process (a verification, a pre-commit hook on a few files) does not pay at import for
-    compiling patterns it never runs (about 30 ms for all of them with ``regex``). Any other attribute is the
-    compiled pattern's."""
-
-    def __init__(self, pattern: str) -> None:
-        self._source = pattern
-        self._compiled: regex.Pattern[str] | None = None
-
-    def _get(self) -> regex.Pattern[str]:
-        if self._compiled is None:
-            self._compiled = regex.compile(self._source, regex.VERSION0)
-        return self._compiled
-
-    def search(self, text: str, pos: int = 0, endpos: int | None = None) -> regex.Match[str] | None:
-        return self._get().search(text, pos, len(text) if endpos is None else endpos)
-
-    def finditer(self, text: str, pos: int = 0, endpos: int | None = None,
-                 overlapped: bool = False) -> Iterator[regex.Match[str]]:
-        return self._get().finditer(text, pos, len(text) if endpos is None else endpos, overlapped=overlapped)
-
-    def __getattr__(self, name: str) -> object:
-        if name.startswith("__"):  # copy, pickle and the like see the wrapper, not the compiled pattern
-            raise AttributeError(name)
-        return getattr(self._get(), name)
 
 
 class FastPattern:

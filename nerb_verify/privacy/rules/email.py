@@ -20,8 +20,9 @@ import re
 import regex
 
 from nerb_verify.codes import register
+from nerb_verify.privacy.lazy import LazyPattern
 from nerb_verify.privacy.normalise import normalise
-from nerb_verify.privacy.rules.base import LazyPattern, Rule, compile_rule
+from nerb_verify.privacy.rules.base import Rule, compile_rule
 
 EMAIL = register(
     "privacy.email", "Text has the shape of an e-mail address.",
@@ -149,12 +150,12 @@ _SPELLED_LOCAL = r"(?<![\w.+-])[\w.+-]{0,63}\w"
 
 _ADDRESS = compile_rule(rf"(?<![\w.+%'-]){_LOCAL}@(?P<domain>(?:{_LABEL}\.)+[^\W\d_]{{2,63}})(?![\w-])")
 # Domains reserved for documentation and testing (RFC 2606, RFC 6761): no person can have an address there.
-_RESERVED = regex.compile(r"(?i)(?:^|\.)(?:example\.(?:com|net|org)|example|test|invalid|localhost)$")
+_RESERVED = LazyPattern(r"(?i)(?:^|\.)(?:example\.(?:com|net|org)|example|test|invalid|localhost)$")
 
 
 # What follows the host of an SSH clone URL in scp form (``git@github.com:owner/repo.git``): a colon and a repository
 # path, that is path segments with at least one slash, or one segment ending in ``.git``, not followed by an at-sign.
-_SSH_REPO_PATH = regex.compile(
+_SSH_REPO_PATH = LazyPattern(
     r":(?:[\w.~-]+(?:/[\w.~-]+)+/?|[\w.~-]+\.git/?)(?![\w.~@/-])")
 
 
@@ -177,8 +178,8 @@ def has_common_tld_address(text: str) -> bool:
 # SSH algorithm and extension names (RFC 4251, section 6: ``name@domain``), such as ``aes256-gcm@openssh.com`` or
 # ``curve25519-sha256@libssh.org``: a hyphenated name with a digit at the domains of the two SSH implementations that
 # define them. They name an algorithm, not a person.
-_SSH_NAME_DOMAIN = regex.compile(r"(?i)(?:openssh\.com|libssh\.org)")
-_SSH_NAME_LOCAL = regex.compile(r"(?i)(?=[a-z0-9-]*\d)(?=[a-z0-9]*-)-?[a-z0-9]+(?:-[a-z0-9]+)+")
+_SSH_NAME_DOMAIN = LazyPattern(r"(?i)(?:openssh\.com|libssh\.org)")
+_SSH_NAME_LOCAL = LazyPattern(r"(?i)(?=[a-z0-9-]*\d)(?=[a-z0-9]*-)-?[a-z0-9]+(?:-[a-z0-9]+)+")
 
 
 def _ssh_algorithm_name(match: regex.Match[str]) -> bool:

@@ -19,6 +19,7 @@ from __future__ import annotations
 import regex
 
 from nerb_verify.codes import register
+from nerb_verify.privacy.lazy import LazyPattern
 from nerb_verify.privacy.rules.base import Rule, compile_rule
 
 PERSONAL_PATH = register(
@@ -56,7 +57,7 @@ PATH_TRAVERSAL = register(
 _TRAVERSAL = (r"(?:(?<![\w.])|(?<=(?:^|[\s=,;\[\](){}])(?:-[A-Za-z]|--[A-Za-z][\w-]*)))\.\.(?=;?[\\/])"
               r"|(?<=[\\/])\.\.(?=$|[\s\"'<>)\]},;|`])")
 # The same shape in text as written (the engine masks these before it normalises the escaped-traversal view).
-PLAIN_TRAVERSAL = regex.compile(_TRAVERSAL)
+PLAIN_TRAVERSAL = LazyPattern(_TRAVERSAL)
 
 _NAME = r"[A-Za-z0-9_][\w.$-]*"
 _SEG = r"[\\/]+"
