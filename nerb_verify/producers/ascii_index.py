@@ -94,8 +94,8 @@ def ascii_key(detector: Any, white_space: frozenset[str]) -> str:
 
 
 Detectors = tuple[tuple[int, int, int], ...]
-# (key or None, pattern length, key length, first entity, its first detector, left edge, right edge, more, spaced)
-Entry = tuple[bytes | None, int, int, int, int, int, int, list[tuple[int, Detectors]] | None, bool]
+# (key or None, pattern length, key length, first entity, its first detector, left edge, right edge, more)
+Entry = tuple[bytes | None, int, int, int, int, int, int, list[tuple[int, Detectors]] | None]
 NO_BOUNDARY = 2  # an edge value no word-map byte (0 or 1) equals: the side has no word boundary to check
 
 
@@ -117,11 +117,10 @@ def edge_values(key: bytes, left: bool, right: bool) -> tuple[int, int]:
 class Patterns:
     """One Hyperscan literal database. ``prefixes[id]`` describes pattern ``id``: the key (None when the pattern
     is the whole key), the pattern's and the key's length, the first entity having the key with its first detector
-    in order and that detector's edge values (:func:`edge_values`), ``more``: None when that is the key's only
+    in order and that detector's edge values (:func:`edge_values`), and ``more``: None when that is the key's only
     detector, else every ``(entity position, ((detector index, left edge, right edge), ...))`` having the key,
-    detectors in order, and ``spaced``: whether the key holds a space (a key without one never spans a collapsed
-    run, so its start and end move by the same amount when mapped back). Hyperscan needs one scratch per
-    concurrent scan: each thread gets its own, cloned on first use."""
+    detectors in order. Hyperscan needs one scratch per concurrent scan: each thread gets its own, cloned on first
+    use."""
 
     database: Any
     scratch: Any
@@ -148,8 +147,7 @@ class Patterns:
 
         One pass over Hyperscan's reports, in the order it gives them (by end); the per-entity order is made by the
         caller's sort. Per report: one tuple unpack, a ``startswith`` when the pattern is a proper prefix, and two
-        byte lookups for the boundaries; collapsed offsets are mapped back by bisection in ``runs`` (once for a key
-        without a space: no run lies inside its occurrence, so its end moves as its start does)."""
+        byte lookups for the boundaries; collapsed offsets are mapped back by bisection in ``runs``."""
         hits: list[tuple[int, int]] = []
         self.database.scan(text, match_event_handler=_collect, context=hits, scratch=self.thread_scratch())
         if not hits:
@@ -158,15 +156,14 @@ class Patterns:
         prefixes = self.prefixes
         word = WORD_BYTE
         for to, pattern_id in hits:
-            key, size, key_size, entity, index, left, right, more, spaced = prefixes[pattern_id]
+            key, size, key_size, entity, index, left, right, more = prefixes[pattern_id]
             start = to - size
             if key is not None and not starts_with(key, start):
                 continue
             end = start + key_size
             if runs:
-                shift = removed[bisect_left(runs, start)]  # type: ignore[index]
-                end += removed[bisect_left(runs, end)] if spaced else shift  # type: ignore[index]
-                start += shift
+                start += removed[bisect_left(runs, start)]  # type: ignore[index]
+                end += removed[bisect_left(runs, end)]  # type: ignore[index]
             if more is None:  # one detector has this key (the usual case)
                 if word[folded[start - 1]] != left and word[folded[end]] != right:
                     out[entity].append((start - 1, index, end - 1))
@@ -181,12 +178,11 @@ class Patterns:
 
 @dataclass
 class AsciiIndex:
-    """Every indexed literal of a bank in one Hyperscan database (``patterns``), scanned on the folded document
-    collapsed where a run could lie inside a key with a normalized run (:func:`collapse`; the folded document
-    itself when no key holds a space). A key without a space has the same occurrences in both texts (no run lies
-    inside one), so one scan finds every key: one call into Hyperscan a document, not one per kind of key."""
+    """Every indexed literal of a bank: keys without a space in ``plain`` (scanned on the folded document, so no
+    offset map), keys with a normalized run in ``spaced`` (scanned on the folded and collapsed document)."""
 
-    patterns: Patterns | None
+    plain: Patterns | None
+    spaced: Patterns | None
     keys: int
     # 1 for a byte that precedes (follows) a space in some spaced key, else 0 (see collapse: only runs between
     # two such bytes matter)
@@ -204,12 +200,11 @@ class AsciiIndex:
         word character; folding keeps every byte's wordness)."""
         folded = b" " + data.translate(_FOLD_TABLE) + b" "
         out: list[list[tuple[int, int, int]]] = [[] for _ in range(entities)]
-        if self.patterns is not None:
-            if self.matter is not None:
-                text, runs, removed = collapse(folded, self.matter)
-                self.patterns.resolve(text, folded, out, runs, removed)
-            else:
-                self.patterns.resolve(folded, folded, out)
+        if self.plain is not None:
+            self.plain.resolve(folded, folded, out)
+        if self.spaced is not None:
+            text, runs, removed = collapse(folded, self.matter)
+            self.spaced.resolve(text, folded, out, runs, removed)
         return out
 
 
@@ -282,12 +277,13 @@ def build_index(entity_keys: list[list[tuple[int, str, bool, bool]]]) -> AsciiIn
             grouped.setdefault(key, []).append((index, left, right))
         for key, detectors in grouped.items():
             values.setdefault(key.encode("ascii"), []).append((entity, tuple(detectors)))
-    spaced = [k for k in values if b" " in k]
+    plain = {k: v for k, v in values.items() if b" " not in k}
+    spaced = {k: v for k, v in values.items() if b" " in k}
     before = {key[i - 1] for key in spaced for i, byte in enumerate(key) if byte == 0x20}
     after = {key[i + 1] for key in spaced for i, byte in enumerate(key) if byte == 0x20}
     run_before = bytes(1 if b in before else 0 for b in range(256))
     run_after = bytes(1 if b in after else 0 for b in range(256))
-    return AsciiIndex(_patterns(values), len(values), run_before, run_after,
+    return AsciiIndex(_patterns(plain), _patterns(spaced), len(values), run_before, run_after,
                       runs_that_matter(run_before, run_after) if spaced else None)
 
 
@@ -317,7 +313,7 @@ def _patterns(values: dict[bytes, list[tuple[int, tuple[tuple[int, bool, bool], 
         index, left_edge, right_edge = detectors_[0]
         more = edged if len(edged) > 1 or len(detectors_) > 1 else None
         prefixes.append((None if size == len(key) else key, size, len(key), entity, index, left_edge, right_edge,
-                         more, b" " in key))
+                         more))
     database = HYPERSCAN.Database(mode=HYPERSCAN.HS_MODE_BLOCK)
     database.compile(expressions=patterns, ids=list(range(len(patterns))), elements=len(patterns),
                      flags=[0] * len(patterns), literal=True)
