@@ -155,21 +155,37 @@ def test_verifier_cache_is_bounded(monkeypatch):
 
 
 def test_record_templates_are_bounded_and_keep_the_record_keys_in_order(monkeypatch):
-    """Record templates are made on first use and at most TEMPLATE_CACHE are kept per entity (the list starts
-    again when full); every record has NERB's keys first, in order, then ours, and its own captures."""
+    """Record templates are made on first use and at most TEMPLATE_CACHE are kept per entity between documents
+    (the list starts again once a document fills it); every record has NERB's keys first, in order, then ours,
+    and its own captures."""
     monkeypatch.setattr(engine, "TEMPLATE_CACHE", 8)
     names = [(f"n{i}", f"N{i}", _lit(f"user{i}{MARK}x.org")) for i in range(40)]
     bank = make_bank({"c": names + [("u", "U", _regex(EMAIL_REGEX, 99))]})
     compiled = compile_bank(bank)
+    matcher = compiled.entities[0]
+    kept = lambda: sum(t is not None for t in matcher.templates)  # noqa: E731
+    few = ", ".join(f"user{i}{MARK}x.org" for i in range(5))
+    assert compiled.scan_text(few) == reference_scan(bank, few)
+    assert matcher.template_count == kept() == 5  # below the bound: kept
+    more = ", ".join(f"user{i}{MARK}x.org" for i in range(5, 10))
+    assert compiled.scan_text(more) == reference_scan(bank, more)
+    assert matcher.template_count == kept() == 0  # 10 >= 8: the list started again
     text = ", ".join(f"user{i}{MARK}x.org" for i in range(40))
     first = compiled.scan_text(text)
-    matcher = compiled.entities[0]
-    assert matcher.template_count <= 8 and sum(t is not None for t in matcher.templates) <= 8
+    assert matcher.template_count <= 8 and kept() <= 8
     assert first == compiled.scan_text(text) == reference_scan(bank, text) and len(first) == 40
     assert all(list(r) == ["entity", "canonical_name", "surface_name", "string", "start", "end", "offset_unit",
                            "entity_id", "name_id", "pattern_id", "pattern_kind", "captures"] for r in first)
     assert first[0]["captures"] == {} and first[0]["captures"] is not first[1]["captures"]
     assert engine.RECORD_BASE["captures"] is None and engine.RECORD_BASE["entity"] == ""
+
+
+def test_record_templates_read_the_detector_fields_in_order():
+    """``scan_bytes`` makes a detector's record template from the first six fields of its ``Detector``, unpacked
+    in this order (one slice, no attribute look-ups); a reordered ``Detector`` must change the engine too."""
+    from nerb_verify.producers.bank_format import Detector
+
+    assert Detector._fields[:6] == ("entity_id", "name_id", "pattern_id", "kind", "canonical_name", "surface_name")
 
 
 @needs_hyperscan

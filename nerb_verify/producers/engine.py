@@ -444,32 +444,19 @@ class EntityMatcher:
                                                  self.options, self.shard_size)
         return self._shards
 
-    def record_template(self, index: int) -> dict[str, Any]:
-        """A detector's record fields in NERB's key order (each record is a copy with its own span, string and
-        captures), kept in a list by detector index (one lookup per record); at most :data:`TEMPLATE_CACHE` per
-        entity: when full, the list starts again empty.
-
-        Made as a copy of :data:`RECORD_BASE` with the detector's seven fields set (about a third of the cost of a
-        12-key dict display: the first pass over an address list makes thousands). A template is never changed
-        once stored, so storing one needs no lock; only starting the list again does."""
-        template = self.templates[index]
-        if template is None:
-            det = self.detectors[index]
-            template = RECORD_BASE.copy()
-            template["entity"] = template["entity_id"] = det.entity_id
-            template["canonical_name"] = det.canonical_name
-            template["surface_name"] = det.surface_name
-            template["name_id"] = det.name_id
-            template["pattern_id"] = det.pattern_id
-            template["pattern_kind"] = det.kind
-            if self.template_count >= TEMPLATE_CACHE:
-                with self._lock:
-                    if self.template_count >= TEMPLATE_CACHE:
-                        self.templates = [None] * len(self.detectors)
-                        self.template_count = 0
-            self.templates[index] = template
-            self.template_count += 1
-        return template
+    def count_templates(self, made: int) -> None:
+        """Count the ``made`` record templates a scan stored in :attr:`templates` (a list by detector index, one
+        lookup per record; each template a copy of :data:`RECORD_BASE` with the detector's seven fields set, made
+        on the detector's first record by :meth:`CompiledBank.scan_bytes`, never changed once stored). When the
+        entity holds :data:`TEMPLATE_CACHE` or more, the list starts again empty: checked after each document, so
+        at most :data:`TEMPLATE_CACHE` templates are kept between documents (plus one document's, while it is
+        scanned). Storing a template needs no lock; only starting the list again does."""
+        self.template_count += made
+        if self.template_count >= TEMPLATE_CACHE:
+            with self._lock:
+                if self.template_count >= TEMPLATE_CACHE:
+                    self.templates = [None] * len(self.detectors)
+                    self.template_count = 0
 
     def verifier(self, index: int) -> Any:
         """The anchored RE2 program for one detector: its body, plus the right-boundary capture for a regex.
@@ -845,20 +832,38 @@ class CompiledBank:
         records: list[dict[str, Any]] = []
         append = records.append
         templates = [matcher.templates for matcher in entities]
+        made: list[int] | None = None  # templates made in this scan, per entity position
+        base = RECORD_BASE
         # an ASCII document up to 64 KB is decoded once and each record's string sliced from it (one object, not
         # two: 2-3% on hit-dense mail); a longer one is not copied whole (a 2 MB thread's peak memory)
         decoded = is_ascii and len(data) <= ascii_index.COLLAPSE_IN_ONE_BUFFER
         text = data.decode("ascii") if decoded else data
         for s, e, k, i in rows:
             template = templates[k][i]
-            if template is None:
-                template = entities[k].record_template(i)
+            if template is None:  # the detector's first record: its template (see EntityMatcher.count_templates),
+                # made here rather than by a method call (a first pass over an address list makes thousands)
+                entity_id, name_id, pattern_id, kind, canonical, surface = entities[k].detectors[i][:6]
+                template = base.copy()
+                template["entity"] = template["entity_id"] = entity_id
+                template["canonical_name"] = canonical
+                template["surface_name"] = surface
+                template["name_id"] = name_id
+                template["pattern_id"] = pattern_id
+                template["pattern_kind"] = kind
+                templates[k][i] = template
+                if made is None:
+                    made = [0] * len(entities)
+                made[k] += 1
             record = template.copy()
             record["string"] = text[s:e]
             record["start"] = s
             record["end"] = e
             record["captures"] = {}
             append(record)
+        if made is not None:
+            for k, count in enumerate(made):
+                if count:
+                    entities[k].count_templates(count)
         if not decoded:
             for record in records:
                 record["string"] = record["string"].decode("utf-8")
