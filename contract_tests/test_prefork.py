@@ -237,8 +237,9 @@ def test_cli_jobs_1_and_2_agree_on_personal_names(tmp_path: Path) -> None:
     shutil.copytree(REAL, bundle)
     (bundle / "figures" / (folder + ".svg")).write_text("<svg/>")
     env = dict(os.environ, PYTHONPATH=str(REPO))
-    runs = [subprocess.run([sys.executable, "-m", "nerb_verify", "verify", folder, "--format", "json", "--jobs", jobs],
-                           capture_output=True, env=env, cwd=tmp_path, timeout=300) for jobs in ("1", "2")]
+    command = [sys.executable, "-m", "nerb_verify", "verify", folder, "--format", "json", "--jobs"]
+    runs = [subprocess.run([*command, jobs], capture_output=True, env=env, cwd=tmp_path, timeout=300)
+            for jobs in ("1", "2")]
     assert runs[0].returncode == runs[1].returncode == 1
     assert runs[0].stdout == runs[1].stdout
     assert b"jane.roe" not in runs[0].stdout + runs[0].stderr + runs[1].stderr

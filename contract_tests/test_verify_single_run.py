@@ -25,7 +25,8 @@ gc.callbacks.append(lambda phase, info: seen.append(info["generation"]) if phase
 def summary(result):
     c = result.collector
     return [result.verdict, [repr(f) for f in c.sorted_findings()], [repr(r) for r in c.recomputed],
-            json.dumps(c.checks_run, sort_keys=True, default=str), json.dumps(c.decisions, sort_keys=True, default=str)]
+            json.dumps(c.checks_run, sort_keys=True, default=str),
+            json.dumps(c.decisions, sort_keys=True, default=str)]
 plain = summary(verify_bundle(Path(sys.argv[1]), VerifyOptions()))
 gc.collect()
 frozen_before = gc.get_freeze_count()
@@ -62,7 +63,8 @@ def test_single_run_verifies_exactly_as_usual_without_a_collection(tmp_path: Pat
 
 
 def test_the_console_script_verifies_as_a_single_run() -> None:
-    """``nerb-verify verify`` run as the process's entry point asks for ``single_run``; a caller in Python does not."""
+    """``nerb-verify verify`` run as the process's entry point asks for ``single_run``; a caller in Python does
+    not."""
     from nerb_verify.commands import verify as command
 
     seen = []

@@ -37,7 +37,7 @@ FRAME = struct.Struct(">Q")
 
 # How long this process waits for the child's frames before it computes a job itself for the first time. The first
 # job costs this process what the child has already paid (importing the stage's modules: the privacy scanner, about
-# 20 ms), so helping a child that is about to finish would only delay the result (issue 16, speed).
+# 30 ms), so helping a child that is about to finish would only delay the result (issue 16, speed).
 FIRST_JOB_PATIENCE = 0.025
 
 
@@ -126,8 +126,8 @@ def finish(child: Child | None, patience: float = FIRST_JOB_PATIENCE) -> Outcome
     child once every job is covered, and publish every result into the memo.
 
     The child works from the largest job down and this process from the smallest up (after waiting up to
-    ``patience`` seconds, :data:`FIRST_JOB_PATIENCE` by default, for the child first), so the two meet in the middle and at most the job both were on
-    is computed twice (the same pure value). A job neither side finished (the child
+    ``patience`` seconds, :data:`FIRST_JOB_PATIENCE` by default, for the child first), so the two meet in the middle
+    and at most the job both were on is computed twice (the same pure value). A job neither side finished (the child
     failed or sent something unexpected) is left to the caller's stage, which computes it on a memo miss."""
     if child is None:
         return Outcome()

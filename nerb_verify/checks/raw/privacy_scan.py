@@ -115,8 +115,8 @@ def _scan_jobs(ctx: VerifyContext) -> tuple[list[tuple[tuple[Any, ...] | None, S
         if _is_rendered_text(rel) and isinstance(text, str):
             digest = _digest(ctx, rel)
             key = ("privacy.text", digest, RENDERED_NAME, rel) if digest else None
-            jobs.append((key, lambda collector, text=text, rel=rel: _scan_rendered(text, collector, safe_relpath(rel)),
-                         _size(ctx, rel)))
+            jobs.append((key, lambda collector, text=text, rel=rel: _scan_rendered(
+                text, collector, safe_relpath(rel)), _size(ctx, rel)))
             text_files += 1
     names = _bundle_names(ctx)
     jobs.append((_names_key(names), lambda collector, names=names: _scan_names(names, collector), len(names)))
