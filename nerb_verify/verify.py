@@ -139,7 +139,7 @@ def _verify_opened(ctx: VerifyContext, named: str | os.PathLike[str], freeze: bo
     # in the child with --jobs 2, alongside the privacy family's scans, so this process does not import the scanner.
     shown_root = display.bundle_relpath(named)
     names_key, names_compute, names_size = display.components_job(
-        [*ctx.files, *ctx.shared.get("bundle.unusable", ()), *([shown_root] if shown_root else [])])
+        [*privacy_scan.bundle_names(ctx), *([shown_root] if shown_root else [])])
     child = None
     if options.jobs > 1:
         child = prefork.start([*privacy_scan.memo_jobs(ctx), (names_key, names_compute, names_size)])

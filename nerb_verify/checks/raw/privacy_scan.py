@@ -43,7 +43,7 @@ def _is_rendered_text(rel: str) -> bool:
     return rel == C.SUMMARY or (rel.startswith(C.FIGURES_DIR + "/") and rel.endswith(".svg"))
 
 
-def _bundle_names(ctx: VerifyContext) -> tuple[str, ...]:
+def bundle_names(ctx: VerifyContext) -> tuple[str, ...]:
     """Every entry of the bundle the names scan covers: regular files, and symbolic links or special files already
     reported as unusable, sorted."""
     return tuple(sorted(set(ctx.files) | set(ctx.shared.get("bundle.unusable", ()))))
@@ -118,7 +118,7 @@ def _scan_jobs(ctx: VerifyContext) -> tuple[list[tuple[tuple[Any, ...] | None, S
             jobs.append((key, lambda collector, text=text, rel=rel: _scan_rendered(
                 text, collector, safe_relpath(rel)), _size(ctx, rel)))
             text_files += 1
-    names = _bundle_names(ctx)
+    names = bundle_names(ctx)
     jobs.append((_names_key(names), lambda collector, names=names: _scan_names(names, collector), len(names)))
     return jobs, json_files, text_files
 
