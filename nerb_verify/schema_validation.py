@@ -136,12 +136,17 @@ def _strict_draft07_generator() -> type:
 _NUMERIC_KEYS = frozenset({"type", "minimum", "maximum"})
 
 
+def _resolved(resolver: Any, schema: Any) -> Any:
+    if isinstance(schema, dict) and set(schema) == {"$ref"}:
+        with resolver.resolving(schema["$ref"]) as resolved:
+            return resolved
+    return schema
+
+
 def _numeric_items(resolver: Any, items: Any) -> tuple[bool, int | float | None, int | float | None] | None:
     """(integers only, minimum, maximum) when an array's ``items`` schema is exactly a bounded integer or number
     (inline or one ``$ref`` to one, like the RSS samples' ``positive_count``), else None."""
-    if isinstance(items, dict) and set(items) == {"$ref"}:
-        with resolver.resolving(items["$ref"]) as resolved:
-            items = resolved
+    items = _resolved(resolver, items)
     if not isinstance(items, dict) or not set(items) <= _NUMERIC_KEYS or items.get("type") not in ("integer", "number"):
         return None
     bounds = [items.get("minimum"), items.get("maximum")]
@@ -154,11 +159,6 @@ _RECORD_KEYS = frozenset({"type", "properties", "required", "additionalPropertie
 _STRING_KEYS = frozenset({"type", "minLength", "maxLength", "pattern"})
 
 
-def _resolved(resolver: Any, schema: Any) -> Any:
-    if isinstance(schema, dict) and set(schema) == {"$ref"}:
-        with resolver.resolving(schema["$ref"]) as resolved:
-            return resolved
-    return schema
 
 
 def _record_items(resolver: Any, items: Any) -> tuple[frozenset[str], tuple[tuple[str, bool, Any, Any], ...],
