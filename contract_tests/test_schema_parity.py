@@ -160,3 +160,22 @@ def test_bulk_record_arrays_give_the_per_item_verdict(array: str, kind: str) -> 
     assert _accepts(with_bulk, doc) == verdict
     assert verdict is (kind in ("valid other kind", "reordered keys") or (array == "checkpoint_samples"
                                                                            and kind == "valid other kind"))
+
+
+def test_generated_validators_do_not_depend_on_the_hash_seed() -> None:
+    """The validators shipped in the wheel are generated source: two builds with different hash seeds write the same
+    bytes (a set's order, say, must not leak into them)."""
+    import os
+    import subprocess
+    import sys
+
+    script = ("import hashlib, sys\nfrom nerb_verify import schema_validation as sv\nh = hashlib.sha256()\n"
+              "for uri in sorted(sv.schema_store()):\n    if uri.startswith(sv.BASE_URI):\n"
+              "        h.update(sv._generate_source(uri[len(sv.BASE_URI):])[1].encode())\nprint(h.hexdigest())\n")
+    digests = set()
+    for seed in ("1", "2"):
+        env = dict(os.environ, PYTHONPATH=str(REPO), PYTHONHASHSEED=seed)
+        done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, env=env, cwd=REPO,
+                              timeout=300, check=True)
+        digests.add(done.stdout.strip())
+    assert len(digests) == 1

@@ -118,8 +118,9 @@ def _strict_draft07_generator() -> type:
             columns = ", ".join("({!r}, {!r}, {!r}, {})".format(key, low, high, "None" if pattern is None else
                                                                 "REGEX_PATTERNS[{!r}]".format(pattern))
                                 for key, low, high, pattern in strings)
-            bulk = "{}({}, {!r}, {!r}, ({}))".format(_RECORDS_NAME, self._variable, keys, numbers,
-                                                     columns + "," if columns else "")
+            # (keys written sorted: a set's repr follows the hash seed, and the shipped source must not)
+            bulk = "{}({}, frozenset({!r}), {!r}, ({}))".format(_RECORDS_NAME, self._variable, tuple(sorted(keys)),
+                                                                numbers, columns + "," if columns else "")
         self.create_variable_is_list()
         with self.l("if {variable}_is_list:"):
             self.create_variable_with_length()
