@@ -20,8 +20,10 @@ from __future__ import annotations
 
 import base64
 import binascii
+import gzip
 import random
 import unicodedata
+import zlib
 from typing import Any
 
 from hypothesis import HealthCheck, given, settings
@@ -305,6 +307,67 @@ _TEXTS = ["jane roe", "\u00e9t\u00e9 \u2603", "\u200bab\u00adcdef", "x\ty\nz\r\n
                                                      "utf-32", "utf-8-sig")]))))
 def test_printable_text_fast_path_equals_the_general_test(raw: bytes) -> None:
     assert payloads._printable_text(raw) == _printable_text_general(raw)
+
+
+def _as_text_general(raw: bytes | None) -> str | None:
+    """``payloads.as_text`` without its fast path: the printable test, then the same on the inflated stream."""
+    if not raw:
+        return None
+    text = payloads._printable_text(raw)
+    if text is None:
+        inflated = payloads._inflate(raw)
+        text = payloads._printable_text(inflated) if inflated else None
+    return text
+
+
+def _compressed(text: str, kind: str) -> bytes:
+    data = text.encode("utf-8")
+    return gzip.compress(data) if kind == "gzip" else zlib.compress(data, level=int(kind[-1]))
+
+
+@settings(max_examples=500, deadline=None, derandomize=True)
+@given(st.one_of(st.binary(min_size=1, max_size=40),
+                 st.tuples(st.integers(0, 255), st.binary(max_size=30)).map(lambda pair: bytes([pair[0]]) + pair[1]),
+                 st.sampled_from(_TEXTS).flatmap(lambda text: st.sampled_from(
+                     [text.encode(name) for name in ("utf-8", "utf-16-le", "utf-16-be", "utf-16", "utf-32-le",
+                                                     "utf-32", "utf-8-sig")]
+                     + [_compressed(text * 3, kind) for kind in ("gzip", "zlib1", "zlib6", "zlib9")]))))
+def test_as_text_fast_path_equals_the_general_path(raw: bytes) -> None:
+    assert payloads.as_text(raw) == _as_text_general(raw)
+
+
+def _gzip_without_zero_bytes(text: str) -> bytes:
+    """A gzip stream of ``text`` (with as many spaces appended as it takes) that holds no zero byte.
+    ``gzip.compress`` writes zero flags, so its streams always hold one and take the general path anyway; this one
+    has an extra field instead of a name, a non-zero time, no trailer and its final zero bytes cut (the inflater
+    needs neither and returns what it decoded)."""
+    for padding in range(64):
+        packer = zlib.compressobj(9, zlib.DEFLATED, -zlib.MAX_WBITS)
+        body = (packer.compress((text + " " * padding).encode("ascii")) + packer.flush()).rstrip(b"\x00")
+        stream = b"\x1f\x8b\x08\x04" + b"\x01\x01\x01\x01" + b"\x02\x03" + b"\x04\x01" + b"x" * 0x104 + body
+        if b"\x00" not in stream:
+            return stream
+    raise AssertionError("no zero-free stream found")
+
+
+def test_as_text_fast_path_leaves_every_compressed_and_marked_lead_to_the_general_path() -> None:
+    """Every first byte a gzip or zlib stream (any window size, any level) or a byte order mark begins with takes
+    the general path, so such a payload is still inflated or decoded (a lead set without 0x1F or the zlib leads
+    would return None here)."""
+    text = "call 713 555 0123 please"
+    assert payloads.as_text(gzip.compress(text.encode("ascii"))) == text
+    stream = _gzip_without_zero_bytes(text)
+    assert (payloads.as_text(stream) or "").startswith(text[:-1])
+    for level in range(10):
+        for wbits in range(9, 16):
+            packer = zlib.compressobj(level, zlib.DEFLATED, wbits)
+            stream = packer.compress(text.encode("ascii")) + packer.flush()
+            assert stream[0] in payloads._GENERAL_LEADS
+            assert payloads.as_text(stream) == text
+    for encoding in ("utf-8-sig", "utf-16", "utf-32", "utf-16-be", "utf-32-be"):
+        raw = text.encode(encoding)
+        assert raw[0] in payloads._GENERAL_LEADS
+        assert payloads.as_text(raw) == text
 
 
 _UNICODE = ("abc e1=<>\n\t\u0301\u0327\u0338\u00e9\uff10\uff20\u2215\u0430\u2603\u200b\u00ad\U000e0041\U000e006a"

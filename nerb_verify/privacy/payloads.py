@@ -84,6 +84,12 @@ def _printable_text(raw: bytes) -> str | None:
         text = raw[skip:].decode(encoding)
     except UnicodeDecodeError:
         return None
+    return _printable(text)
+
+
+def _printable(text: str) -> str | None:
+    """``text`` when it is made of printable characters once at most two control or format characters are dropped
+    (those dropped), and long enough to be a payload; else None."""
     if text.isprintable():
         # No control, format or separator character (but the space): nothing is dropped and every test below holds
         # but the length.
@@ -111,10 +117,24 @@ def _inflate(raw: bytes) -> bytes | None:
         return None
 
 
+# First bytes after which :func:`as_text` needs its general path: a byte that can begin a byte order mark (see
+# :func:`_printable_text`), the first byte of a gzip stream (0x1F) and every first byte of a zlib stream (its low
+# four bits are 8, see :func:`_inflate`).
+_GENERAL_LEADS = _BOM_LEADS | {0x1F} | {lead for lead in range(256) if lead & 0x0F == 8}
+
+
 def as_text(raw: bytes | None) -> str | None:
     """Printable text carried by ``raw`` directly, or by ``raw`` inflated when it is a compressed stream."""
     if not raw:
         return None
+    if raw[0] not in _GENERAL_LEADS and b"\x00" not in raw:
+        # The common case (random bytes from a digest or an id decoded at some alignment), in one call: what
+        # :func:`_printable_text` does for such bytes (UTF-8, nothing to skip), and no :func:`_inflate`, which
+        # returns None for every first byte outside ``_GENERAL_LEADS``.
+        try:
+            return _printable(raw.decode("utf-8"))
+        except UnicodeDecodeError:
+            return None
     text = _printable_text(raw)
     if text is None:
         inflated = _inflate(raw)
