@@ -22,6 +22,7 @@ import regex
 from nerb_verify.codes import register
 from nerb_verify.privacy.lazy import LazyPattern
 from nerb_verify.privacy.normalise import normalise
+from nerb_verify.privacy.rules.anchored import AnchoredPattern
 from nerb_verify.privacy.rules.base import Rule, compile_rule
 
 EMAIL = register(
@@ -40,7 +41,8 @@ DOCUMENT_ID = register(
     "Per-document identifiers let a reader re-identify individual source documents; public evidence is aggregate "
     "only (contract profile).")
 
-_LOCAL = r"[\w.+%'-]*\w"
+_LOCAL_CHARS = r"[\w.+%'-]"
+_LOCAL = rf"{_LOCAL_CHARS}*\w"
 _LABEL = r"[^\W_](?:[\w-]{0,62}[^\W_])?"
 _OPEN = r"[\(\[\{<]"
 _CLOSE = r"[\)\]\}>]"
@@ -148,7 +150,10 @@ def _has_at_word_then_dot(text: str) -> bool:
 
 _SPELLED_LOCAL = r"(?<![\w.+-])[\w.+-]{0,63}\w"
 
-_ADDRESS = compile_rule(rf"(?<![\w.+%'-]){_LOCAL}@(?P<domain>(?:{_LABEL}\.)+[^\W\d_]{{2,63}})(?![\w-])")
+# Searched only at the starts of the local-part runs before an at-sign (``AnchoredPattern``: the pattern meets its
+# conditions (a)-(c) with the local part's class, ``_LOCAL_CHARS``, and "@").
+_ADDRESS = AnchoredPattern(rf"(?<!{_LOCAL_CHARS}){_LOCAL}@(?P<domain>(?:{_LABEL}\.)+[^\W\d_]{{2,63}})(?![\w-])",
+                           "@", _LOCAL_CHARS)
 # Domains reserved for documentation and testing (RFC 2606, RFC 6761): no person can have an address there.
 _RESERVED = LazyPattern(r"(?i)(?:^|\.)(?:example\.(?:com|net|org)|example|test|invalid|localhost)$")
 
@@ -162,10 +167,11 @@ _SSH_REPO_PATH = LazyPattern(
 # The last labels a real address ends in, most of the time: a country code or a common generic TLD. Used only where a
 # view is speculative (two lines glued at a line break, the second starting with ``@``: stacked Python decorators such
 # as ``@pytest.mark.xfail`` glued to a comment's last word read as an address at ``.xfail``).
-_COMMON_TLD_ADDRESS = compile_rule(
-    rf"(?<![\w.+%'-]){_LOCAL}@(?:{_LABEL}\.)+(?i:[a-z]{{2}}|com|org|net|edu|gov|mil|int|info|biz|name|mobi|email|mail"
-    rf"|online|site|aero|coop|dev|app|tech|cloud|works|page|blog|xyz|club|news|pro|team|systems|software|digital"
-    rf"|network|solutions|company|global|world|today|life|space|website|media|group|studio|design|zone)(?![\w-])")
+_COMMON_TLD_ADDRESS = AnchoredPattern(
+    rf"(?<!{_LOCAL_CHARS}){_LOCAL}@(?:{_LABEL}\.)+(?i:[a-z]{{2}}|com|org|net|edu|gov|mil|int|info|biz|name|mobi|email"
+    rf"|mail|online|site|aero|coop|dev|app|tech|cloud|works|page|blog|xyz|club|news|pro|team|systems|software"
+    rf"|digital|network|solutions|company|global|world|today|life|space|website|media|group|studio|design|zone)"
+    rf"(?![\w-])", "@", _LOCAL_CHARS)
 
 
 def has_common_tld_address(text: str) -> bool:

@@ -1,0 +1,115 @@
+"""The address patterns searched only at the starts of the local-part runs before an at-sign
+(``nerb_verify/privacy/rules/anchored.py``) find exactly what the plain pattern finds: ``search`` and ``finditer``
+(overlapped or not), with and without ``pos``/``endpos``, on generated texts built around at-signs and local-part
+characters (Unicode letters, digits, combining marks, ``.+%'-``, runs of at-signs, the ends of the text), on every
+installed source file of a few packages and through the rules that use them. Mutants of the anchor (a run class
+without one character, the start one character late) fail it."""
+
+from __future__ import annotations
+
+import glob
+import os
+import sys
+
+import pytest
+import regex
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from nerb_verify.privacy.rules import anchored, email
+
+_AT = "@"
+_PATTERNS = {"address": email._ADDRESS, "common_tld_address": email._COMMON_TLD_ADDRESS}
+
+
+def _plain(pattern: anchored.AnchoredPattern) -> regex.Pattern[str]:
+    return regex.compile(pattern._pattern._source, regex.VERSION0)
+
+
+def _spans(matches: object) -> list[tuple[int, int, str]]:
+    return [(match.start(), match.end(), match.group(0)) for match in matches]  # type: ignore[attr-defined]
+
+
+def _same(pattern: anchored.AnchoredPattern, text: str, pos: int = 0, endpos: int | None = None) -> None:
+    plain = _plain(pattern)
+    end = len(text) if endpos is None else endpos
+    fast = pattern.search(text, pos, endpos)
+    slow = plain.search(text, pos, end)
+    assert (fast and fast.span()) == (slow and slow.span()), (text, pos, endpos)
+    for overlapped in (False, True):
+        assert (_spans(pattern.finditer(text, pos, endpos, overlapped=overlapped))
+                == _spans(plain.finditer(text, pos, end, overlapped=overlapped))), (text, pos, endpos, overlapped)
+
+
+_ALPHABET = ("ab", "Zq", "jo", "09", "_", ".", "+", "%", "'", "-", _AT, _AT + _AT, " ", "\n", "\u00e9", "\u0301",
+             "\u0660", "\u4e2d", "co", ".org", ".uk", "corp-mail", "example", ".com", "(", ":", "/", "~", "x.py")
+
+
+@settings(max_examples=1500, deadline=None, derandomize=True)
+@given(st.lists(st.sampled_from(_ALPHABET), max_size=30).map("".join), st.integers(0, 40), st.integers(0, 60))
+def test_anchored_search_equals_the_plain_pattern(text: str, pos: int, span: int) -> None:
+    for pattern in _PATTERNS.values():
+        _same(pattern, text)
+        start = min(pos, len(text))
+        _same(pattern, text, start, min(len(text), start + span))
+
+
+def _installed_sources(limit: int) -> list[str]:
+    roots = [os.path.dirname(regex.__file__), os.path.dirname(pytest.__file__), os.path.dirname(os.__file__)]
+    files = sorted({path for root in roots for path in glob.glob(os.path.join(root, "**", "*.py"), recursive=True)})
+    texts = []
+    for path in files[:limit]:
+        try:
+            with open(path, encoding="utf-8") as handle:
+                texts.append(handle.read())
+        except (OSError, UnicodeDecodeError):
+            continue
+    return texts
+
+
+def test_anchored_search_equals_the_plain_pattern_on_installed_sources() -> None:
+    texts = _installed_sources(160)
+    assert sum(text.count(_AT) for text in texts) > 100  # the comparison reaches at-signs
+    built = "".join(texts) + "".join(f" jane.roe{n}{_AT}corp-mail.co.uk x{_AT}y " for n in range(30))
+    for pattern in _PATTERNS.values():
+        for text in texts + [built]:
+            _same(pattern, text)
+    assert _spans(_PATTERNS["address"].finditer(built)), "the built text holds addresses"
+
+
+def test_the_rules_find_addresses_through_the_anchored_pattern() -> None:
+    from nerb_verify.privacy import engine
+    from nerb_verify.privacy.profiles import CONTRACT, PROFILES
+
+    local = "jane.roe"
+    for text in (f"{local}{_AT}corp-mail.org", f"mail {local}{_AT}corp-mail.co.uk now",
+                 f"\u00e9l\u00e8ve{_AT}universit\u00e9.fr", f"a'b+c%d-e{_AT}host.io"):
+        assert "privacy.email" in engine.scan_string(text, CONTRACT), text
+        assert "privacy.email" in engine.scan_string(text, PROFILES["repository"]), text
+    assert "privacy.email" not in engine.scan_string(f"{local}{_AT}example.com", PROFILES["repository"])
+    assert "privacy.email" not in engine.scan_string(f"@decorator\ndef f(): pass {_AT}x", PROFILES["repository"])
+
+
+@pytest.mark.parametrize("mutant", ["class without the apostrophe", "start one late"])
+def test_a_mutated_anchor_fails_the_comparison(mutant: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    source = email._ADDRESS._pattern._source
+    if mutant == "class without the apostrophe":
+        broken = anchored.AnchoredPattern(source, _AT, r"[\w.+%-]")
+    else:
+        broken = anchored.AnchoredPattern(source, _AT, email._LOCAL_CHARS)
+        original = broken._starts
+
+        def late(text: str, pos: int, endpos: int):  # type: ignore[no-untyped-def]
+            for start in original(text, pos, endpos):
+                yield start + 1
+
+        monkeypatch.setattr(broken, "_starts", late)
+    text = f"x o'neil{_AT}corp-mail.org y ab{_AT}cd.ef"
+    with pytest.raises(AssertionError):
+        _same(broken, text)
+
+
+def test_the_anchor_is_one_character() -> None:
+    with pytest.raises(ValueError):
+        anchored.AnchoredPattern("a", "ab", "[a]")
+    assert sys.modules["nerb_verify.privacy.rules.anchored"] is anchored

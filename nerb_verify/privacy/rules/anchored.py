@@ -1,0 +1,88 @@
+"""A rule pattern searched only where its matches can start: just before a required character.
+
+The e-mail address pattern begins with a lookbehind and a repeated class (``(?<![\\w.+%'-])[\\w.+%'-]*\\w@...``), so
+an ordinary search tries the pattern at every position of the text and reads each word of it again and again: over
+source text it ran at about 6 MB/s and was the repository profile's costliest rule (issue 17, speed). Every match of
+such a pattern starts at one place a plain character search finds: the first character of the run of local-part
+characters that ends just before an at-sign. :class:`AnchoredPattern` finds the at-signs with ``str.find`` (C
+speed), reads each run's start with one backwards match, and runs the pattern anchored there.
+
+Why it is exact. Say the pattern, compiled with the same flags:
+
+(a) consumes, from a match's first character on, only characters of ``run_class`` and then ``literal``, which is not
+    one of them (the local part, then the at-sign);
+(b) has a lookbehind at its start that refuses a ``run_class`` character before the match;
+(c) consumes at least one ``run_class`` character before ``literal``.
+
+Then a match that starts at ``s`` holds the ``literal`` at some ``p > s`` with every character from ``s`` to
+``p - 1`` in ``run_class`` (a) and the character before ``s`` outside it (b): ``s`` is the first character of the
+maximal run that ends at ``p - 1``, a run that is not empty (c). Those are the only starts tried, each with
+``match`` (anchored; the lookbehind still reads the text before it, as in a search from ``pos``), so the starts where
+a match exists are exactly those of the plain search, and the match found at each start is the one the plain search
+finds there (the engine's search tries positions left to right and runs the same anchored matcher at each). A start
+is tried once per at-sign, and the at-signs are found in order, so ``search`` returns the leftmost match and
+``finditer`` yields the plain finditer's matches (with ``overlapped``: one per start; without: the next start at or
+after the previous match's end). ``contract_tests/test_privacy_anchored.py`` compares both with the plain pattern.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import regex
+
+from nerb_verify.privacy.lazy import LazyPattern
+
+
+class AnchoredPattern:
+    """``pattern`` (a rule pattern that meets conditions (a)-(c) of the module docstring for ``literal`` and
+    ``run_class``), searched only at the starts of the ``run_class`` runs that end just before a ``literal``.
+    Compiled on first use; any other attribute is the compiled pattern's."""
+
+    def __init__(self, pattern: str, literal: str, run_class: str) -> None:
+        if len(literal) != 1:
+            raise ValueError("the anchor is one character")
+        self._pattern = LazyPattern(pattern)
+        self._literal = literal
+        # The run read backwards from just before the literal: its start is the match's start.
+        self._run_backwards = LazyPattern(f"(?r){run_class}*")
+
+    def _starts(self, text: str, pos: int, endpos: int) -> Iterator[int]:
+        """Every place in ``[pos, endpos)`` a match can start, in increasing order (see the module docstring)."""
+        find = text.find
+        backwards = self._run_backwards
+        at = find(self._literal, pos, endpos)
+        while at != -1:
+            run = backwards.match(text, pos, at)
+            start = run.start() if run is not None else at
+            if start < at:
+                yield start
+            at = find(self._literal, at + 1, endpos)
+
+    def search(self, text: str, pos: int = 0, endpos: int | None = None) -> regex.Match[str] | None:
+        """The leftmost match of the pattern in ``text[pos:endpos]`` (as ``regex.Pattern.search``)."""
+        end = len(text) if endpos is None else endpos
+        for start in self._starts(text, pos, end):
+            found = self._pattern.match(text, start, end)
+            if found is not None:
+                return found
+        return None
+
+    def finditer(self, text: str, pos: int = 0, endpos: int | None = None,
+                 overlapped: bool = False) -> Iterator[regex.Match[str]]:
+        """The matches of ``regex.Pattern.finditer`` over ``text[pos:endpos]``, in order."""
+        end = len(text) if endpos is None else endpos
+        resume = pos
+        for start in self._starts(text, pos, end):
+            if start < resume:
+                continue
+            found = self._pattern.match(text, start, end)
+            if found is not None:
+                yield found
+                if not overlapped:
+                    resume = found.end()
+
+    def __getattr__(self, name: str) -> object:
+        if name.startswith("__"):  # copy, pickle and the like see the wrapper, not the compiled pattern
+            raise AttributeError(name)
+        return getattr(self._pattern, name)
