@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import glob
 import os
+import re
 import sys
 
 import pytest
@@ -16,13 +17,15 @@ import regex
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from nerb_verify.privacy.rules import anchored, email
+from nerb_verify.privacy.rules import anchored, email, paths
 
 _AT = "@"
+_HOME = next(rule.pattern for rule in paths.RULES if rule.name == "path.home")
 _PATTERNS = {"address": email._ADDRESS, "common_tld_address": email._COMMON_TLD_ADDRESS}
+_WINDOWED = {"home": _HOME}
 
 
-def _plain(pattern: anchored.AnchoredPattern) -> regex.Pattern[str]:
+def _plain(pattern: anchored.AnchoredPattern | anchored.WordWindowPattern) -> regex.Pattern[str]:
     return regex.compile(pattern._pattern._source, regex.VERSION0)
 
 
@@ -30,7 +33,7 @@ def _spans(matches: object) -> list[tuple[int, int, str]]:
     return [(match.start(), match.end(), match.group(0)) for match in matches]  # type: ignore[attr-defined]
 
 
-def _same(pattern: anchored.AnchoredPattern, text: str, pos: int = 0, endpos: int | None = None) -> None:
+def _same(pattern: anchored.AnchoredPattern | anchored.WordWindowPattern, text: str, pos: int = 0, endpos: int | None = None) -> None:
     plain = _plain(pattern)
     end = len(text) if endpos is None else endpos
     fast = pattern.search(text, pos, endpos)
@@ -113,3 +116,72 @@ def test_the_anchor_is_one_character() -> None:
     with pytest.raises(ValueError):
         anchored.AnchoredPattern("a", "ab", "[a]")
     assert sys.modules["nerb_verify.privacy.rules.anchored"] is anchored
+
+
+_PATH_ALPHABET = ("/", "\\", "//", "home", "Home", "HOME", "users", "Users", "USERS", "Documents and Settings",
+                  "documents and settings", "C:", "c:", "x:", "var", "export", "usr", "/var/", "/export/", "/usr/",
+                  "jroe", "j.roe", "_x", "$", "Public", "Shared", "Default", "All Users", "All ", "End ", "all ",
+                  "end ", " ", "\n", ".", "-", "9", "\u00e9", "\u017f", "\u0130", "ho", "me", "us", "ers")
+
+
+@settings(max_examples=2500, deadline=None, derandomize=True)
+@given(st.lists(st.sampled_from(_PATH_ALPHABET), max_size=24).map("".join), st.integers(0, 40),
+       st.integers(0, 80))
+def test_windowed_search_equals_the_plain_pattern(text: str, pos: int, span: int) -> None:
+    for pattern in _WINDOWED.values():
+        _same(pattern, text)
+        start = min(pos, len(text))
+        _same(pattern, text, start, min(len(text), start + span))
+
+
+def test_windowed_search_equals_the_plain_pattern_on_installed_sources() -> None:
+    texts = _installed_sources(160)
+    built = "".join(f" C:{'/' * n}Users/jroe{n} /export/home/x{n} d:\\\\users\\y " for n in range(12))
+    for text in texts + [built]:
+        _same(_HOME, text)
+    assert len(_spans(_HOME.finditer(built, overlapped=True))) >= 36
+
+
+@pytest.mark.parametrize("lead", [7, 2])
+def test_a_shorter_window_fails_the_comparison(lead: int) -> None:
+    broken = anchored.WordWindowPattern(_HOME._pattern._source, "users|home|documents and settings", lead,
+                                        r"[\\/]")
+    text = "x /export/home/jroe y" if lead == 7 else "see /var/home/jroe"
+    with pytest.raises(AssertionError):
+        _same(broken, text)
+
+
+def test_a_window_without_the_slash_run_fails_the_comparison() -> None:
+    broken = anchored.WordWindowPattern(_HOME._pattern._source, "users|home|documents and settings", 8, r"[/]")
+    with pytest.raises(AssertionError):
+        _same(broken, "at C:" + "\\" * 12 + "Users\\jroe")
+
+
+def test_the_bracketed_gate_of_the_standard_library_accepts_all_that_the_regex_form_accepts() -> None:
+    """``email._BRACKETED_AT_GATE`` (``re``) must hold wherever the same pattern holds with ``regex``: over every code
+    point, ``re``'s case-insensitive match of each letter of its words and ``re``'s ``\\s`` accept every character
+    that ``regex``'s do; the brackets are literals. And the two agree on texts of those words."""
+    words = ("at",) + email._AT_WORDS[7:] + email._AT_WORDS_GLUED
+    letters = sorted({char for word in words for variant in (word, word.upper(), word.capitalize())
+                      for char in variant if not char.isspace()})
+    either = regex.compile("(?i)[" + "".join(regex.escape(char) for char in letters) + r"]|\s")
+    by_regex = {char: regex.compile("(?i)" + regex.escape(char)) for char in letters}
+    by_re = {char: re.compile("(?i)" + re.escape(char)) for char in letters}
+    space_regex, space_re = regex.compile(r"\s"), re.compile(r"\s")
+    reached = 0
+    for code in range(0x110000):
+        if 0xD800 <= code <= 0xDFFF:
+            continue
+        char = chr(code)
+        if either.fullmatch(char) is None:
+            continue
+        reached += 1
+        if space_regex.fullmatch(char):
+            assert space_re.fullmatch(char), hex(code)
+        for letter, pattern in by_regex.items():
+            if pattern.fullmatch(char):
+                assert by_re[letter].fullmatch(char), (hex(code), letter)
+    assert reached > 100
+    gate = regex.compile(email._BRACKETED_AT_GATE.pattern)
+    for text in ("jane (at) corp", "x [ ARROBA ] y", "a{\u827e\u7279}b", "(at", "at)", "(a t)", "(\u017fnabela)"):
+        assert bool(email._BRACKETED_AT_GATE.search(text)) >= bool(gate.search(text)), text

@@ -86,3 +86,66 @@ class AnchoredPattern:
         if name.startswith("__"):  # copy, pickle and the like see the wrapper, not the compiled pattern
             raise AttributeError(name)
         return getattr(self._pattern, name)
+
+
+class WordWindowPattern:
+    """``pattern`` searched only near the words every match holds: a rule pattern that meets, for ``words`` (a
+    pattern of words, case-insensitive), ``lead`` and ``run_class``, the condition
+
+    (w) every match holds an occurrence of ``words`` that begins at most ``max(lead, 2 + r)`` characters after the
+        match's start, where ``r`` is the length of the maximal run of ``run_class`` characters that ends just
+        before that occurrence (a path's slashes before ``Users``, and a drive before them);
+
+    and whose words cannot overlap one another (so a search for them finds every occurrence). Then every match starts
+    in one of the windows ``[q - max(lead, 2 + r), q]`` around the occurrences ``q``, and only the starts of those
+    windows are tried, in increasing order, each with ``match`` (anchored; lookbehinds still read the text before
+    it). As for :class:`AnchoredPattern`, the starts where a match exists and the match found at each are those of
+    the plain search, so ``search`` and ``finditer`` give what the plain pattern gives
+    (``contract_tests/test_privacy_anchored.py``)."""
+
+    def __init__(self, pattern: str, words: str, lead: int, run_class: str) -> None:
+        self._pattern = LazyPattern(pattern)
+        self._words = LazyPattern(f"(?i){words}")
+        self._lead = lead
+        self._run_backwards = LazyPattern(f"(?r){run_class}*")
+
+    def _starts(self, text: str, pos: int, endpos: int) -> Iterator[int]:
+        """Every place in ``[pos, endpos)`` a match can start, in increasing order, each once."""
+        backwards = self._run_backwards
+        tried = pos  # the first start not yet given
+        for word in self._words.finditer(text, pos, endpos):
+            at = word.start()
+            run = backwards.match(text, pos, at)
+            length = at - run.start() if run is not None else 0
+            first = max(tried, at - max(self._lead, 2 + length))
+            for start in range(first, at + 1):
+                yield start
+            tried = max(tried, at + 1)
+
+    def search(self, text: str, pos: int = 0, endpos: int | None = None) -> regex.Match[str] | None:
+        """The leftmost match of the pattern in ``text[pos:endpos]`` (as ``regex.Pattern.search``)."""
+        end = len(text) if endpos is None else endpos
+        for start in self._starts(text, pos, end):
+            found = self._pattern.match(text, start, end)
+            if found is not None:
+                return found
+        return None
+
+    def finditer(self, text: str, pos: int = 0, endpos: int | None = None,
+                 overlapped: bool = False) -> Iterator[regex.Match[str]]:
+        """The matches of ``regex.Pattern.finditer`` over ``text[pos:endpos]``, in order."""
+        end = len(text) if endpos is None else endpos
+        resume = pos
+        for start in self._starts(text, pos, end):
+            if start < resume:
+                continue
+            found = self._pattern.match(text, start, end)
+            if found is not None:
+                yield found
+                if not overlapped:
+                    resume = found.end()
+
+    def __getattr__(self, name: str) -> object:
+        if name.startswith("__"):
+            raise AttributeError(name)
+        return getattr(self._pattern, name)
