@@ -22,7 +22,6 @@ and the missing input is itself an error finding, so nothing passes by being ski
 
 from __future__ import annotations
 
-import dataclasses
 import gc
 import os
 import stat
@@ -176,7 +175,7 @@ def _mask_artifact_names(collector: Collector) -> None:
     for index, finding in enumerate(collector.findings):
         shown = safe_relpath(finding.artifact)
         if shown != finding.artifact:
-            collector.findings[index] = dataclasses.replace(finding, artifact=shown)
+            collector.findings[index] = finding._replace(artifact=shown)
 
 
 def _decide(result: VerifyResult) -> VerifyResult:
