@@ -3,7 +3,7 @@ snapshot-stable, fully traced by the same checker and clean under the privacy sc
 
 from __future__ import annotations
 
-from dataclasses import replace
+import copy
 from fractions import Fraction
 from types import SimpleNamespace
 
@@ -20,13 +20,21 @@ from nerb_verify.render.output import render_files
 SUMMARY = "summary.md"
 
 
+def _with(ctx, **changes):
+    """A shallow copy of ``ctx`` with the named attributes replaced (the other dicts are shared, as before)."""
+    fresh = copy.copy(ctx)
+    for name, value in changes.items():
+        setattr(fresh, name, value)
+    return fresh
+
+
 def rerun(real_result, rel: str, text: str):
     """Run the summary family again on the real bundle's verified context with one text file replaced."""
     ctx = real_result.ctx
     files = dict(ctx.files)
     files[rel] = SimpleNamespace(text=text)
     collector = Collector(decisions=ctx.collector.decisions)
-    fresh = replace(ctx, files=files, collector=collector)
+    fresh = _with(ctx, files=files, collector=collector)
     summary.run(fresh)
     return fresh
 
@@ -97,7 +105,7 @@ def test_an_edit_is_a_finding_on_its_line(real_result, rel, old, new, code):
 def test_missing_figures_make_numbers_untraced_never_passed(real_result):
     ctx = real_result.ctx
     files = dict(ctx.files)
-    fresh = replace(ctx, files=files, figures={}, collector=Collector(decisions={}))
+    fresh = _with(ctx, files=files, figures={}, collector=Collector(decisions={}))
     summary.run(fresh)
     assert len(fresh.shared["summary.untraced"]) > 100
     assert {f.code for f in fresh.collector.findings} >= {"summary.number_not_traced", "summary.verdict_mismatch"}

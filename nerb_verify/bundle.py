@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import os
 import stat
-from dataclasses import dataclass
 from pathlib import Path
 
 from nerb_verify import context as C
@@ -56,16 +55,18 @@ MAX_TEXT_BYTES = 4 * 1024 * 1024
 MAX_WALK_DEPTH = 8
 
 
-@dataclass
 class TextFile:
     """A non-JSON file of the bundle: raw bytes, hash and, when it is strict UTF-8, its text."""
 
-    path: Path
-    raw: bytes
-    sha256: str
-    size: int
-    text: str | None
-    problems: list[LoadProblem]
+    def __init__(self, path: Path, raw: bytes, sha256: str, size: int, text: str | None,
+                 problems: list[LoadProblem]) -> None:
+        """Hold what was read; ``text`` is None when the bytes are not strict UTF-8."""
+        self.path: Path = path
+        self.raw: bytes = raw
+        self.sha256: str = sha256
+        self.size: int = size
+        self.text: str | None = text
+        self.problems: list[LoadProblem] = problems
 
 
 def _json_kind(rel: str) -> tuple[bool, object, str]:

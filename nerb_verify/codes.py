@@ -10,8 +10,7 @@ Codes are stable, dotted, lower-case identifiers: ``<family>.<name>``. Families 
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Literal
+from typing import Literal, NamedTuple
 
 Severity = Literal["error", "warning", "note"]
 
@@ -41,8 +40,7 @@ FAMILIES: dict[str, str] = {
 }
 
 
-@dataclass(frozen=True)
-class CodeInfo:
+class CodeInfo(NamedTuple):
     """What one finding code means: shown by ``explain``, listed in docs and SARIF rules."""
 
     code: str

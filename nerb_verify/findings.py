@@ -8,9 +8,8 @@ fixed template. It never carries the offending value: message parameters may onl
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import Any, Literal, Union
+from typing import Any, Literal, NamedTuple, Union
 
 from nerb_verify import codes
 
@@ -35,8 +34,7 @@ def _render_param(value: Param) -> str:
     raise TypeError("finding message parameters must be numbers, booleans, None or Label")
 
 
-@dataclass(frozen=True)
-class Finding:
+class Finding(NamedTuple):
     """One problem found: which code, where (artifact + JSON Pointer, or line/column for text), and a safe message."""
 
     code: str
@@ -88,8 +86,7 @@ def float_of(value: Fraction | int | None) -> float | None:
         return math.inf
 
 
-@dataclass(frozen=True)
-class Recomputed:
+class Recomputed(NamedTuple):
     """One figure the verifier recomputed from raw data, with the value the artifact published beside it."""
 
     artifact: str
@@ -127,14 +124,21 @@ def json_safe(value: Any) -> Any:
     return "<" + type(value).__name__ + ">"
 
 
-@dataclass
 class Collector:
     """Accumulates findings, recomputed figures, decisions and check coverage for one verification run."""
 
-    findings: list[Finding] = field(default_factory=list)
-    recomputed: list[Recomputed] = field(default_factory=list)
-    decisions: dict[str, Any] = field(default_factory=dict)
-    checks_run: dict[str, dict[str, Any]] = field(default_factory=dict)
+    def __init__(
+        self,
+        findings: list[Finding] | None = None,
+        recomputed: list[Recomputed] | None = None,
+        decisions: dict[str, Any] | None = None,
+        checks_run: dict[str, dict[str, Any]] | None = None,
+    ) -> None:
+        """Start empty, or continue from the given lists and dicts (kept as they are, not copied)."""
+        self.findings: list[Finding] = [] if findings is None else findings
+        self.recomputed: list[Recomputed] = [] if recomputed is None else recomputed
+        self.decisions: dict[str, Any] = {} if decisions is None else decisions
+        self.checks_run: dict[str, dict[str, Any]] = {} if checks_run is None else checks_run
 
     def add(
         self,

@@ -29,10 +29,9 @@ import math
 import os
 import re
 import stat
-from dataclasses import dataclass, field
 from itertools import accumulate
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any, Literal, NamedTuple
 
 from nerb_verify import pointers
 from nerb_verify.codes import register
@@ -97,8 +96,7 @@ WRONG_ROOT = register(
     "Manifest, evidence and the other documents must be JSON objects; inventories must be arrays.")
 
 
-@dataclass(frozen=True)
-class Limits:
+class Limits(NamedTuple):
     """Resource limits for one artifact kind (defaults are NERB's contract limits)."""
 
     max_bytes: int = 16 * 1024 * 1024
@@ -114,8 +112,7 @@ CONTRACT_LIMITS = Limits()
 BUNDLE_LIMITS = Limits(max_bytes=32 * 1024 * 1024)
 
 
-@dataclass(frozen=True)
-class LoadProblem:
+class LoadProblem(NamedTuple):
     """One reason a file could not be loaded: a code, a pointer into the document, an optional text position."""
 
     code: str
@@ -133,16 +130,18 @@ class LoadFailure(Exception):
         self.problem = problem
 
 
-@dataclass
 class LoadedFile:
     """A file read from disk: its bytes, raw-byte hash and size, and the parsed JSON value (or the problems)."""
 
-    path: Path
-    raw: bytes
-    sha256: str
-    size: int
-    data: Any = None
-    problems: list[LoadProblem] = field(default_factory=list)
+    def __init__(self, path: Path, raw: bytes, sha256: str, size: int, data: Any = None,
+                 problems: list[LoadProblem] | None = None) -> None:
+        """Hold what was read; ``problems`` defaults to a new empty list (the file loaded)."""
+        self.path: Path = path
+        self.raw: bytes = raw
+        self.sha256: str = sha256
+        self.size: int = size
+        self.data: Any = data
+        self.problems: list[LoadProblem] = [] if problems is None else problems
 
     @property
     def ok(self) -> bool:
@@ -488,15 +487,16 @@ _STRUCTURE_TOKEN = re.compile(r'"(?:[^"\\]+|\\.)*"|[{}\[\]:,]', re.S)
 WalkPath = tuple[tuple[str | int, int], ...]
 
 
-@dataclass
 class _Frame:
     """An open object or array during the token pass: its walk path, the keys seen so far (objects) and the child
     being read (``(key, position)`` for an object, the index for an array)."""
 
-    path: WalkPath
-    keys: dict[str, int] | None
-    child: tuple[str, int] | int = 0
-    expect_key: bool = False
+    def __init__(self, path: WalkPath, keys: dict[str, int] | None, child: tuple[str, int] | int = 0,
+                 expect_key: bool = False) -> None:
+        self.path: WalkPath = path
+        self.keys: dict[str, int] | None = keys
+        self.child: tuple[str, int] | int = child
+        self.expect_key: bool = expect_key
 
 
 def _child_path(frame: _Frame | None) -> WalkPath:

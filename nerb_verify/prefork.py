@@ -28,7 +28,6 @@ import struct
 import threading
 import time
 from collections.abc import Callable, Hashable, Sequence
-from dataclasses import dataclass
 
 from nerb_verify import memo
 
@@ -41,23 +40,25 @@ FRAME = struct.Struct(">Q")
 FIRST_JOB_PATIENCE = 0.025
 
 
-@dataclass
 class Child:
     """A forked child computing ``jobs`` (in this order: largest first), and the read end of its result pipe."""
 
-    pid: int
-    fd: int
-    jobs: tuple[Job, ...]
+    def __init__(self, pid: int, fd: int, jobs: tuple[Job, ...]) -> None:
+        """Hold the child's process id, the read end of its pipe and its jobs."""
+        self.pid: int = pid
+        self.fd: int = fd
+        self.jobs: tuple[Job, ...] = jobs
 
 
-@dataclass
 class Outcome:
     """How the jobs of one :func:`finish` were computed: sent by the child, computed here while the child was still
     busy (from the small end), or left to the caller (a failed child)."""
 
-    from_child: int = 0
-    in_parent: int = 0
-    left: int = 0
+    def __init__(self, from_child: int = 0, in_parent: int = 0, left: int = 0) -> None:
+        """Start from the given counts (none by default); :func:`finish` counts each job once."""
+        self.from_child: int = from_child
+        self.in_parent: int = in_parent
+        self.left: int = left
 
 
 def can_fork() -> bool:

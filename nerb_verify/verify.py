@@ -22,11 +22,9 @@ and the missing input is itself an error finding, so nothing passes by being ski
 
 from __future__ import annotations
 
-import dataclasses
 import gc
 import os
 import stat
-from dataclasses import dataclass
 from pathlib import Path
 
 from nerb_verify import display, layout, memo, prefork
@@ -67,7 +65,6 @@ EXIT_COULD_NOT_VERIFY = 2
 EXIT_INELIGIBLE = 3
 
 
-@dataclass
 class VerifyResult:
     """Everything a verification produced; the report and CLI outputs are rendered from this.
 
@@ -75,11 +72,13 @@ class VerifyResult:
     working directory, or ``<bundle>``), never an absolute path.
     """
 
-    root: Path
-    display_root: str
-    ctx: VerifyContext
-    verdict: str
-    exit_code: int
+    def __init__(self, root: Path, display_root: str, ctx: VerifyContext, verdict: str, exit_code: int) -> None:
+        """Hold the run's context with its verdict and exit code (:func:`_decide` may still set both)."""
+        self.root: Path = root
+        self.display_root: str = display_root
+        self.ctx: VerifyContext = ctx
+        self.verdict: str = verdict
+        self.exit_code: int = exit_code
 
     @property
     def collector(self) -> Collector:
@@ -176,7 +175,7 @@ def _mask_artifact_names(collector: Collector) -> None:
     for index, finding in enumerate(collector.findings):
         shown = safe_relpath(finding.artifact)
         if shown != finding.artifact:
-            collector.findings[index] = dataclasses.replace(finding, artifact=shown)
+            collector.findings[index] = finding._replace(artifact=shown)
 
 
 def _decide(result: VerifyResult) -> VerifyResult:

@@ -20,7 +20,6 @@ there (and in ``FORMATS``).
 from __future__ import annotations
 
 import argparse
-import dataclasses
 import json
 import sys
 from collections import Counter
@@ -189,7 +188,7 @@ def _run_bundles(paths: Sequence[str]) -> Outcome:
         summary.files_scanned += len(result.ctx.files)
         verdicts.append(result.verdict)
         for finding in result.collector.sorted_findings():
-            findings.append(dataclasses.replace(finding, artifact=f"{root.as_posix()}/{finding.artifact}"))
+            findings.append(finding._replace(artifact=f"{root.as_posix()}/{finding.artifact}"))
         exit_code = max(exit_code, result.exit_code if result.exit_code in (0, 1, 2) else 1)
     return Outcome(findings, summary, exit_code, bundle_verdicts=verdicts)
 

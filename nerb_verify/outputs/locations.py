@@ -17,8 +17,8 @@ from __future__ import annotations
 
 import os
 import posixpath
-from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
+from typing import NamedTuple
 
 SRCROOT = "%SRCROOT%"
 TARGETROOT = "TARGETROOT"
@@ -69,8 +69,7 @@ def names_target(artifact: str) -> bool:
     return _clean_relative(artifact) == ""
 
 
-@dataclass(frozen=True)
-class PathBase:
+class PathBase(NamedTuple):
     """Where one run's artifact paths live, relative to the source root when possible (see module docstring)."""
 
     prefix: str | None
