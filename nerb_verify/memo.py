@@ -13,7 +13,7 @@ Rules that keep this safe:
   entry names, the decision on which path components are personal data) is keyed by the names themselves. The code
   version is fixed within a process, and the memo lives only in memory, so no entry outlives the code that
   computed it.
-* Values are immutable (tuples of frozen dataclasses: :class:`~nerb_verify.schema_validation.SchemaError`,
+* Values are immutable (tuples of immutable records: :class:`~nerb_verify.schema_validation.SchemaError`,
   :class:`~nerb_verify.findings.Finding`). A parsed document is never stored: every verification parses its own
   copy, so no run can see another run's mutations.
 * Bounded LRU (:data:`MAX_ENTRIES` entries); ``NERB_VERIFY_MEMO=off`` disables it, :func:`clear` empties it.
