@@ -28,9 +28,8 @@ import os
 import stat
 import sys
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 import fastjsonschema
 
@@ -444,8 +443,7 @@ def fast_validator(file_name: str, opaque: tuple[str, ...] = ()) -> Callable[[An
     return namespace[name]  # type: ignore[no-any-return]
 
 
-@dataclass(frozen=True)
-class SchemaError:
+class SchemaError(NamedTuple):
     """One schema violation: instance path (keys and indices) and the failing keyword. Never the value."""
 
     path: tuple[str | int, ...]

@@ -13,9 +13,9 @@ representable and are refused.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 from datetime import datetime, timedelta, timezone
 from fractions import Fraction
+from typing import NamedTuple
 
 _RFC3339 = re.compile(
     r"(?P<date>[0-9]{4}-[0-9]{2}-[0-9]{2})T(?P<h>[0-9]{2}):(?P<m>[0-9]{2}):(?P<s>[0-9]{2})"
@@ -24,9 +24,10 @@ _RFC3339 = re.compile(
 )
 
 
-@dataclass(frozen=True, order=True)
-class Instant:
+class Instant(NamedTuple):
     """An exact point in time: whole UTC seconds plus the decimal fraction of a second."""
+
+    # Instants compare and sort as the tuple (utc, fraction), as the order=True dataclass did.
 
     utc: datetime
     fraction: Fraction

@@ -3,9 +3,8 @@
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import Any
+from typing import Any, NamedTuple
 
 from nerb_verify import context as C
 from nerb_verify.checks.raw._access import as_dict, as_int, as_list, dig, exact_fraction
@@ -31,17 +30,45 @@ HASH = re.compile(r"sha256:[0-9a-f]{64}")
 COMMIT = re.compile(r"[0-9a-f]{40}")
 
 
-@dataclass(frozen=True)
 class Ratio:
     """A labelled count out of a total."""
+
+    # A plain immutable class, not a NamedTuple: a field named ``count`` would shadow ``tuple.count``.
+    __slots__ = ("label", "count", "total")
+    __match_args__ = ("label", "count", "total")
 
     label: str
     count: int
     total: int
 
+    def __init__(self, label: str, count: int, total: int) -> None:
+        object.__setattr__(self, "label", label)
+        object.__setattr__(self, "count", count)
+        object.__setattr__(self, "total", total)
 
-@dataclass(frozen=True)
-class CoverageRow:
+    def __setattr__(self, name: str, value: object) -> None:
+        raise AttributeError(f"cannot assign to field {name!r}")
+
+    def __delattr__(self, name: str) -> None:
+        raise AttributeError(f"cannot delete field {name!r}")
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Ratio) or other.__class__ is not self.__class__:
+            return NotImplemented
+        return (self.label, self.count, self.total) == (other.label, other.count, other.total)
+
+    def __hash__(self) -> int:
+        return hash((self.label, self.count, self.total))
+
+    def __repr__(self) -> str:
+        return f"{type(self).__qualname__}(label={self.label!r}, count={self.count!r}, total={self.total!r})"
+
+    def __reduce__(self) -> tuple[type[Ratio], tuple[str, int, int]]:
+        """Pickle and copy through ``__init__`` (the slots cannot be set from outside)."""
+        return type(self), (self.label, self.count, self.total)
+
+
+class CoverageRow(NamedTuple):
     """One entity class split into exact matches, span misses, wrong mappings and spans outside the bank."""
 
     label: str
@@ -52,8 +79,7 @@ class CoverageRow:
     outside: int
 
 
-@dataclass(frozen=True)
-class GateRow:
+class GateRow(NamedTuple):
     """One standalone-redaction gate, recomputed."""
 
     name: str
@@ -65,8 +91,7 @@ class GateRow:
     passed: bool
 
 
-@dataclass(frozen=True)
-class ScaleRow:
+class ScaleRow(NamedTuple):
     """Direct-scan throughput at one bank size."""
 
     patterns: int
@@ -74,32 +99,40 @@ class ScaleRow:
     median_seconds: Fraction
 
 
-@dataclass
 class RenderModel:
     """Everything the summary and figures show."""
 
-    known_verdict: str = "NOT_EVALUATED"
-    contract_rows: list[Ratio] = field(default_factory=list)
-    wrong_mappings: int | None = None
-    natural_exact: Ratio | None = None
-    coverage: list[CoverageRow] = field(default_factory=list)
-    eligible: bool | None = None
-    gates: list[GateRow] = field(default_factory=list)
-    scale: list[ScaleRow] = field(default_factory=list)
-    throughput: Fraction | None = None
-    throughput_median: Fraction | None = None
-    throughput_documents: int | None = None
-    evaluated_patterns: int | None = None
-    latency_median: Fraction | None = None
-    latency_p95: Fraction | None = None
-    cold_compile: Fraction | None = None
-    performance_grade: str | None = None
-    capacity_passed: bool | None = None
-    scope: list[Ratio] = field(default_factory=list)
-    bank_hash: str | None = None
-    commit: str | None = None
-    machine: str | None = None
-
+    def __init__(self, known_verdict: str = "NOT_EVALUATED", contract_rows: list[Ratio] | None = None,
+                 wrong_mappings: int | None = None, natural_exact: Ratio | None = None,
+                 coverage: list[CoverageRow] | None = None, eligible: bool | None = None,
+                 gates: list[GateRow] | None = None, scale: list[ScaleRow] | None = None,
+                 throughput: Fraction | None = None, throughput_median: Fraction | None = None,
+                 throughput_documents: int | None = None, evaluated_patterns: int | None = None,
+                 latency_median: Fraction | None = None, latency_p95: Fraction | None = None,
+                 cold_compile: Fraction | None = None, performance_grade: str | None = None,
+                 capacity_passed: bool | None = None, scope: list[Ratio] | None = None, bank_hash: str | None = None,
+                 commit: str | None = None, machine: str | None = None) -> None:
+        self.known_verdict: str = known_verdict
+        self.contract_rows: list[Ratio] = [] if contract_rows is None else contract_rows
+        self.wrong_mappings: int | None = wrong_mappings
+        self.natural_exact: Ratio | None = natural_exact
+        self.coverage: list[CoverageRow] = [] if coverage is None else coverage
+        self.eligible: bool | None = eligible
+        self.gates: list[GateRow] = [] if gates is None else gates
+        self.scale: list[ScaleRow] = [] if scale is None else scale
+        self.throughput: Fraction | None = throughput
+        self.throughput_median: Fraction | None = throughput_median
+        self.throughput_documents: int | None = throughput_documents
+        self.evaluated_patterns: int | None = evaluated_patterns
+        self.latency_median: Fraction | None = latency_median
+        self.latency_p95: Fraction | None = latency_p95
+        self.cold_compile: Fraction | None = cold_compile
+        self.performance_grade: str | None = performance_grade
+        self.capacity_passed: bool | None = capacity_passed
+        self.scope: list[Ratio] = [] if scope is None else scope
+        self.bank_hash: str | None = bank_hash
+        self.commit: str | None = commit
+        self.machine: str | None = machine
 
 
 def _ratio(label: str, block: Any) -> Ratio | None:

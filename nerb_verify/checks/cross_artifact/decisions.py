@@ -19,9 +19,8 @@ can establish gets a finding. A text table of the recomputed headline figures go
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from fractions import Fraction
-from typing import Any
+from typing import Any, NamedTuple
 
 from nerb_verify.checks.provenance.manifest_rules import SHARED_SUPPORT
 from nerb_verify.checks.quality.quality_math import is_stored_number
@@ -46,8 +45,7 @@ OVERSTATES_CONTRACT = register(
     "the conformance counts. Fix: publish the recomputed verdict.")
 
 
-@dataclass(frozen=True)
-class Gate:
+class Gate(NamedTuple):
     """One standalone-redaction gate: name (our vocabulary), what it compares, the operator and the policy bound."""
 
     name: str

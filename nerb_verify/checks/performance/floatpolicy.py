@@ -25,7 +25,6 @@ from __future__ import annotations
 
 import math
 import struct
-from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
@@ -48,7 +47,6 @@ def ulp_distance(published: float, exact: Fraction) -> int:
     return abs(_ordered_bits(float(published)) - _ordered_bits(float(exact)))
 
 
-@dataclass
 class DeviationTracker:
     """Largest published-vs-exact deviation seen (ulps of the value and relative), for the decision record.
 
@@ -57,10 +55,12 @@ class DeviationTracker:
     deviation is reported beside it.
     """
 
-    max_ulps: int = 0
-    max_relative: Fraction = Fraction(0)
-    compared: int = 0
-    float_step_only: int = 0
+    def __init__(self, max_ulps: int = 0, max_relative: Fraction = Fraction(0), compared: int = 0,
+                 float_step_only: int = 0) -> None:
+        self.max_ulps: int = max_ulps
+        self.max_relative: Fraction = max_relative
+        self.compared: int = compared
+        self.float_step_only: int = float_step_only
 
     def note(self, published: float, exact: Fraction) -> None:
         self.compared += 1

@@ -15,9 +15,8 @@ from __future__ import annotations
 
 import bisect
 from collections.abc import Callable
-from dataclasses import dataclass
 from fractions import Fraction
-from typing import Any
+from typing import Any, NamedTuple
 
 NS_PER_SECOND = 1_000_000_000
 MIB = 1024 * 1024
@@ -152,8 +151,7 @@ def float_median(ordered: list[float]) -> float:
     return (ordered[mid - 1] + ordered[mid]) / 2
 
 
-@dataclass(frozen=True)
-class Denominators:
+class Denominators(NamedTuple):
     """Throughput denominators of a workload: documents, bytes and records per sample (None when not applicable)."""
 
     unit: str
@@ -163,14 +161,15 @@ class Denominators:
     work: int
 
 
-@dataclass
 class WorkloadStats:
     """Exact and float-step statistics of one workload (exact values drive every decision)."""
 
-    exact: dict[str, Fraction | int | None]
-    float_step: dict[str, float | int | None]
-    m2: int
-    ordered: list[int]
+    def __init__(self, exact: dict[str, Fraction | int | None], float_step: dict[str, float | int | None], m2: int,
+                 ordered: list[int]) -> None:
+        self.exact: dict[str, Fraction | int | None] = exact
+        self.float_step: dict[str, float | int | None] = float_step
+        self.m2: int = m2
+        self.ordered: list[int] = ordered
 
 
 def compute_stats(ns: list[int], phase: Any, den: Denominators) -> WorkloadStats:

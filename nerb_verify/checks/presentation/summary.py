@@ -33,9 +33,8 @@ from __future__ import annotations
 
 import bisect
 import re
-from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import Any
+from typing import Any, NamedTuple
 
 from nerb_verify import context as C
 from nerb_verify.checks.presentation import summary_layout, summary_model, summary_prose
@@ -119,15 +118,17 @@ UNIT_SCALE = {"%": (PERCENT, 100), "ms": (SECONDS, 1000), "µs": (SECONDS, 1_000
               "documents/s": (RATE, 1), "docs/s": (RATE, 1), "documents per second": (RATE, 1)}
 
 
-@dataclass
 class Figures:
     """Verified figures by kind: exact value -> 'higher' / 'lower' / None (which way is better)."""
 
-    counts: set[int] = field(default_factory=set)
-    values: dict[str, dict[Fraction, str | None]] = field(
-        default_factory=lambda: {PERCENT: {}, SECONDS: {}, RATE: {}})
-    hashes: set[str] = field(default_factory=set)
-    _tables: dict[tuple[str, int, int], dict[int, str]] = field(default_factory=dict)
+    def __init__(self, counts: set[int] | None = None, values: dict[str, dict[Fraction, str | None]] | None = None,
+                 hashes: set[str] | None = None,
+                 _tables: dict[tuple[str, int, int], dict[int, str]] | None = None) -> None:
+        self.counts: set[int] = set() if counts is None else counts
+        self.values: dict[str, dict[Fraction, str | None]] = (
+            {PERCENT: {}, SECONDS: {}, RATE: {}} if values is None else values)
+        self.hashes: set[str] = set() if hashes is None else hashes
+        self._tables: dict[tuple[str, int, int], dict[int, str]] = {} if _tables is None else _tables
 
     def table(self, kind: str, scale: int, decimals: int) -> dict[int, str]:
         """Printed value (in units of the last printed digit) -> 'traced' / 'favourable' / 'misrounded'.
@@ -173,8 +174,7 @@ class Figures:
         self.values[kind].setdefault(exact, better)
 
 
-@dataclass(frozen=True)
-class Token:
+class Token(NamedTuple):
     """One number found in a text file, with where it is and how it was printed."""
 
     file: str

@@ -23,7 +23,6 @@ from __future__ import annotations
 import bisect
 import html
 import re
-from dataclasses import dataclass, field
 from fractions import Fraction
 
 from nerb_verify.checks.presentation.summary_model import Model, RowFigure, class_of, measure_of, normalise, scale_of
@@ -153,11 +152,11 @@ def unsupported_numbers(candidates: list[RowFigure], text: str) -> list[int]:
 
 # -- Markdown tables ---------------------------------------------------------------------------------------------
 
-@dataclass
 class Cell:
-    line: int
-    column: int  # 1-based column of the cell's first character
-    text: str
+    def __init__(self, line: int, column: int, text: str) -> None:
+        self.line: int = line
+        self.column: int = column  # 1-based column of the cell's first character
+        self.text: str = text
 
 
 def tables(text: str) -> list[tuple[list[str], list[list[Cell]]]]:
@@ -216,14 +215,15 @@ ATTR = re.compile(r"([A-Za-z_:][A-Za-z0-9:_.-]{0,40})\s*=\s*(?:\"([^\"]*)\"|'([^
 NUM_ATTR = re.compile(r"-?\d{1,9}(?:\.\d{1,9})?")
 
 
-@dataclass
 class Element:
-    name: str
-    attrs: dict[str, str]
-    offset: int
-    text: str = ""
-    text_offset: int = 0
-    children_text: list[str] = field(default_factory=list)
+    def __init__(self, name: str, attrs: dict[str, str], offset: int, text: str = "", text_offset: int = 0,
+                 children_text: list[str] | None = None) -> None:
+        self.name: str = name
+        self.attrs: dict[str, str] = attrs
+        self.offset: int = offset
+        self.text: str = text
+        self.text_offset: int = text_offset
+        self.children_text: list[str] = [] if children_text is None else children_text
 
     def number(self, key: str) -> Fraction | None:
         """A numeric attribute (plain decimal, optional px), or None."""
@@ -274,11 +274,11 @@ def parse_svg(text: str) -> list[Element] | None:
             open_text = element
 
 
-@dataclass
 class Row:
-    label: Element
-    candidates: list[RowFigure]
-    members: list[Element] = field(default_factory=list)
+    def __init__(self, label: Element, candidates: list[RowFigure], members: list[Element] | None = None) -> None:
+        self.label: Element = label
+        self.candidates: list[RowFigure] = candidates
+        self.members: list[Element] = [] if members is None else members
 
 
 def _is_label(element: Element) -> bool:

@@ -12,7 +12,6 @@ value only.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
@@ -108,20 +107,23 @@ def scale_of(label: str, header: str = "") -> int | None:
     return int(match.group(1).replace(",", ""))
 
 
-@dataclass
 class RowFigure:
     """The verified values one row (or one cell) may print: any of them may be absent."""
 
-    value: Fraction | None = None  # the row's rate (printed as a percent)
-    num: int | None = None
-    den: int | None = None
-    thresholds: set[Fraction] = field(default_factory=set)
-    rate: Fraction | None = None  # documents per second
-    seconds: Fraction | None = None
-    share: Fraction | None = None  # share of the fastest bank size
-    counts: dict[str, int] = field(default_factory=dict)  # noun measure -> count ("*" = a bare count)
-    segments: list[int] | None = None  # coverage decomposition: exact, miss, wrong, outside
-    total: int | None = None
+    def __init__(self, value: Fraction | None = None, num: int | None = None, den: int | None = None,
+                 thresholds: set[Fraction] | None = None, rate: Fraction | None = None,
+                 seconds: Fraction | None = None, share: Fraction | None = None, counts: dict[str, int] | None = None,
+                 segments: list[int] | None = None, total: int | None = None) -> None:
+        self.value: Fraction | None = value  # the row's rate (printed as a percent)
+        self.num: int | None = num
+        self.den: int | None = den
+        self.thresholds: set[Fraction] = set() if thresholds is None else thresholds
+        self.rate: Fraction | None = rate  # documents per second
+        self.seconds: Fraction | None = seconds
+        self.share: Fraction | None = share  # share of the fastest bank size
+        self.counts: dict[str, int] = {} if counts is None else counts  # noun measure -> count ("*" = a bare count)
+        self.segments: list[int] | None = segments  # coverage decomposition: exact, miss, wrong, outside
+        self.total: int | None = total
 
 
 class Model:

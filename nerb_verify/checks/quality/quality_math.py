@@ -9,9 +9,8 @@ open-world eligible. A stored rate is correct only if it is exactly the correctl
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
 from fractions import Fraction
-from typing import Any
+from typing import Any, NamedTuple
 
 # The 23 counts of a slice, in the order the contract lists them.
 COUNT_FIELDS: tuple[str, ...] = (
@@ -57,8 +56,7 @@ OPEN_WORLD_ONLY_COUNTS: tuple[str, ...] = (
 Counts = Mapping[str, int]
 
 
-@dataclass(frozen=True)
-class MetricDef:
+class MetricDef(NamedTuple):
     """One rate: its name, which counts it reads, how numerator and denominator follow from them."""
 
     name: str

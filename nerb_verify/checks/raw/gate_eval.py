@@ -16,9 +16,8 @@ A gate ``{id, category, target, operator, threshold, actual, passed}`` is evalua
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 from fractions import Fraction
-from typing import Any, Literal
+from typing import Any, Literal, NamedTuple
 
 from nerb_verify import pointers
 
@@ -41,8 +40,7 @@ CONFORMANCE_RECALL_TARGET = "/catalog_conformance/recall"
 Status = Literal["ok", "malformed", "category_target", "target", "not_evaluated", "comparison"]
 
 
-@dataclass(frozen=True)
-class GateOutcome:
+class GateOutcome(NamedTuple):
     """What evaluating one gate found. ``result`` is the recomputed pass/fail when ``status == "ok"``."""
 
     status: Status
