@@ -172,15 +172,15 @@ SEAM_CHARS = 16384
 JUNCTION_CONTEXT = 16384
 
 
-@dataclasses.dataclass
 class LongLine:
     """A line longer than ``LONG_LINE_CHARS``: its ``(start, chunk)`` pieces (those :func:`_chunks` gives for the
     line without its trailing carriage return), its first ``JUNCTION_CONTEXT`` characters and, once the chunks are
     consumed, its last ``JUNCTION_CONTEXT`` characters (``tail``, set by the producer)."""
 
-    chunks: Iterator[tuple[int, str]]
-    head: str
-    tail: str = ""
+    def __init__(self, chunks: Iterator[tuple[int, str]], head: str, tail: str = "") -> None:
+        self.chunks: Iterator[tuple[int, str]] = chunks
+        self.head: str = head
+        self.tail: str = tail
 
 
 def _long_from_str(line: str) -> LongLine:
