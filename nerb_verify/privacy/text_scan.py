@@ -15,7 +15,6 @@ for path codes the start walks back over the path's own characters (name charact
 
 from __future__ import annotations
 
-import dataclasses
 import functools
 import re
 from collections.abc import Iterable, Iterator, Sequence
@@ -44,8 +43,8 @@ SCREEN_BYTES = 256 * 1024
 def _screen_profile(profile: Profile) -> Profile:
     # Same rules, budgets sized for a block of many lines: a block that would exceed them is simply scanned line by
     # line, so the screen can only send more text to the authoritative per-line pass, never less.
-    return dataclasses.replace(profile, max_chars=SCREEN_BYTES * 20, max_url_payloads=1_000_000,
-                               max_url_depth=profile.max_url_depth)
+    return profile._replace(max_chars=SCREEN_BYTES * 20, max_url_payloads=1_000_000,
+                            max_url_depth=profile.max_url_depth)
 
 
 def _blocks(lines: list[str]) -> list[tuple[int, int]]:
