@@ -4,8 +4,6 @@ profile's name."""
 
 from __future__ import annotations
 
-import dataclasses
-
 from contract_tests import privacy_corpus
 from contract_tests.bundle_texts import bundle_containers
 from nerb_verify.privacy import joined
@@ -48,9 +46,8 @@ def test_the_profile_is_part_of_the_key() -> None:
 def test_a_custom_profile_of_a_registered_name_is_not_served_from_the_memo() -> None:
     joined._CONTAINERS.cache_clear()
     assert joined.joined_findings([("k", _SPLIT_PATH)], PROFILES["contract"]) == [("k", {"privacy.local_path"})]
-    custom = dataclasses.replace(PROFILES["contract"],
-                                 rule_names=tuple(name for name in PROFILES["contract"].rule_names
-                                                  if not name.startswith("path.")))
+    custom = PROFILES["contract"]._replace(rule_names=tuple(name for name in PROFILES["contract"].rule_names
+                                                            if not name.startswith("path.")))
     assert custom.name == "contract" and custom is not PROFILES["contract"]
     assert joined.joined_findings([("k", _SPLIT_PATH)], custom) == []
 

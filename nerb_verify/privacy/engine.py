@@ -37,7 +37,6 @@ import binascii
 import functools
 import re
 import sys
-from dataclasses import dataclass
 
 import regex
 
@@ -141,10 +140,10 @@ ENCODED_BUDGET = register(
     "that goes beyond that fails closed, because what is hidden deeper was not scanned.")
 
 
-@dataclass
 class _Budget:
-    payloads: int = 0
-    exceeded: bool = False
+    def __init__(self, payloads: int = 0, exceeded: bool = False) -> None:
+        self.payloads: int = payloads
+        self.exceeded: bool = exceeded
 
 
 def _partition(url: str) -> tuple[str, str, str, str]:

@@ -19,7 +19,6 @@ streamed JSON reader holds no string over 1 MiB) or a chunk the normaliser canno
 
 from __future__ import annotations
 
-import dataclasses
 import functools
 from collections import OrderedDict
 from collections.abc import Collection, Hashable, Sequence
@@ -299,7 +298,7 @@ SCREEN_CHARS = 65536
 
 @functools.lru_cache(maxsize=8)
 def _screen_profile(profile: Profile) -> Profile:
-    return dataclasses.replace(profile, max_chars=SCREEN_CHARS * 20, max_url_payloads=1_000_000)
+    return profile._replace(max_chars=SCREEN_CHARS * 20, max_url_payloads=1_000_000)
 
 
 class _ContainerMemo:

@@ -33,8 +33,7 @@ from __future__ import annotations
 import functools
 import html
 import unicodedata
-from dataclasses import dataclass
-from typing import Literal
+from typing import Literal, NamedTuple
 
 import regex
 
@@ -48,8 +47,7 @@ MAX_CHARS = 16384
 Status = Literal["ok", "not_converged", "too_long", "expanded"]
 
 
-@dataclass(frozen=True)
-class Normalised:
+class Normalised(NamedTuple):
     """The normalised text and whether it reached a fixed point within budget (``status == "ok"``)."""
 
     text: str

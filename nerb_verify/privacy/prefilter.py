@@ -39,23 +39,35 @@ from __future__ import annotations
 import functools
 import re
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
 
+from nerb_verify.privacy.frozen import Frozen
 from nerb_verify.privacy.normalise import INERT_SEPARATOR
 
 
-@dataclass(frozen=True)
-class Hint:
+class Hint(Frozen):
     """A necessary condition: the text holds at least ``min_digits`` ASCII digits, and ``literal`` (if set), and
     one of ``lower`` (if set) in the lower-cased text, and a match of ``pattern`` (if set; on the lower-cased text
     when ``on_lower``). Each part that is set must hold. Cheap parts are tested first; a pattern starts with a
-    literal character where it can (the standard library's engine then skips ahead fast)."""
+    literal character where it can (the standard library's engine then skips ahead fast).
 
-    literal: str | None = None
-    lower: tuple[str, ...] = ()
-    pattern: str | None = None
-    min_digits: int = 0
-    on_lower: bool = False
+    Not a tuple (:class:`~nerb_verify.privacy.frozen.Frozen`): :func:`_hints` tells a table's tuple of hints from a
+    function returning them with ``isinstance(..., tuple)``, which must never take one hint for a tuple of them."""
+
+    __slots__ = ("literal", "lower", "pattern", "min_digits", "on_lower")
+
+    literal: str | None
+    lower: tuple[str, ...]
+    pattern: str | None
+    min_digits: int
+    on_lower: bool
+
+    def __init__(self, literal: str | None = None, lower: tuple[str, ...] = (), pattern: str | None = None,
+                 min_digits: int = 0, on_lower: bool = False) -> None:
+        object.__setattr__(self, "literal", literal)
+        object.__setattr__(self, "lower", lower)
+        object.__setattr__(self, "pattern", pattern)
+        object.__setattr__(self, "min_digits", min_digits)
+        object.__setattr__(self, "on_lower", on_lower)
 
 
 # Triggers of the engine's own steps (normalisation, quoted-printable views, URLs); the engine adds the hints of its
@@ -163,13 +175,22 @@ RULE_HINTS: dict[str, HintSet] = {
 }
 
 
-@dataclass(frozen=True)
-class _Compiled:
+class _Compiled(Frozen):
+    __slots__ = ("literal", "lower", "pattern", "min_digits", "on_lower")
+
     literal: str | None
     lower: tuple[str, ...]
     pattern: re.Pattern[str] | None
     min_digits: int
     on_lower: bool
+
+    def __init__(self, literal: str | None, lower: tuple[str, ...], pattern: re.Pattern[str] | None,
+                 min_digits: int, on_lower: bool) -> None:
+        object.__setattr__(self, "literal", literal)
+        object.__setattr__(self, "lower", lower)
+        object.__setattr__(self, "pattern", pattern)
+        object.__setattr__(self, "min_digits", min_digits)
+        object.__setattr__(self, "on_lower", on_lower)
 
 
 # The hints run only where they can decide (the full path takes every text with a character outside printable ASCII,
@@ -210,8 +231,7 @@ def _ascii_classes(pattern: str) -> str:
     return "".join(out)
 
 
-@dataclass(frozen=True)
-class _Plan:
+class _Plan(Frozen):
     """The compiled hints in four groups, tested in this order by :func:`needs_full_scan`: ``literals``, those of
     the hints that are a literal only; ``words``, those of the hints that are lower-case words only (see
     :func:`_fewest_words`); ``rest``, the other hints that count no digits, cheapest first; ``counting``, the hints
@@ -221,10 +241,19 @@ class _Plan:
     of its words is in the lower-cased text, and no digit-counting hint holds on a text with fewer digits than it
     counts."""
 
+    __slots__ = ("literals", "words", "rest", "counting")
+
     literals: tuple[str, ...]
     words: tuple[str, ...]
     rest: tuple[_Compiled, ...]
     counting: tuple[_Compiled, ...]
+
+    def __init__(self, literals: tuple[str, ...], words: tuple[str, ...], rest: tuple[_Compiled, ...],
+                 counting: tuple[_Compiled, ...]) -> None:
+        object.__setattr__(self, "literals", literals)
+        object.__setattr__(self, "words", words)
+        object.__setattr__(self, "rest", rest)
+        object.__setattr__(self, "counting", counting)
 
 
 @functools.lru_cache(maxsize=32)
@@ -269,7 +298,7 @@ def _fewest_words(words: Sequence[str]) -> tuple[str, ...]:
 
 
 # The last (rule names, engine hints, plan) looked up: the engine passes the same two tuples for every string of a
-# profile, and an identity test is cheaper than hashing the hint dataclasses for the lru_cache key each time.
+# profile, and an identity test is cheaper than hashing the hints for the lru_cache key each time.
 _last_plan: tuple[tuple[str, ...], tuple[Hint, ...], _Plan | None] | None = None
 
 

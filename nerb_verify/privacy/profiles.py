@@ -11,8 +11,8 @@ files to it (:func:`for_text_file`).
 from __future__ import annotations
 
 import functools
-from dataclasses import dataclass
 
+from nerb_verify.privacy.frozen import Frozen
 from nerb_verify.privacy.rules import ALL_RULES
 from nerb_verify.privacy.rules.base import Rule
 
@@ -26,22 +26,39 @@ _BOTH = (
 _STRICT_SHAPES = ("phone.double_zero", "phone.trunk", "phone.pairs", "path.tilde_user_in_url", "path.unc")
 
 
-@dataclass(frozen=True)
-class Profile:
+class Profile(Frozen):
     """A named selection of rules plus budgets. ``flag_numbers``: JSON integers of 9-15 digits in free-form fields
     are identifiers. ``permit_gate_targets``: a ``/promotion/checks/N/target`` string that resolves into the
-    evidence skips the path rules (identifier rules still apply)."""
+    evidence skips the path rules (identifier rules still apply). An immutable value
+    (:class:`~nerb_verify.privacy.frozen.Frozen`; ``profile._replace(max_chars=...)`` is a changed copy, which is
+    not the registered profile of its name)."""
+
+    __slots__ = ("name", "rule_names", "flag_numbers", "permit_gate_targets", "rendered_text", "max_rounds",
+                 "max_chars", "max_url_depth", "max_url_payloads")
 
     name: str
     rule_names: tuple[str, ...]
     flag_numbers: bool
     permit_gate_targets: bool
     # The profile that text files of a rendered kind (RENDERED_SUFFIXES) are scanned with instead, or None.
-    rendered_text: str | None = None
-    max_rounds: int = 8
-    max_chars: int = 16384
-    max_url_depth: int = 4
-    max_url_payloads: int = 256
+    rendered_text: str | None
+    max_rounds: int
+    max_chars: int
+    max_url_depth: int
+    max_url_payloads: int
+
+    def __init__(self, name: str, rule_names: tuple[str, ...], flag_numbers: bool, permit_gate_targets: bool,
+                 rendered_text: str | None = None, max_rounds: int = 8, max_chars: int = 16384,
+                 max_url_depth: int = 4, max_url_payloads: int = 256) -> None:
+        object.__setattr__(self, "name", name)
+        object.__setattr__(self, "rule_names", rule_names)
+        object.__setattr__(self, "flag_numbers", flag_numbers)
+        object.__setattr__(self, "permit_gate_targets", permit_gate_targets)
+        object.__setattr__(self, "rendered_text", rendered_text)
+        object.__setattr__(self, "max_rounds", max_rounds)
+        object.__setattr__(self, "max_chars", max_chars)
+        object.__setattr__(self, "max_url_depth", max_url_depth)
+        object.__setattr__(self, "max_url_payloads", max_url_payloads)
 
     @property
     def rules(self) -> tuple[Rule, ...]:

@@ -15,7 +15,6 @@ for path codes the start walks back over the path's own characters (name charact
 
 from __future__ import annotations
 
-import dataclasses
 import functools
 import re
 from collections.abc import Iterable, Iterator, Sequence
@@ -44,8 +43,8 @@ SCREEN_BYTES = 256 * 1024
 def _screen_profile(profile: Profile) -> Profile:
     # Same rules, budgets sized for a block of many lines: a block that would exceed them is simply scanned line by
     # line, so the screen can only send more text to the authoritative per-line pass, never less.
-    return dataclasses.replace(profile, max_chars=SCREEN_BYTES * 20, max_url_payloads=1_000_000,
-                               max_url_depth=profile.max_url_depth)
+    return profile._replace(max_chars=SCREEN_BYTES * 20, max_url_payloads=1_000_000,
+                            max_url_depth=profile.max_url_depth)
 
 
 def _blocks(lines: list[str]) -> list[tuple[int, int]]:
@@ -172,15 +171,15 @@ SEAM_CHARS = 16384
 JUNCTION_CONTEXT = 16384
 
 
-@dataclasses.dataclass
 class LongLine:
     """A line longer than ``LONG_LINE_CHARS``: its ``(start, chunk)`` pieces (those :func:`_chunks` gives for the
     line without its trailing carriage return), its first ``JUNCTION_CONTEXT`` characters and, once the chunks are
     consumed, its last ``JUNCTION_CONTEXT`` characters (``tail``, set by the producer)."""
 
-    chunks: Iterator[tuple[int, str]]
-    head: str
-    tail: str = ""
+    def __init__(self, chunks: Iterator[tuple[int, str]], head: str, tail: str = "") -> None:
+        self.chunks: Iterator[tuple[int, str]] = chunks
+        self.head: str = head
+        self.tail: str = tail
 
 
 def _long_from_str(line: str) -> LongLine:

@@ -4,13 +4,13 @@ part of a string it applies to."""
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
 from typing import Any, Literal
 
 import re
 
 import regex
 
+from nerb_verify.privacy.frozen import Frozen
 from nerb_verify.privacy.lazy import LazyPattern
 
 # Where a rule looks:
@@ -25,30 +25,49 @@ from nerb_verify.privacy.lazy import LazyPattern
 Scope = Literal["full", "remainder", "url_path", "url_payload", "escaped"]
 
 
-@dataclass(frozen=True)
-class Rule:
-    """One detection rule. ``validate`` (if given) must accept a match for the rule to fire."""
+class Rule(Frozen):
+    """One detection rule. ``validate`` (if given) must accept a match for the rule to fire. An immutable value
+    (:class:`~nerb_verify.privacy.frozen.Frozen`; ``rule._replace(window=None)`` is a changed copy)."""
+
+    __slots__ = ("name", "code", "pattern", "scopes", "validate", "trigger", "gate", "prefilter", "window",
+                 "window_lead")
 
     name: str
     code: str
     pattern: LazyPattern | FastPattern
     scopes: tuple[Scope, ...]
-    validate: Callable[[regex.Match[str]], bool] | None = None
+    validate: Callable[[regex.Match[str]], bool] | None
     # A cheap substring test: the rule cannot match text that contains none of these characters.
-    trigger: str | None = None
+    trigger: str | None
     # A cheap pattern that must match before the rule is tried (e.g. "at least eight digits close together").
-    gate: regex.Pattern[str] | re.Pattern[str] | None = None
+    gate: regex.Pattern[str] | re.Pattern[str] | None
     # A cheap test function that must accept the text before the rule is tried (for gates a pattern cannot make
     # cheap, such as a case-insensitive list of words: the function lower-cases once and runs a plain pattern).
-    prefilter: Callable[[str], bool] | None = None
+    prefilter: Callable[[str], bool] | None
     # A number rule whose every match that can count holds at least this many digits inside one digit-and-separator
     # run (see :func:`number_spans`): the pattern is searched only in the spans around such runs, never elsewhere.
     # Set only with a proof, in a comment at the rule, that the rule meets the conditions of ``number_spans``.
-    window: int | None = None
+    window: int | None
     # How many characters a match of a windowed rule may consume before its first digit (condition (b); ``_LEAD``).
     # None: unbounded (condition (b) does not hold): the runs are only a necessary condition (no run with ``window``
     # digits, no match), and the whole text is searched otherwise.
-    window_lead: int | None = 3
+    window_lead: int | None
+
+    def __init__(self, name: str, code: str, pattern: LazyPattern | FastPattern, scopes: tuple[Scope, ...],
+                 validate: Callable[[regex.Match[str]], bool] | None = None, trigger: str | None = None,
+                 gate: regex.Pattern[str] | re.Pattern[str] | None = None,
+                 prefilter: Callable[[str], bool] | None = None, window: int | None = None,
+                 window_lead: int | None = 3) -> None:
+        object.__setattr__(self, "name", name)
+        object.__setattr__(self, "code", code)
+        object.__setattr__(self, "pattern", pattern)
+        object.__setattr__(self, "scopes", scopes)
+        object.__setattr__(self, "validate", validate)
+        object.__setattr__(self, "trigger", trigger)
+        object.__setattr__(self, "gate", gate)
+        object.__setattr__(self, "prefilter", prefilter)
+        object.__setattr__(self, "window", window)
+        object.__setattr__(self, "window_lead", window_lead)
 
     def hits(self, text: str, gates: dict[Any, Any] | None = None) -> bool:
         """True when the pattern matches somewhere in ``text`` and the validator (if any) accepts that match.
