@@ -4,7 +4,7 @@ part of a string it applies to."""
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 import re
 
@@ -12,6 +12,9 @@ import regex
 
 from nerb_verify.privacy.frozen import Frozen
 from nerb_verify.privacy.lazy import LazyPattern
+
+if TYPE_CHECKING:
+    from nerb_verify.privacy.rules.anchored import AnchoredPattern, WordWindowPattern
 
 # Where a rule looks:
 #   "full"      the whole normalised string, URLs included (identifiers hide in URLs too);
@@ -34,7 +37,7 @@ class Rule(Frozen):
 
     name: str
     code: str
-    pattern: LazyPattern | FastPattern
+    pattern: LazyPattern | FastPattern | AnchoredPattern | WordWindowPattern
     scopes: tuple[Scope, ...]
     validate: Callable[[regex.Match[str]], bool] | None
     # A cheap substring test: the rule cannot match text that contains none of these characters.
@@ -53,7 +56,8 @@ class Rule(Frozen):
     # digits, no match), and the whole text is searched otherwise.
     window_lead: int | None
 
-    def __init__(self, name: str, code: str, pattern: LazyPattern | FastPattern, scopes: tuple[Scope, ...],
+    def __init__(self, name: str, code: str, pattern: LazyPattern | FastPattern | AnchoredPattern | WordWindowPattern,
+                 scopes: tuple[Scope, ...],
                  validate: Callable[[regex.Match[str]], bool] | None = None, trigger: str | None = None,
                  gate: regex.Pattern[str] | re.Pattern[str] | None = None,
                  prefilter: Callable[[str], bool] | None = None, window: int | None = None,
