@@ -184,6 +184,6 @@ def test_the_bracketed_gate_of_the_standard_library_accepts_all_that_the_regex_f
             if pattern.fullmatch(char):
                 assert by_re[letter].fullmatch(char), (hex(code), letter)
     assert reached > 100
-    gate = regex.compile(email._BRACKETED_AT_GATE.pattern)
+    gate = regex.compile(rf"(?i){email._OPEN}\s*{email._BRACKET_AT}\s*{email._CLOSE}")  # the rule's former gate
     for text in ("jane (at) corp", "x [ ARROBA ] y", "a{\u827e\u7279}b", "(at", "at)", "(a t)", "(\u017fnabela)"):
         assert bool(email._BRACKETED_AT_GATE.search(text)) >= bool(gate.search(text)), text
