@@ -31,7 +31,7 @@ from hypothesis import strategies as st
 
 from nerb_verify import pointers
 from nerb_verify.findings import Collector
-from nerb_verify.privacy import engine, joined, json_scan, payloads
+from nerb_verify.privacy import engine, joined, json_scan, normalise, payloads
 from nerb_verify.privacy.profiles import CONTRACT, PROFILES, REPOSITORY
 
 SETTINGS = settings(max_examples=100, deadline=None, derandomize=True,
@@ -384,6 +384,19 @@ def test_unicode_steps_by_runs_equal_the_whole_text_steps(text: str, padding: st
 
     for whole in (text, padding + text, text + padding + text, padding[:100] + text + padding):
         assert normalise._unicode_steps_by_runs(whole) == normalise._unicode_steps(whole), whole
+
+
+@settings(max_examples=400, deadline=None, derandomize=True)
+@given(st.text(alphabet="ab \n1\u0301\u00e9\u4e03\uff10\U0001d400\x7f\x00", max_size=60))
+def test_unicode_run_cuts_equal_the_runs_with_the_ascii_character_before(text: str) -> None:
+    """The run finder of ``normalise._unicode_steps_by_runs`` (a bare non-ASCII run, taken with the character before
+    it) cuts where the former pattern, an optional ASCII character then the run, matched."""
+    import regex
+
+    former = [match.span() for match in regex.finditer(r"[\x00-\x7f]?[^\x00-\x7f]+", text)]
+    cuts = [(match.start() - 1 if match.start() else 0, match.end())
+            for match in normalise._NON_ASCII_RUN.finditer(text)]
+    assert cuts == former
 
 
 def test_ascii_class_hints_match_where_the_unicode_forms_do_on_ascii_text() -> None:
