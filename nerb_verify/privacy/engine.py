@@ -252,7 +252,9 @@ def _scan(text: str, profile: Profile, depth: int, budget: _Budget, skip_paths: 
     seen: set[str] = set()
     for view in views:
         _scan_view(view, profile, depth, budget, skip_paths, found, seen)
-    if not skip_paths and _has_escaped_rules(profile.rules) and any(PLAIN_TRAVERSAL.search(view) for view in views):
+    # (both alternatives of the traversal pattern consume "..", see ``paths._has_dot_dot``: a test in C first)
+    if not skip_paths and _has_escaped_rules(profile.rules) and any(
+            ".." in view and PLAIN_TRAVERSAL.search(view) for view in views):
         _scan_escaped(text, profile, found)
     if text != views[0]:
         # Base85, ascii85 and uuencoded text hold %, &, = and backslashes, which the normaliser would read as escapes:

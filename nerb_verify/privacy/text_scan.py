@@ -287,22 +287,32 @@ class TextDriver:
         return True
 
     def feed_lines(self, lines: Iterable[str | LongLine]) -> None:
-        """Scan the next lines (stops scanning, but still consumes long lines, once the limit is reached)."""
+        """Scan the next lines (stops scanning, but still consumes long lines, once the limit is reached).
+
+        The per-line work is written out here rather than in calls (a source tree has a line every 40 characters or
+        so): the junction test is :meth:`_junction`'s, in the same order, and the line's context is sliced only for a
+        junction that is noted."""
+        long_chars, block_chars, limit, junctions = self.long_chars, self.block_chars, self.limit, self.junctions
+        url_start = _URL_START.match
         for line in lines:
-            if isinstance(line, str) and len(line) > self.long_chars:
-                line = _long_from_str(line)
+            if isinstance(line, str):
+                if len(line) > long_chars:
+                    line = _long_from_str(line)
             if isinstance(line, LongLine):
                 self._long(line)
                 continue
             stripped = line.removesuffix("\r")
-            self._junction(line, stripped[:JUNCTION_CONTEXT])
+            left = self.previous
+            if left and line and not left[-1].isspace() and not line[0].isspace() and not url_start(line) \
+                    and junctions.codes <= limit and not self.stopped:
+                junctions.add(self.index - 1, left, stripped[:JUNCTION_CONTEXT])
             self.previous = stripped[-JUNCTION_CONTEXT:]
             if self.stopped:
                 continue
             self.block.append(line)
             self.size += len(line) + 1
             self.index += 1
-            if self.size >= self.block_chars:
+            if self.size >= block_chars:
                 self._held_block()
 
     def finish(self) -> None:
