@@ -34,30 +34,16 @@ import regex
 from nerb_verify.privacy.lazy import LazyPattern
 
 
-class AnchoredPattern:
-    """``pattern`` (a rule pattern that meets conditions (a)-(c) of the module docstring for ``literal`` and
-    ``run_class``), searched only at the starts of the ``run_class`` runs that end just before a ``literal``.
-    Compiled on first use; any other attribute is the compiled pattern's."""
+class _StartsPattern:
+    """A rule pattern searched only at the places its subclass names (:meth:`_starts`, increasing, each once): the
+    ``search`` and ``finditer`` of ``regex.Pattern``, by ``match`` at each place. Compiled on first use; any other
+    attribute is the compiled pattern's."""
 
-    def __init__(self, pattern: str, literal: str, run_class: str) -> None:
-        if len(literal) != 1:
-            raise ValueError("the anchor is one character")
+    def __init__(self, pattern: str) -> None:
         self._pattern = LazyPattern(pattern)
-        self._literal = literal
-        # The run read backwards from just before the literal: its start is the match's start.
-        self._run_backwards = LazyPattern(f"(?r){run_class}*")
 
     def _starts(self, text: str, pos: int, endpos: int) -> Iterator[int]:
-        """Every place in ``[pos, endpos)`` a match can start, in increasing order (see the module docstring)."""
-        find = text.find
-        backwards = self._run_backwards
-        at = find(self._literal, pos, endpos)
-        while at != -1:
-            run = backwards.match(text, pos, at)
-            start = run.start() if run is not None else at
-            if start < at:
-                yield start
-            at = find(self._literal, at + 1, endpos)
+        raise NotImplementedError
 
     def search(self, text: str, pos: int = 0, endpos: int | None = None) -> regex.Match[str] | None:
         """The leftmost match of the pattern in ``text[pos:endpos]`` (as ``regex.Pattern.search``)."""
@@ -88,7 +74,32 @@ class AnchoredPattern:
         return getattr(self._pattern, name)
 
 
-class WordWindowPattern:
+class AnchoredPattern(_StartsPattern):
+    """``pattern`` (a rule pattern that meets conditions (a)-(c) of the module docstring for ``literal`` and
+    ``run_class``), searched only at the starts of the ``run_class`` runs that end just before a ``literal``."""
+
+    def __init__(self, pattern: str, literal: str, run_class: str) -> None:
+        if len(literal) != 1:
+            raise ValueError("the anchor is one character")
+        super().__init__(pattern)
+        self._literal = literal
+        # The run read backwards from just before the literal: its start is the match's start.
+        self._run_backwards = LazyPattern(f"(?r){run_class}*")
+
+    def _starts(self, text: str, pos: int, endpos: int) -> Iterator[int]:
+        """Every place in ``[pos, endpos)`` a match can start, in increasing order (see the module docstring)."""
+        find = text.find
+        backwards = self._run_backwards
+        at = find(self._literal, pos, endpos)
+        while at != -1:
+            run = backwards.match(text, pos, at)
+            start = run.start() if run is not None else at
+            if start < at:
+                yield start
+            at = find(self._literal, at + 1, endpos)
+
+
+class WordWindowPattern(_StartsPattern):
     """``pattern`` searched only near the words every match holds: a rule pattern that meets, for ``words`` (a
     pattern of words, case-insensitive), ``lead`` and ``run_class``, the condition
 
@@ -104,7 +115,7 @@ class WordWindowPattern:
     (``contract_tests/test_privacy_anchored.py``)."""
 
     def __init__(self, pattern: str, words: str, lead: int, run_class: str) -> None:
-        self._pattern = LazyPattern(pattern)
+        super().__init__(pattern)
         self._words = LazyPattern(f"(?i){words}")
         self._lead = lead
         self._run_backwards = LazyPattern(f"(?r){run_class}*")
@@ -121,31 +132,3 @@ class WordWindowPattern:
             for start in range(first, at + 1):
                 yield start
             tried = max(tried, at + 1)
-
-    def search(self, text: str, pos: int = 0, endpos: int | None = None) -> regex.Match[str] | None:
-        """The leftmost match of the pattern in ``text[pos:endpos]`` (as ``regex.Pattern.search``)."""
-        end = len(text) if endpos is None else endpos
-        for start in self._starts(text, pos, end):
-            found = self._pattern.match(text, start, end)
-            if found is not None:
-                return found
-        return None
-
-    def finditer(self, text: str, pos: int = 0, endpos: int | None = None,
-                 overlapped: bool = False) -> Iterator[regex.Match[str]]:
-        """The matches of ``regex.Pattern.finditer`` over ``text[pos:endpos]``, in order."""
-        end = len(text) if endpos is None else endpos
-        resume = pos
-        for start in self._starts(text, pos, end):
-            if start < resume:
-                continue
-            found = self._pattern.match(text, start, end)
-            if found is not None:
-                yield found
-                if not overlapped:
-                    resume = found.end()
-
-    def __getattr__(self, name: str) -> object:
-        if name.startswith("__"):
-            raise AttributeError(name)
-        return getattr(self._pattern, name)
