@@ -3,7 +3,7 @@ compiles its generated methods with ``exec``, about half a millisecond each, at 
 behave as the dataclasses did: the same fields in the same order with the same defaults, immutable where they were
 frozen, equal and hashing by value, copyable and picklable (the prefork child sends results through ``pickle``),
 and copied with a change by ``_replace``. ``Normalised`` is a ``NamedTuple``; the rules, profiles and prefilter
-hints, read in the scanner's inner loops, are slotted :class:`~nerb_verify.privacy.frozen.Frozen` classes.
+hints, read in the scanner's inner loops, are slotted :class:`~nerb_verify.frozen.Frozen` classes.
 """
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ from pathlib import Path
 import pytest
 
 from nerb_verify.privacy import engine, prefilter
-from nerb_verify.privacy.frozen import Frozen
+from nerb_verify.frozen import Frozen
 from nerb_verify.privacy.normalise import Normalised, normalise
 from nerb_verify.privacy.profiles import PROFILES, Profile
 from nerb_verify.privacy.rules import ALL_RULES

@@ -40,7 +40,7 @@ import functools
 import re
 from collections.abc import Callable, Sequence
 
-from nerb_verify.privacy.frozen import Frozen
+from nerb_verify.frozen import Frozen
 from nerb_verify.privacy.normalise import INERT_SEPARATOR
 
 
@@ -50,7 +50,7 @@ class Hint(Frozen):
     when ``on_lower``). Each part that is set must hold. Cheap parts are tested first; a pattern starts with a
     literal character where it can (the standard library's engine then skips ahead fast).
 
-    Not a tuple (:class:`~nerb_verify.privacy.frozen.Frozen`): :func:`_hints` tells a table's tuple of hints from a
+    Not a tuple (:class:`~nerb_verify.frozen.Frozen`): :func:`_hints` tells a table's tuple of hints from a
     function returning them with ``isinstance(..., tuple)``, which must never take one hint for a tuple of them."""
 
     __slots__ = ("literal", "lower", "pattern", "min_digits", "on_lower")

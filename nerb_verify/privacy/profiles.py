@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import functools
 
-from nerb_verify.privacy.frozen import Frozen
+from nerb_verify.frozen import Frozen
 from nerb_verify.privacy.rules import ALL_RULES
 from nerb_verify.privacy.rules.base import Rule
 
@@ -30,7 +30,7 @@ class Profile(Frozen):
     """A named selection of rules plus budgets. ``flag_numbers``: JSON integers of 9-15 digits in free-form fields
     are identifiers. ``permit_gate_targets``: a ``/promotion/checks/N/target`` string that resolves into the
     evidence skips the path rules (identifier rules still apply). An immutable value
-    (:class:`~nerb_verify.privacy.frozen.Frozen`; ``profile._replace(max_chars=...)`` is a changed copy, which is
+    (:class:`~nerb_verify.frozen.Frozen`; ``profile._replace(max_chars=...)`` is a changed copy, which is
     not the registered profile of its name)."""
 
     __slots__ = ("name", "rule_names", "flag_numbers", "permit_gate_targets", "rendered_text", "max_rounds",

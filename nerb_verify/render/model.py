@@ -7,6 +7,7 @@ from fractions import Fraction
 from typing import Any, NamedTuple
 
 from nerb_verify import context as C
+from nerb_verify.frozen import Frozen
 from nerb_verify.checks.raw._access import as_dict, as_int, as_list, dig, exact_fraction
 from nerb_verify.context import VerifyContext
 
@@ -30,10 +31,11 @@ HASH = re.compile(r"sha256:[0-9a-f]{64}")
 COMMIT = re.compile(r"[0-9a-f]{40}")
 
 
-class Ratio:
+class Ratio(Frozen):
     """A labelled count out of a total."""
 
-    # A plain immutable class, not a NamedTuple: a field named ``count`` would shadow ``tuple.count``.
+    # An immutable slotted class (:class:`~nerb_verify.frozen.Frozen`), not a NamedTuple: a field named ``count``
+    # would shadow ``tuple.count``.
     __slots__ = ("label", "count", "total")
     __match_args__ = ("label", "count", "total")
 
@@ -45,27 +47,6 @@ class Ratio:
         object.__setattr__(self, "label", label)
         object.__setattr__(self, "count", count)
         object.__setattr__(self, "total", total)
-
-    def __setattr__(self, name: str, value: object) -> None:
-        raise AttributeError(f"cannot assign to field {name!r}")
-
-    def __delattr__(self, name: str) -> None:
-        raise AttributeError(f"cannot delete field {name!r}")
-
-    def __eq__(self, other: object) -> bool:
-        if not isinstance(other, Ratio) or other.__class__ is not self.__class__:
-            return NotImplemented
-        return (self.label, self.count, self.total) == (other.label, other.count, other.total)
-
-    def __hash__(self) -> int:
-        return hash((self.label, self.count, self.total))
-
-    def __repr__(self) -> str:
-        return f"{type(self).__qualname__}(label={self.label!r}, count={self.count!r}, total={self.total!r})"
-
-    def __reduce__(self) -> tuple[type[Ratio], tuple[str, int, int]]:
-        """Pickle and copy through ``__init__`` (the slots cannot be set from outside)."""
-        return type(self), (self.label, self.count, self.total)
 
 
 class CoverageRow(NamedTuple):

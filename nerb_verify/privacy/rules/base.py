@@ -10,7 +10,7 @@ import re
 
 import regex
 
-from nerb_verify.privacy.frozen import Frozen
+from nerb_verify.frozen import Frozen
 from nerb_verify.privacy.lazy import LazyPattern
 
 if TYPE_CHECKING:
@@ -30,7 +30,7 @@ Scope = Literal["full", "remainder", "url_path", "url_payload", "escaped"]
 
 class Rule(Frozen):
     """One detection rule. ``validate`` (if given) must accept a match for the rule to fire. An immutable value
-    (:class:`~nerb_verify.privacy.frozen.Frozen`; ``rule._replace(window=None)`` is a changed copy)."""
+    (:class:`~nerb_verify.frozen.Frozen`; ``rule._replace(window=None)`` is a changed copy)."""
 
     __slots__ = ("name", "code", "pattern", "scopes", "validate", "trigger", "gate", "prefilter", "window",
                  "window_lead")

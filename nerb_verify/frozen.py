@@ -1,4 +1,5 @@
-"""The base of the scanner's small immutable value classes (rules, profiles, prefilter hints).
+"""The base of small immutable value classes read in hot loops: the scanner's rules, profiles and prefilter hints (and
+a rendered ratio, whose field ``count`` rules out a NamedTuple).
 
 Why neither a frozen dataclass nor a ``typing.NamedTuple`` (issue 16, speed): creating a dataclass compiles its
 generated methods with ``exec``, about half a millisecond per class at every start of ``verify``; and on CPython
