@@ -145,7 +145,7 @@ def test_windowed_search_equals_the_plain_pattern_on_installed_sources() -> None
 
 @pytest.mark.parametrize("lead", [7, 2])
 def test_a_shorter_window_fails_the_comparison(lead: int) -> None:
-    broken = anchored.WordWindowPattern(_HOME._pattern._source, "users|home|documents and settings", lead,
+    broken = anchored.WordWindowPattern(_HOME._pattern._source, ("users", "home", "documents and settings"), lead,
                                         r"[\\/]")
     home = "ho" + "me"
     text = f"x /export/{home}/jroe y" if lead == 7 else f"see /var/{home}/jroe"
@@ -154,7 +154,8 @@ def test_a_shorter_window_fails_the_comparison(lead: int) -> None:
 
 
 def test_a_window_without_the_slash_run_fails_the_comparison() -> None:
-    broken = anchored.WordWindowPattern(_HOME._pattern._source, "users|home|documents and settings", 8, r"[/]")
+    broken = anchored.WordWindowPattern(_HOME._pattern._source, ("users", "home", "documents and settings"), 8,
+                                        r"[/]")
     with pytest.raises(AssertionError):
         _same(broken, "at C:" + "\\" * 12 + "Us" + "ers\\jroe")
 
@@ -187,3 +188,29 @@ def test_the_bracketed_gate_of_the_standard_library_accepts_all_that_the_regex_f
     gate = regex.compile(rf"(?i){email._OPEN}\s*{email._BRACKET_AT}\s*{email._CLOSE}")  # the rule's former gate
     for text in ("jane (at) corp", "x [ ARROBA ] y", "a{\u827e\u7279}b", "(at", "at)", "(a t)", "(\u017fnabela)"):
         assert bool(email._BRACKETED_AT_GATE.search(text)) >= bool(gate.search(text)), text
+
+
+def test_no_word_outside_ascii_can_match_ascii_text() -> None:
+    """The ASCII branch of ``email._has_bracketed_at`` tries only the ASCII words: each other word holds a letter
+    that no ASCII character matches case-insensitively with ``regex``."""
+    words = ("at",) + email._AT_WORDS[7:] + email._AT_WORDS_GLUED
+    for word in words:
+        if word.isascii():
+            continue
+        assert any(all(regex.fullmatch("(?i)" + regex.escape(letter), chr(code)) is None for code in range(128))
+                   for letter in word), word
+
+
+_GATE_ALPHABET = ("(", "[", "{", "<", ")", "]", "}", ">", " ", "\t", "\n", "\x1c", "at", "AT", "At", "aT", "arroba",
+                  "ARROBA", "Snabel-A", "a commercial", "A COMMERCIAL", "kuyruklu a", "x", "\u017f", "\u0130",
+                  "\u0441\u043e\u0431\u0430\u043a\u0430", "\u827e\u7279", "\u00e9")
+
+
+@settings(max_examples=2000, deadline=None, derandomize=True)
+@given(st.lists(st.sampled_from(_GATE_ALPHABET), max_size=12).map("".join))
+def test_the_bracketed_gate_holds_wherever_the_regex_form_does(text: str) -> None:
+    gate = regex.compile(rf"(?i){email._OPEN}\s*{email._BRACKET_AT}\s*{email._CLOSE}")  # the rule's former gate
+    if gate.search(text):
+        assert email._has_bracketed_at(text), text
+    if text.isascii() and "\x1c" not in text:  # (re's \s also takes \x1c-\x1f, regex's does not)
+        assert email._has_bracketed_at(text) == bool(gate.search(text)), text

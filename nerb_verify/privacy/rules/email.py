@@ -208,6 +208,20 @@ def _public_address(match: regex.Match[str]) -> bool:
 # point, that ``re``'s case-insensitive match of each letter of these words, and ``re``'s ``\s``, accept every
 # character ``regex``'s do (the brackets are literals).
 _BRACKETED_AT_GATE = re.compile(rf"(?i){_OPEN}\s*{_BRACKET_AT}\s*{_CLOSE}")
+# In ASCII text only the ASCII words can match (no letter of the others matches an ASCII character case-insensitively,
+# which the same test checks), and lower-casing ASCII is exact: their lower-case forms, case-sensitive, in the
+# lower-cased text (about 1.7 times as fast again).
+_ASCII_BRACKET_AT_WORDS = sorted({word.lower() for word in ("at",) + _AT_WORDS[7:] + _AT_WORDS_GLUED
+                                  if word.isascii()}, key=len, reverse=True)
+_ASCII_BRACKETED_AT_GATE = re.compile(
+    rf"{_OPEN}\s*(?:{'|'.join(re.escape(word) for word in _ASCII_BRACKET_AT_WORDS)})\s*{_CLOSE}")
+
+
+def _has_bracketed_at(text: str) -> bool:
+    """The bracketed spelling's gate (see ``_BRACKETED_AT_GATE``): the rule cannot match a text without it."""
+    if text.isascii():
+        return _ASCII_BRACKETED_AT_GATE.search(text.lower()) is not None
+    return _BRACKETED_AT_GATE.search(text) is not None
 
 
 RULES = (
@@ -216,7 +230,7 @@ RULES = (
     Rule("email.spelled", EMAIL, compile_rule(
         rf"(?i)(?<![\w.+-])[\w.+-]{{1,64}}\s*{_OPEN}\s*{_BRACKET_AT}\s*{_CLOSE}\s*{_LABEL}"
         rf"(?:\s*(?:{_OPEN}\s*{_BRACKET_DOT}\s*{_CLOSE}|\.)\s*{_LABEL})+"),
-        ("full",), gate=_BRACKETED_AT_GATE),
+        ("full",), prefilter=_has_bracketed_at),
     # Contract profile only: the unbracketed spelling in many languages ("name at host dot org", "name arroba host
     # punto es", "name at host.org" with a real dot), which ordinary prose in a repository can contain but public
     # evidence has no use for.
