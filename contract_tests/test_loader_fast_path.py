@@ -211,7 +211,7 @@ def test_level_pass_equals_the_per_value_limits_rule(value: object, check_surrog
             assert state.pairs == pairs
 
 
-@pytest.mark.parametrize("raw", [b'{"ab": "cd", "e": ["fgh", {"ab": "i"}]}', b'{"\u0061\u0062": "\ud83d\ude00"}',
+@pytest.mark.parametrize("raw", [b'{"ab": "cd", "e": ["fgh", {"ab": "i"}]}', rb'{"\u0061\u0062": "\ud83d\ude00"}',
                                  b'["0123456789", "0123456789", "0123456789", "0123456789", "0123456789", "x"]'])
 def test_total_string_limit_at_the_boundary(raw: bytes, monkeypatch: pytest.MonkeyPatch) -> None:
     """The character total is decided exactly as before whether or not the text is short enough to skip it: the
