@@ -29,11 +29,15 @@ failed.") when it asks git for its own sources at the measured commit, which onl
 same step. Neither is a full NERB verification, so both ratios are lower bounds; ``nerb_checks`` (every other check
 run to its end) is the closest to one this machine can run.
 
+``--floor`` adds two subjects run from this tree's environment, the floor under any whole-process Python verifier
+of the bundle: ``start_floor`` (the interpreter starting and exiting, ``python -c pass``) and ``parse_floor``
+(``tools/verify_floor.py``: start, then read, hash and parse every file of the bundle, checking nothing).
+
 ``--stages`` instead times each stage in this process (opening and parsing the bundle, then every family in
 ``families.FAMILY_ORDER``), minimum and first of ``--runs`` fresh contexts; the memo is cleared before each.
 
 Usage: python tools/bench_verify.py [--runs N] [--baseline DIR] [--nerb-python PY] [--nerb-layout scratch|pip]
-                                    [--json FILE] [--stages]
+                                    [--json FILE] [--floor] [--stages]
 """
 
 from __future__ import annotations
@@ -106,6 +110,10 @@ def whole_process(args: argparse.Namespace) -> dict[str, object]:
             commands["baseline"] = [str(install_wheel(args.baseline.resolve(), work / "baseline")), "verify", bundle]
         (work / "this").mkdir()
         commands["this_tree"] = [str(install_wheel(REPO, work / "this")), "verify", bundle]
+        if args.floor:
+            python = str(Path(commands["this_tree"][0]).with_name("python"))
+            commands["start_floor"] = [python, "-c", "pass"]
+            commands["parse_floor"] = [python, str(FLOOR), bundle]
         if Path(args.nerb_python).is_file():
             nerb_commands, nerb_env = nerb_subjects(args.nerb_python, args.nerb_layout, work / "nerb")
             commands.update(nerb_commands)
@@ -142,6 +150,7 @@ def whole_process(args: argparse.Namespace) -> dict[str, object]:
 
 NERB_MAIN = "import sys; from nerb.cli import main; sys.exit(main())"  # NERB 0.0.12's console-script function
 PROBE = Path(__file__).resolve().parent / "nerb_api_probe.py"
+FLOOR = Path(__file__).resolve().parent / "verify_floor.py"
 
 
 def nerb_subjects(python: str, layout: str, work: Path) -> tuple[dict[str, list[str]], dict[str, str]]:
@@ -200,6 +209,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--nerb-layout", choices=("scratch", "pip"), default="scratch",
                         help="run NERB from a scratch git repository in its own layout (default) or as installed")
     parser.add_argument("--json", type=Path, help="write the result, every sample included, to this file")
+    parser.add_argument("--floor", action="store_true",
+                        help="also time the interpreter's start and a read, hash and parse of the bundle")
     parser.add_argument("--stages", action="store_true", help="time each stage in this process instead")
     args = parser.parse_args(argv)
     if args.stages:
