@@ -118,7 +118,7 @@ _WRAP_START = re.compile(r"(?<![A-Za-z0-9+/_-])[A-Za-z0-9+/_-]{16,}[ \t]*\r?\n[ 
 # tested by a lookbehind: the engine then skips ahead to the next character outside the alphabet in C and tries one
 # start per run of the alphabet, instead of trying (and refusing by the lookbehind) every character of every run,
 # about 1.7x faster on source. They miss only a start at the text's very beginning, which the callers try apart with
-# the original pattern (see :func:`_base64_tokens` and :func:`_wrapped_base64_runs`).
+# the original pattern (see :func:`_base64_tokens` and :func:`_wrap_start`).
 _BASE64_AFTER = re.compile(r"[^A-Za-z0-9+/_-]([A-Za-z0-9+/_-]{12,}={0,2})(?![A-Za-z0-9+/_=-])")
 _WRAP_AFTER = re.compile(r"[^A-Za-z0-9+/_-][A-Za-z0-9+/_-]{16,}[ \t]*\r?\n[ \t]*[A-Za-z0-9+/_-]{4}")
 
