@@ -111,8 +111,10 @@ def _agree(text: str) -> None:
         assert isinstance(pattern, re.Pattern)
         twin = regex.compile(pattern.pattern)
         assert [m.span() for m in pattern.finditer(text)] == [m.span() for m in twin.finditer(text)]
-    if engine._WRAPPED_BASE64.search(text):  # where a wrapped run can start: a necessary condition of the pattern
-        assert engine._WRAP_START.search(text)
+    # Where a wrapped run can start (the wrap condition, a necessary condition of the pattern at each match start).
+    starts = set(engine._wrap_starts(text))
+    for match in engine._WRAPPED_BASE64.finditer(text):
+        assert match.start() in starts
 
 
 def test_token_patterns_agree_on_the_corpus_and_bundles() -> None:

@@ -1,11 +1,15 @@
 """Issue 16/17 speed work, differential: the base64 token finders and decoders rewritten for speed in session 10
 give exactly what the forms they replace give.
 
-* :func:`engine._base64_tokens` against ``_BASE64_TOKEN.finditer`` and :func:`engine._wrap_start` against
-  ``_WRAP_START.search`` (the lookbehind written as a consumed character), on every string of both bundles, on the
-  repository's own source files, and on seeded random texts drawn from an alphabet dense in the cases that matter: a
-  token at the very start, after "=", before three or more "=", URL-safe and standard characters, short runs, line
-  breaks with blanks, and non-ASCII letters.
+* :func:`engine._base64_tokens` against ``_BASE64_TOKEN.finditer`` (the lookbehind written as a consumed
+  character) and :func:`engine._wrap_starts` (session 11: found from the line breaks, in the text read backwards)
+  against every place the wrap condition, written here as one forward pattern, holds; on every string of both bundles,
+  on the repository's own source files, and on seeded random texts drawn from an alphabet dense in the cases that
+  matter: a token at the very start, after "=", before three or more "=", URL-safe and standard characters, short
+  runs, line breaks with blanks and carriage returns, and non-ASCII letters.
+* The two rewritten views' byte screens (session 11): wherever ``_LETTER_O_HINT`` or ``_ROT13_AT_HINT`` matches, its
+  screen holds (they are necessary conditions), on the same texts and on texts dense in digits of other scripts next
+  to an "O", "ng" words and lone surrogates; each condition is needed (a screen without one part misses a hint).
 * :func:`engine._base64_text` and :func:`engine._reversed_base64_text` (one encoding per token, the leader screen on
   bytes) against the per-alignment forms they replace, written out here, on every token of both bundles and of the
   repository's source, on seeded random tokens, and on tokens that do carry text: base64 of ASCII, of UTF-16 with and
@@ -39,9 +43,13 @@ def _reference_tokens(clean: str) -> list[str]:
     return [match.group(0) for match in engine._BASE64_TOKEN.finditer(clean)]
 
 
-def _reference_wrap_start(clean: str, position: int) -> int | None:
-    hint = engine._WRAP_START.search(clean, position)
-    return hint.start() if hint is not None else None
+# The wrap condition as one forward pattern (session 10's ``_WRAP_START``), inside a lookahead: ``finditer`` then
+# yields every place it holds.
+_WRAP_CONDITION = re.compile(r"(?=(?<![A-Za-z0-9+/_-])[A-Za-z0-9+/_-]{16,}[ \t]*\r?\n[ \t]*[A-Za-z0-9+/_-]{4})")
+
+
+def _reference_wrap_starts(clean: str) -> list[int]:
+    return [match.start() for match in _WRAP_CONDITION.finditer(clean)]
 
 
 def _reference_base64_text(token: str) -> str | None:
@@ -128,18 +136,79 @@ def test_token_finder_matches_the_pattern_on_every_text() -> None:
         assert engine._base64_tokens(text) == _reference_tokens(text)
 
 
-def test_wrap_start_matches_the_pattern_from_every_position() -> None:
-    rng = random.Random(8)
-    texts = [*_source_texts(), *_random_texts(20000, 9)]
-    found = 0
+def test_wrap_starts_are_every_place_the_wrap_condition_holds() -> None:
+    texts = [*bundle_strings(), *_source_texts(), *_random_texts(20000, 9)]
+    found = at_start = 0
     for text in texts:
-        positions = {0, 1, len(text)} | {rng.randint(0, len(text)) for _ in range(3)}
-        positions |= {match.end() for match in re.finditer(r"=+", text)}  # right after padding
-        for position in positions:
-            expected = _reference_wrap_start(text, position)
-            assert engine._wrap_start(text, position) == expected
-            found += expected is not None
-    assert found > 200
+        expected = _reference_wrap_starts(text)
+        assert engine._wrap_starts(text) == expected
+        found += len(expected)
+        at_start += bool(expected) and expected[0] == 0
+    assert found > 200 and at_start > 10  # not vacuous: many places, some at the very start of a text
+
+
+def test_a_stricter_reversed_wrap_end_fails_the_comparison(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A first line one character longer than the condition asks (17) loses the places with exactly 16."""
+    monkeypatch.setattr(engine, "_WRAP_END_REVERSED", re.compile(r"\n\r?[ \t]*[A-Za-z0-9+/_-]{17}"))
+    texts = _random_texts(5000, 9)
+    assert any(engine._wrap_starts(text) != _reference_wrap_starts(text) for text in texts)
+
+
+_HINT_PIECES = ["O", "o", "OO", "0", "7", "\u0665", "\u0967", "\uff15", "\ud800", "a", "Z", "ng", "NG", "nG", "n",
+                "g", " ", "-", ".", "\n", "é", "\u0430", "1O", "O1", "xng", "ngx", " ng ", "5o"]
+
+
+def _hint_texts() -> list[str]:
+    rng = random.Random(12)
+    texts = ["".join(rng.choice(_HINT_PIECES) for _ in range(rng.randint(0, 12))) for _ in range(20000)]
+    return texts + ["ng", "O", "1O", "O1", "\u0665O", "O\u0665", "x ng", "ng y", "a\ud8001O"]
+
+
+def _screens(text: str) -> tuple[bool, bool]:
+    raw = text.encode("utf-8", "surrogatepass")
+    return engine._may_have_letter_o(raw), engine._may_have_rot13_at(raw)
+
+
+def test_the_rewritten_view_screens_hold_wherever_a_hint_matches() -> None:
+    texts = [*bundle_strings(), *_source_texts(), *_random_texts(5000, 13), *_hint_texts()]
+    letter_o = rot13 = skipped = 0
+    for text in texts:
+        may_o, may_rot13 = _screens(text)
+        if engine._LETTER_O_HINT.search(text) is not None:
+            assert may_o, text
+            letter_o += 1
+        if engine._ROT13_AT_HINT.search(text) is not None:
+            assert may_rot13, text
+            rot13 += 1
+        skipped += not may_o and not may_rot13
+    assert letter_o > 1000 and rot13 > 1000 and skipped > 1000  # hints of both kinds, and texts the screens skip
+
+
+@pytest.mark.parametrize("marks, kept", [("_DIGIT_O_MARKS", "od"), ("_DIGIT_O_MARKS", "do"),
+                                         ("_NG_MARKS", "start"), ("_NG_MARKS", "end")])
+def test_each_part_of_a_screen_is_needed(monkeypatch: pytest.MonkeyPatch, marks: str, kept: str) -> None:
+    """A screen that drops one of its parts misses a hint: "do" (a digit before the O), "od" (after the run), a
+    non-ASCII digit marked as one, and "ng" at a text's start or end."""
+    if marks == "_DIGIT_O_MARKS":
+        monkeypatch.setattr(engine, "_may_have_letter_o",
+                            lambda raw: ("d" + "o" if kept == "do" else "o" + "d").encode() in raw.translate(
+                                engine._DIGIT_O_MARKS))
+        texts = ["x1O", "Oo5", "\u0665O", "O\u0967"]
+        assert any(engine._LETTER_O_HINT.search(text) and not _screens(text)[0] for text in texts)
+    else:
+        monkeypatch.setattr(engine, "_may_have_rot13_at",
+                            lambda raw: b".ng." in raw.translate(engine._NG_MARKS) or (
+                                raw.translate(engine._NG_MARKS).startswith(b"ng") if kept == "start"
+                                else raw.translate(engine._NG_MARKS).endswith(b"ng")))
+        texts = ["ng at", "at ng"]
+        assert any(engine._ROT13_AT_HINT.search(text) and not _screens(text)[1] for text in texts)
+
+
+def test_a_non_ascii_digit_counts_as_a_digit_in_the_letter_o_screen() -> None:
+    table = bytearray(engine._DIGIT_O_MARKS)
+    for byte in range(0x80, 0x100):
+        assert table[byte] == ord("d")
+    assert engine._LETTER_O_HINT.search("\u0665O") and engine._may_have_letter_o("\u0665O".encode())
 
 
 def test_decoders_match_the_per_alignment_forms() -> None:

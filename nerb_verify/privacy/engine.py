@@ -106,21 +106,23 @@ _BASE32_TOKEN = re.compile(r"(?<![A-Za-z0-9=])(?:[A-Z2-7]{16,}|[a-z2-7]{16,})=*(
 # Each line is matched from the start of its run and possessively, so a long run costs linear time.
 _WRAPPED_BASE64 = LazyPattern(
     r"(?<![A-Za-z0-9+/_-])[A-Za-z0-9+/_-]{16,}+(?:[ \t]*+\r?\n[ \t]*+[A-Za-z0-9+/_-]{4,}+)++={0,2}")
-# Where a wrapped run can start: a run of 16+ base64 characters (nothing of the alphabet before it) that ends a line,
-# the next line starting with 4 of them. Proof that every _WRAPPED_BASE64 match starts where this matches: a match at
-# q has no base64 character before q, then 16 or more of them, then its first (mandatory) wrapped line: blanks, an
-# optional CR, a line break, blanks and 4 or more base64 characters; that is this pattern at q (the run ends where a
-# blank or line break follows, neither of which is a base64 character, so taking fewer does not change the match).
-# This is ``re`` (a C search several times faster than ``regex`` on source, whose lines often end in a word and start
-# with one).
-_WRAP_START = re.compile(r"(?<![A-Za-z0-9+/_-])[A-Za-z0-9+/_-]{16,}[ \t]*\r?\n[ \t]*[A-Za-z0-9+/_-]{4}")
-# The two searches that start where no base64 character precedes, written with that character consumed instead of
-# tested by a lookbehind: the engine then skips ahead to the next character outside the alphabet in C and tries one
-# start per run of the alphabet, instead of trying (and refusing by the lookbehind) every character of every run,
-# about 1.7x faster on source. They miss only a start at the text's very beginning, which the callers try apart with
-# the original pattern (see :func:`_base64_tokens` and :func:`_wrap_start`).
+# Where a wrapped run can start (the *wrap condition* at q): a maximal run of 16 or more base64 characters starts at q
+# (nothing of the alphabet before it) and ends a line: blanks, an optional CR, a line break, then the next line starts
+# with blanks and 4 base64 characters. Every _WRAPPED_BASE64 match starts where it holds: a match at q has no base64
+# character before q, then 16 or more of them, then its first (mandatory) wrapped line: blanks, an optional CR, a line
+# break, blanks and 4 or more base64 characters (the run ends where a blank or line break follows, neither of which is
+# a base64 character, so the possessive run is the maximal one). :func:`_wrap_starts` finds every such q from the
+# line breaks, in the text read backwards: the end of the condition, reversed, starts with a line break, which the
+# standard library's ``re`` skips ahead to in C, where a forward search would try a start at every word of source.
+_WRAP_END_REVERSED = re.compile(r"\n\r?[ \t]*[A-Za-z0-9+/_-]{16}")
+_WRAP_NEXT_LINE = re.compile(r"[ \t]*[A-Za-z0-9+/_-]{4}")
+_BASE64_RUN = re.compile(r"[A-Za-z0-9+/_-]*")
+# The base64 token search that starts where no base64 character precedes, written with that character consumed
+# instead of tested by a lookbehind: the engine then skips ahead to the next character outside the alphabet in C and
+# tries one start per run of the alphabet, instead of trying (and refusing by the lookbehind) every character of every
+# run, about 1.7x faster on source. It misses only a token at the text's very beginning, which the caller tries apart
+# with the original pattern (see :func:`_base64_tokens`).
 _BASE64_AFTER = re.compile(r"[^A-Za-z0-9+/_-]([A-Za-z0-9+/_-]{12,}={0,2})(?![A-Za-z0-9+/_=-])")
-_WRAP_AFTER = re.compile(r"[^A-Za-z0-9+/_-][A-Za-z0-9+/_-]{16,}[ \t]*\r?\n[ \t]*[A-Za-z0-9+/_-]{4}")
 
 
 def _base64_tokens(clean: str) -> list[str]:
@@ -140,11 +142,14 @@ def _base64_tokens(clean: str) -> list[str]:
 
 def _wrapped_base64_runs(clean: str) -> list[str]:
     """The matches of ``_WRAPPED_BASE64`` in ``clean``, as ``finditer`` finds them, white space removed. The costly
-    search runs only from where ``_WRAP_START`` (a necessary condition at every match start) finds a place: no match
-    starts before the first such place, so searching from there finds the same leftmost match."""
+    search runs only from the places where the wrap condition holds (:func:`_wrap_starts`, a necessary condition at
+    every match start), the first of them at or after the end of the previous match: no match starts before it, so
+    searching from there finds the same leftmost match."""
     runs: list[str] = []
     position = 0
-    while (hint := _wrap_start(clean, position)) is not None:
+    for hint in _wrap_starts(clean):
+        if hint < position:
+            continue
         match = _WRAPPED_BASE64.search(clean, hint)
         if match is None:
             break
@@ -153,19 +158,28 @@ def _wrapped_base64_runs(clean: str) -> list[str]:
     return runs
 
 
-def _wrap_start(clean: str, position: int) -> int | None:
-    """Where ``_WRAP_START.search(clean, position)`` matches, or None.
+def _wrap_starts(clean: str) -> list[int]:
+    """Every place where the wrap condition holds in ``clean`` (see ``_WRAP_END_REVERSED``), in increasing order.
 
-    The same through ``_WRAP_AFTER``, which consumes the character before the run instead of testing it: a start at
-    0 is tried with the original pattern; any other start ``q >= position`` has a character outside the alphabet at
-    ``q - 1 >= position - 1``, so ``_WRAP_AFTER`` searched from ``position - 1`` finds it (at ``q - 1``), and each of its
-    matches at ``r >= position - 1`` is a start at ``r + 1 >= position`` whose lookbehind holds."""
-    if position == 0:
-        if _WRAP_START.match(clean) is not None:
-            return 0
-        position = 1
-    hint = _WRAP_AFTER.search(clean, position - 1)
-    return hint.start() + 1 if hint is not None else None
+    Why every one, and only those: where it holds at q, the run from q ends at some e, followed by blanks, an optional
+    CR and a line break at some l, then blanks and 4 base64 characters. Read backwards, the text has at l's mirror
+    position a line break, the optional CR, the blanks and then the run, reversed: ``_WRAP_END_REVERSED`` matches
+    there, and ``_WRAP_NEXT_LINE`` after l. The backward search meets that line break: each match holds one line break,
+    its first character, so no line break is skipped inside an earlier match. Conversely, a backward match at a line
+    break l, with ``_WRAP_NEXT_LINE`` after l, has 16 base64 characters before the blanks and CR before l; the maximal
+    run holding them (extended backwards by ``_BASE64_RUN``) starts at a q where the condition holds. Distinct line
+    breaks give distinct runs (a run is followed by one line end), found in decreasing order."""
+    backwards = clean[::-1]
+    size = len(clean)
+    starts: list[int] = []
+    for match in _WRAP_END_REVERSED.finditer(backwards):
+        line_break = size - 1 - match.start()
+        if _WRAP_NEXT_LINE.match(clean, line_break + 1) is None:
+            continue
+        run = _BASE64_RUN.match(backwards, match.end())
+        starts.append(size - (run.end() if run is not None else match.end()))
+    starts.reverse()
+    return starts
 
 
 _WHITE_SPACE = regex.compile(r"\s+")
@@ -254,17 +268,55 @@ def _windows(text: str, hints: list[re.Match[str]]) -> list[str]:
     return [text[low:high] for low, high in spans]
 
 
+def _marks(characters: dict[str, bytes]) -> bytes:
+    """A ``bytes.translate`` table: each byte of a character of a key becomes that key's mark, every other byte a
+    dot."""
+    table = bytearray(b"." * 256)
+    for chars, mark in characters.items():
+        for char in chars:
+            table[ord(char)] = mark[0]
+    return bytes(table)
+
+
+# Whole-text necessary conditions for the two rewritten views' hints, tested in C on the text as UTF-8 bytes
+# (``surrogatepass``), each byte replaced by its class mark. ASCII letters and digits are one byte each; every byte of
+# a non-ASCII character (a lone surrogate included) is 0x80 or more.
+# * _LETTER_O_HINT matches at an "O" or "o" that has a digit (``\d``: any Unicode decimal digit) right before it, or
+#   that ends a run of them with a digit right after it. So the marks hold "do" or "od", where "d" marks an ASCII
+#   digit *and* every byte of 0x80 or more (a non-ASCII digit's last byte stands right before the "O", its first byte
+#   right after the run): a text without either cannot match.
+# * _ROT13_AT_HINT matches "ng" (either case) with no ASCII letter right before or after it. In the second marks
+#   (n and g, "a" for every other ASCII letter, a dot for everything else) that is ".ng." inside the text, or "ng" at
+#   its start or end (taken as possible there, whatever follows or precedes).
+_DIGIT_O_MARKS = _marks({"0123456789" + "".join(map(chr, range(0x80, 0x100))): b"d", "Oo": b"o"})
+_NG_MARKS = _marks({"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz": b"a", "Nn": b"n", "Gg": b"g"})
+
+
+def _may_have_letter_o(raw: bytes) -> bool:
+    """False only when ``_LETTER_O_HINT`` cannot match the text ``raw`` encodes (see ``_DIGIT_O_MARKS``)."""
+    marks = raw.translate(_DIGIT_O_MARKS)
+    return b"do" in marks or b"od" in marks
+
+
+def _may_have_rot13_at(raw: bytes) -> bool:
+    """False only when ``_ROT13_AT_HINT`` cannot match the text ``raw`` encodes (see ``_NG_MARKS``)."""
+    marks = raw.translate(_NG_MARKS)
+    return b".ng." in marks or marks.startswith(b"ng") or marks.endswith(b"ng")
+
+
 def _scan_rewritten(clean: str, rules: tuple, found: set[str]) -> None:
     """Run the number rules on the letter-O view and the e-mail rules on the ROT13 view of the text around their
-    hints (only where a hint matches, so ordinary text pays one fast search each)."""
-    if SSN not in found or PHONE not in found:
+    hints (only where a hint matches; each hint search runs only where its necessary condition on the bytes holds,
+    so ordinary text pays two translations and a few substring tests)."""
+    raw = clean.encode("utf-8", "surrogatepass")
+    if (SSN not in found or PHONE not in found) and _may_have_letter_o(raw):
         hints = list(_LETTER_O_HINT.finditer(clean))
         if hints:
             number_rules = tuple(rule for rule in rules if rule.code in (SSN, PHONE))
             for window in _windows(clean, hints):
                 view = _DIGIT_RUN_WITH_O.sub(lambda match: match.group(0).replace("O", "0").replace("o", "0"), window)
                 _run(number_rules, "full", view, found)
-    if EMAIL not in found:
+    if EMAIL not in found and _may_have_rot13_at(raw):
         hints = list(_ROT13_AT_HINT.finditer(clean))
         if hints:
             email_rules = tuple(rule for rule in rules if rule.code == EMAIL)
@@ -503,16 +555,6 @@ def _reversed_base64_text(token: str) -> str | None:
             if text is not None:
                 return text
     return None
-
-
-def _marks(characters: dict[str, bytes]) -> bytes:
-    """A ``bytes.translate`` table: each byte of a character of a key becomes that key's mark, every other byte a
-    dot."""
-    table = bytearray(b"." * 256)
-    for chars, mark in characters.items():
-        for char in chars:
-            table[ord(char)] = mark[0]
-    return bytes(table)
 
 
 # Whole-text necessary conditions for the base32 and hex searches, tested in C: the text as UTF-8 bytes, each byte
