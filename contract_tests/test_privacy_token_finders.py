@@ -29,7 +29,7 @@ from pathlib import Path
 import pytest
 
 from contract_tests.bundle_texts import bundle_strings
-from nerb_verify.privacy import engine
+from nerb_verify.privacy import engine, payloads
 from nerb_verify.privacy.payloads import as_text
 
 REPO = Path(__file__).resolve().parent.parent
@@ -247,3 +247,60 @@ def test_every_alignment_of_a_glued_payload_is_still_decoded(secret: str) -> Non
         assert engine._base64_text(token) == secret
         engine._reversed_base64_text.cache_clear()
         assert engine._reversed_base64_text(token[::-1]) == secret
+
+
+# --- the bit-parallel base85 / ascii85 window search (session 11) ---------------------------------------------
+
+def _reference_window_starts(text: str, window: re.Pattern[str]) -> list[int]:
+    return [match.start() for match in re.finditer("(?=" + window.pattern + ")", text)]
+
+
+def _starts_of(hits: bytes) -> list[int]:
+    return [index for index, value in enumerate(hits) if value]
+
+
+_WINDOW_PIECES = ["!", "I", "J", "u", "v", "z", "~", "0", "9", "A", "e", "f", "Z", "a", "{", "}", "@", "^", " ", "\n",
+                  "\t", "<~", "abcde", "ABCDEFGHIJKLMN", "!!!!!", "0a0a0", "vvvvv", "%&()*"]
+
+
+def _window_texts() -> list[str]:
+    rng = random.Random(14)
+    texts = []
+    for _ in range(400):
+        body = "".join(rng.choice(_WINDOW_PIECES) for _ in range(rng.randint(100, 400)))
+        texts.append(body)
+        texts.append(body + "ABCDEFGHIJKLMN")  # a window that ends exactly at the text's end
+    return texts
+
+
+def test_bit_parallel_windows_are_the_pattern_matches() -> None:
+    texts = [*_source_texts(), *_window_texts()]
+    compared = ascii_windows = base_windows = at_end = 0
+    for text in texts:
+        hits = payloads._window_hits(text)
+        if hits is None:
+            assert len(text) < payloads.BIT_PARALLEL_MIN or not text.isascii()
+            continue
+        ascii85 = _reference_window_starts(text, payloads._ASCII85_WINDOW)
+        base85 = _reference_window_starts(text, payloads._BASE85_WINDOW)
+        assert _starts_of(hits[0]) == ascii85
+        assert _starts_of(hits[1]) == base85
+        compared += 1
+        ascii_windows += len(ascii85)
+        base_windows += len(base85)
+        at_end += bool(base85) and base85[-1] == len(text) - payloads.MIN_BASE85_RUN
+    assert compared > 500 and ascii_windows > 1000 and base_windows > 1000 and at_end > 100
+
+
+def test_the_runs_found_from_the_hits_are_those_found_by_the_search() -> None:
+    for text in [*_source_texts(), *_window_texts()]:
+        hits = payloads._window_hits(text)
+        if hits is None:
+            continue
+        for window, rest, found in ((payloads._ASCII85_WINDOW, payloads._ASCII85_REST, hits[0]),
+                                    (payloads._BASE85_WINDOW, payloads._BASE85_REST, hits[1])):
+            runs: list[str] = []
+            searched: list[str] = []
+            payloads._bare_run_texts(text, window, rest, lambda run: runs.append(run), found)
+            payloads._bare_run_texts(text, window, rest, lambda run: searched.append(run))
+            assert runs == searched

@@ -386,24 +386,85 @@ def _uu_texts(text: str) -> list[str]:
 _HEX_RUN = re.compile(r"[0-9A-Fa-f]+")
 
 
+def _bit_table(classes: dict[int, str]) -> bytes:
+    """A ``bytes.translate`` table: each byte gets the bits of every class (bit -> characters) it belongs to."""
+    table = bytearray(256)
+    for bit, chars in classes.items():
+        for char in chars:
+            table[ord(char)] |= bit
+    return bytes(table)
+
+
+def _bit_reader(bit: int) -> bytes:
+    """A ``bytes.translate`` table: 1 for a byte with ``bit`` set, 0 for every other byte."""
+    return bytes(1 if value & bit else 0 for value in range(256))
+
+
+# The window searches on a long ASCII text, bit-parallel (``_window_hits``): each character becomes one byte of
+# class bits, the text one integer (byte i at bits 8i to 8i + 7), and a window is a few shifts and ANDs of it.
+_WINDOW_BITS = _bit_table({1: _ASCII85_LEADER_CHARS, 2: _ASCII85_CHARS, 4: _BASE85_ALPHABET[:41], 8: _BASE85_ALPHABET})
+_ASCII85_HITS = _bit_reader(1)
+_BASE85_HITS = _bit_reader(4)
+# Shorter texts (JSON strings, words, lines) keep the pattern searches, cheaper there than building the integer.
+BIT_PARALLEL_MIN = 512
+
+
+def _window_hits(text: str) -> tuple[bytes, bytes] | None:
+    """For an ASCII ``text`` of at least ``BIT_PARALLEL_MIN`` characters: two byte strings as long as ``text``, with 1
+    where ``_ASCII85_WINDOW`` and where ``_BASE85_WINDOW`` match (at that start) and 0 elsewhere; else None.
+
+    A window is 14 characters of the alphabet whose characters 0, 5 and 10 are group leaders of text (the first 41
+    characters of the alphabet; ``_ASCII85_LEADER_CHARS`` is ``!``..``I``, every one of them in the alphabet, and so
+    for base85). With ``x`` the text's class bits (bit 1: an ascii85 leader, 2: an ascii85 character, 4 and 8 the
+    same for base85), ``x & x >> 40 & x >> 80`` has a leader bit set at i when the characters i, i + 5 and i + 10 are
+    leaders; ``inside``, the AND of ``x`` shifted by 0 to 13 characters (by doubling: 2, 4, 8, then 8 + 4 + 2), has an
+    alphabet bit set at i when the characters i to i + 13 all belong (a shift brings zeros in past the text's end, so
+    no window runs past it). Shifting ``inside`` down one bit puts each alphabet bit on its leader bit, so bits 1 and
+    4 of their AND are the two windows; the other bits are read by neither table. Every character is ASCII, one byte:
+    byte offsets are character offsets."""
+    if len(text) < BIT_PARALLEL_MIN or not text.isascii():
+        return None
+    size = len(text)
+    bits = int.from_bytes(text.encode("ascii").translate(_WINDOW_BITS), "little")
+    leaders = bits & (bits >> 40) & (bits >> 80)
+    two = bits & (bits >> 8)
+    four = two & (two >> 16)
+    eight = four & (four >> 32)
+    inside = eight & (four >> 64) & (two >> 96)
+    hits = (leaders & (inside >> 1)).to_bytes(size, "little")
+    return hits.translate(_ASCII85_HITS), hits.translate(_BASE85_HITS)
+
+
 def _bare_run_texts(text: str, window: re.Pattern[str], rest: re.Pattern[str],
-                    decode: Callable[[str], str | None]) -> list[str]:
+                    decode: Callable[[str], str | None], hits: bytes | None = None) -> list[str]:
     """Texts of the bare runs (maximal runs of the characters of ``rest``, a repeated class) that hold a ``window``
     match, each run decoded once by ``decode`` (a run of base64 characters too: the ascii85 of digits is often made
-    of letters and digits only)."""
+    of letters and digits only). ``hits`` (from :func:`_window_hits`), when given, says where ``window`` matches:
+    the first 1 at or after a position is where ``window.search`` from there matches (a window is 14 characters,
+    with no lookaround), so the runs are the same."""
     found: list[str] = []
     backwards: str | None = None  # the text reversed, made once when a window matches: ``rest`` then finds the
     # run's start in C (its class reads the same either way) instead of a loop over characters
     position = 0
-    while (match := window.search(text, position)) is not None:
+    while True:
+        if hits is None:
+            match = window.search(text, position)
+            if match is None:
+                break
+            begin, end = match.start(), match.end()
+        else:
+            begin = hits.find(1, position)
+            if begin == -1:
+                break
+            end = begin + MIN_BASE85_RUN
         # (A window lies inside one run, so the next search starts after the run: one search per run, where
         # ``finditer`` would stop every 14 characters of a long run.)
         if backwards is None:
             backwards = text[::-1]
-        head = rest.match(backwards, len(text) - match.start())
-        start = match.start() - (head.end() - head.start()) if head is not None else match.start()
-        tail = rest.match(text, match.end())
-        done = tail.end() if tail is not None else match.end()
+        head = rest.match(backwards, len(text) - begin)
+        start = begin - (head.end() - head.start()) if head is not None else begin
+        tail = rest.match(text, end)
+        done = tail.end() if tail is not None else end
         position = done
         run = text[start:done]
         if _HEX_RUN.fullmatch(run):
@@ -427,8 +488,11 @@ def raw_payloads(text: str) -> list[str]:
             if decoded is not None:
                 found.append(decoded)
     if len(text) >= MIN_BASE85_RUN:
-        found.extend(_bare_run_texts(text, _ASCII85_WINDOW, _ASCII85_REST, _ascii85_text))
-        found.extend(_bare_run_texts(text, _BASE85_WINDOW, _BASE85_REST, _base85_text))
+        hits = _window_hits(text)
+        found.extend(_bare_run_texts(text, _ASCII85_WINDOW, _ASCII85_REST, _ascii85_text,
+                                     hits[0] if hits is not None else None))
+        found.extend(_bare_run_texts(text, _BASE85_WINDOW, _BASE85_REST, _base85_text,
+                                     hits[1] if hits is not None else None))
     found.extend(_uu_texts(text))
     return found
 
