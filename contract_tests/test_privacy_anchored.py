@@ -214,3 +214,26 @@ def test_the_bracketed_gate_holds_wherever_the_regex_form_does(text: str) -> Non
         assert email._has_bracketed_at(text), text
     if text.isascii() and "\x1c" not in text:  # (re's \s also takes \x1c-\x1f, regex's does not)
         assert email._has_bracketed_at(text) == bool(gate.search(text)), text
+
+
+def test_the_characters_that_fold_to_ascii_letters_are_the_listed_ones() -> None:
+    """Every character outside ASCII that ``regex`` matches case-insensitively to an ASCII letter is in
+    ``anchored._ASCII_FOLDS`` (and each listed one does): the windowed search finds the words by ASCII lower-casing in
+    every other text."""
+    letters = regex.compile("(?i)[a-z]")
+    folding = "".join(chr(code) for code in range(0x80, 0x110000)
+                      if not 0xD800 <= code < 0xE000 and letters.fullmatch(chr(code)))
+    assert folding == anchored._ASCII_FOLDS
+
+
+def test_the_home_words_are_found_before_a_slash_in_text_of_any_kind() -> None:
+    """The literal search (ASCII text, and other text read one byte per character) and the regex search give the same
+    occurrences: here, through whole searches that hit only by the word before a slash or backslash."""
+    users, home = "Us" + "ers", "ho" + "me"
+    for extra in ("", "\u00e9", "\u4e2d", "\U0001f600"):
+        for text in (f"{extra} C:\\{users}\\jroe", f"/{home}/jroe {extra}", f"{extra}{users} /{home} x/{home}/y",
+                     f"{users.upper()}{extra} D:\\\\{users.lower()}\\x"):
+            _same(_HOME, text)
+    assert anchored._class_chars(r"[\\/]") == "\\/"
+    assert _HOME._needles == tuple(word + char for word in ("users", "home", "documents and settings")
+                                   for char in "\\/")

@@ -21,6 +21,7 @@ import regex
 
 from nerb_verify.codes import register
 from nerb_verify.privacy.lazy import LazyPattern
+from nerb_verify.privacy.lowercase import lowered
 from nerb_verify.privacy.normalise import normalise
 from nerb_verify.privacy.rules.anchored import AnchoredPattern
 from nerb_verify.privacy.rules.base import Rule, compile_rule
@@ -117,7 +118,7 @@ _AT_GATE = re.compile(rf"{_separated_words(_AT_WORDS)}|{_lower_words(_AT_WORDS_G
 
 def _has_at_word(text: str) -> bool:
     """True when ``text`` holds a word for the at-sign (the plain spelled-out rule cannot match otherwise)."""
-    return _AT_GATE.search(text.lower()) is not None
+    return _AT_GATE.search(lowered(text)) is not None
 
 
 # The plain spelled-out rule's own gate (its ``prefilter``), sharper than ``_AT_GATE``: a word for the at-sign, then
@@ -146,7 +147,7 @@ def _has_at_word_then_dot(text: str) -> bool:
     if _AT_THEN_DOT is None:
         _AT_THEN_DOT = re.compile(rf"(?:{_AT_GATE.pattern})[\W_]*[^\s.]+?(?:\.|[\W_]+(?:{_lower_words(_DOT_WORDS)})"
                                   rf"|[\W_]*(?:{_lower_words(_DOT_WORDS_GLUED)}))")
-    return _AT_THEN_DOT.search(text.lower()) is not None
+    return _AT_THEN_DOT.search(lowered(text)) is not None
 
 _SPELLED_LOCAL = r"(?<![\w.+-])[\w.+-]{0,63}\w"
 
@@ -220,7 +221,7 @@ _ASCII_BRACKETED_AT_GATE = re.compile(
 def _has_bracketed_at(text: str) -> bool:
     """The bracketed spelling's gate (see ``_BRACKETED_AT_GATE``): the rule cannot match a text without it."""
     if text.isascii():
-        return _ASCII_BRACKETED_AT_GATE.search(text.lower()) is not None
+        return _ASCII_BRACKETED_AT_GATE.search(lowered(text)) is not None
     return _BRACKETED_AT_GATE.search(text) is not None
 
 

@@ -92,14 +92,15 @@ def _not_escape_run(match: regex.Match[str]) -> bool:
 RULES = (
     # Searched only near the words every match holds (``WordWindowPattern``, condition (w)): the first alternative
     # holds "home" at most 8 characters after its start ("/export/"), the other two "Users", "Documents and
-    # Settings" or "users" after at most a drive (2 characters) and the run of slashes before the word.
+    # Settings" or "users" after at most a drive (2 characters) and the run of slashes before the word; in every
+    # alternative the word is followed by ``_SEG``, a slash or a backslash (``follow``).
     Rule("path.home", PERSONAL_PATH, WordWindowPattern(
         rf"(?:/home|/var/home|/export/home|/usr/home){_SEG}(?!\$)[A-Za-z0-9_][\w.-]*"
         rf"|(?<![\w.-])(?<!(?i:all|end) )(?:[A-Za-z]:)?(?:{_SEG})?(?:Users|Documents and Settings){_SEG}"
         rf"(?!(?:Public|Shared|Default|All Users)\b)"
         rf"[A-Za-z0-9_][\w.-]*"
         rf"|(?i:[A-Za-z]:){_SEG}(?i:users){_SEG}(?!(?i:public|shared|default|all users)\b)[A-Za-z0-9_][\w.-]*",
-        ("users", "home", "documents and settings"), 8, r"[\\/]"),
+        ("users", "home", "documents and settings"), 8, r"[\\/]", follow=r"[\\/]"),
          ("remainder",)),
     Rule("path.root_home", PERSONAL_PATH, compile_rule(r"(?<![\w.~-])/r[o]ot(?![\w.-])"), ("remainder",), trigger="/",
          prefilter=_has_root_home),

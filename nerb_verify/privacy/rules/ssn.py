@@ -12,6 +12,7 @@ from __future__ import annotations
 import regex
 
 from nerb_verify.codes import register
+from nerb_verify.privacy.lowercase import lowered
 from nerb_verify.privacy.rules.base import EIGHT_DIGITS, FastPattern, Rule, compile_rule
 from nerb_verify.privacy.rules.phone import SPACED_GATE
 
@@ -58,6 +59,26 @@ def _spaced_issuable(match: regex.Match[str]) -> bool:
 # ``[ \t.\-_/~:]\d`` lookaheads (c), and hold 9 digits (3 + 2 + 4; 1 + 1 + 7) (d). The context rule consumes the
 # words before the number, with no bound on the spaces in them (no lead): its nine digits in a row only make a run
 # with nine digits a necessary condition, and the whole text is searched when one exists.
+
+
+def _has_ssn_word(text: str) -> bool:
+    """The context rule's words: every match starts with "ssn", "ss#" or "social" in some case, with no letter or
+    digit right before it (the rule's lookbehind). In ASCII text only ASCII letters can match the words
+    case-insensitively, and lower-casing keeps every position, so a text whose lower-cased form holds no such
+    occurrence cannot match: the rule's case-insensitive search over a long block then runs only where one is written
+    (code is full of "classname", which is not one). Other text is always searched."""
+    if not text.isascii():
+        return True
+    low = lowered(text)
+    for word in ("ssn", "ss#", "social"):
+        at = low.find(word)
+        while at != -1:
+            if at == 0 or not low[at - 1].isalnum():
+                return True
+            at = low.find(word, at + 1)
+    return False
+
+
 RULES = (
     Rule("ssn.shape", SSN, compile_rule(_SHAPE), ("full",), gate=EIGHT_DIGITS, window=9),
     Rule("ssn.issuable_shape", SSN, compile_rule(_SHAPE), ("full",), gate=EIGHT_DIGITS, validate=_issuable,
@@ -67,5 +88,5 @@ RULES = (
          validate=_spaced_issuable, window=9),
     Rule("ssn.context", SSN, compile_rule(
         r"(?i)(?<![^\W_])(?:ssn|ss\#|social[ \t_-]*security(?:[ \t_-]*(?:no|num|number|\#))?)[^\w\n]{0,5}\d{9}(?!\d)"),
-        ("full",), gate=EIGHT_DIGITS, window=9, window_lead=None),
+        ("full",), gate=EIGHT_DIGITS, prefilter=_has_ssn_word, window=9, window_lead=None),
 )
