@@ -304,3 +304,40 @@ def test_the_runs_found_from_the_hits_are_those_found_by_the_search() -> None:
             payloads._bare_run_texts(text, window, rest, lambda run: runs.append(run), found)
             payloads._bare_run_texts(text, window, rest, lambda run: searched.append(run))
             assert runs == searched
+
+
+# --- base32 tokens from the run starts of the marks (session 11) ----------------------------------------------
+
+_BASE32_PIECES = ["ABCDEFGH", "IJKLMNOP", "QRSTUVWX", "YZ234567", "abcdefgh", "ijklmnop", "qrstuvwx", "yz234567", "A",
+                  "a", "2", "7", "0", "1", "8", "9", "=", "==", "===", " ", "\n", "-", ".", "_", "é", "\u0430", "Ab"]
+
+
+def _base32_texts() -> list[str]:
+    rng = random.Random(15)
+    return ["".join(rng.choice(_BASE32_PIECES) for _ in range(rng.randint(0, 30))) for _ in range(6000)]
+
+
+def _reference_base32_tokens(text: str) -> list[str]:
+    return [match.group(0) for match in engine._BASE32_TOKEN.finditer(text)]
+
+
+def test_base32_tokens_match_the_pattern_on_every_text() -> None:
+    texts = [*bundle_strings(), *_source_texts(), *_base32_texts()]
+    found = from_runs = 0
+    for text in texts:
+        expected = _reference_base32_tokens(text)
+        assert engine._base32_tokens(text, text.encode("utf-8", "surrogatepass")) == expected, text
+        found += len(expected)
+        from_runs += bool(expected) and text.isascii()
+    assert found > 400 and from_runs > 100  # not vacuous: tokens of both cases, found from the runs
+
+
+@pytest.mark.parametrize("mutant", ["stricter", "upper only"])
+def test_a_base32_mutant_fails_the_comparison(monkeypatch: pytest.MonkeyPatch, mutant: str) -> None:
+    if mutant == "stricter":
+        monkeypatch.setattr(engine, "_BASE32_RUN", b"x" * 17)
+    else:
+        monkeypatch.setattr(engine, "_BASE32_LOWER_MARKS", engine._BASE32_UPPER_MARKS)
+    texts = _base32_texts()
+    assert any(engine._base32_tokens(text, text.encode("utf-8", "surrogatepass")) != _reference_base32_tokens(text)
+               for text in texts)

@@ -574,9 +574,46 @@ _HEX_RUN = b"x" * 12
 _SEPARATED_HEX_RUN = b"sxx" * 5
 
 
-def _has_base32_run(raw: bytes) -> bool:
-    """Whether ``_BASE32_TOKEN`` can match the text ``raw`` encodes (UTF-8, ``surrogatepass``): see the proof above."""
-    return _BASE32_RUN in raw.translate(_BASE32_UPPER_MARKS) or _BASE32_RUN in raw.translate(_BASE32_LOWER_MARKS)
+def _base32_tokens(clean: str, raw: bytes) -> list[str]:
+    """The matches of ``_BASE32_TOKEN`` in ``clean`` (``raw``: its UTF-8, ``surrogatepass``), as ``finditer`` finds
+    them; none without 16 base32 characters of one case in a row (see the proof above).
+
+    In ASCII text (byte offsets are character offsets) the pattern is tried only at the start of each run of 16 or
+    more marks in either translation, with ``match`` (its lookbehind still reads the character before). Why the
+    same: a match at q has no letter, digit or "=" before q, then 16 or more characters of one of the two classes, so
+    a run of marks starts at q in that class's translation; and a match at such a start at or after the previous
+    match's end is the one ``finditer`` finds next, since no match starts anywhere else. Other text is searched
+    whole."""
+    upper = raw.translate(_BASE32_UPPER_MARKS)
+    lower = raw.translate(_BASE32_LOWER_MARKS)
+    if _BASE32_RUN not in upper and _BASE32_RUN not in lower:
+        return []
+    if not clean.isascii():
+        return [match.group(0) for match in _BASE32_TOKEN.finditer(clean)]
+    tokens: list[str] = []
+    end = 0
+    for start in sorted(set(_run_starts(upper) + _run_starts(lower))):
+        if start < end:
+            continue
+        match = _BASE32_TOKEN.match(clean, start)
+        if match is not None:
+            tokens.append(match.group(0))
+            end = match.end()
+    return tokens
+
+
+def _run_starts(marks: bytes) -> list[int]:
+    """Where each run of ``_BASE32_RUN`` or more marks ("x") begins in ``marks`` (every other byte is a dot): the
+    first 16 marks in a row found at or after a dot (or the start) begin a run there."""
+    starts: list[int] = []
+    at = marks.find(_BASE32_RUN)
+    while at != -1:
+        starts.append(at)
+        stop = marks.find(b".", at + len(_BASE32_RUN))
+        if stop == -1:
+            break
+        at = marks.find(_BASE32_RUN, stop)
+    return starts
 
 
 def encoded_payloads(clean: str) -> list[str]:
@@ -590,17 +627,14 @@ def encoded_payloads(clean: str) -> list[str]:
     if "\n" in clean:
         tokens += _wrapped_base64_runs(clean)
     for token in tokens:
-        text = _base64_text(token)
-        if text is None:
-            text = _reversed_base64_text(token)
+        text = _token_text(token)
         if text is not None:
             found.append(text)
     raw = clean.encode("utf-8", "surrogatepass")
-    if _has_base32_run(raw):
-        for match in _BASE32_TOKEN.finditer(clean):
-            text = _base32_text(match.group(0))
-            if text is not None:
-                found.append(text)
+    for token in _base32_tokens(clean, raw):
+        text = _base32_text(token)
+        if text is not None:
+            found.append(text)
     hex_marks = raw.translate(_HEX_MARKS)
     for pattern, run in ((_HEX_TOKEN, _HEX_RUN), (_SEPARATED_HEX, _SEPARATED_HEX_RUN)):
         if run not in hex_marks:
@@ -613,8 +647,10 @@ def encoded_payloads(clean: str) -> list[str]:
     return found
 
 
+@functools.lru_cache(maxsize=65536)
 def _token_text(token: str) -> str | None:
-    """What :func:`encoded_payloads` finds in one base64 token: its text forwards, else backwards."""
+    """What :func:`encoded_payloads` finds in one base64 token: its text forwards, else backwards (cached per token:
+    a source block holds each identifier many times, and one lookup per token is cheaper than two)."""
     text = _base64_text(token)
     return _reversed_base64_text(token) if text is None else text
 
