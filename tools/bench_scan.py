@@ -5,7 +5,7 @@ Usage:
 
     python3 -m venv /tmp/ds-venv && /tmp/ds-venv/bin/pip install detect-secrets
     python tools/bench_scan.py --detect-secrets /tmp/ds-venv/bin/detect-secrets [--real-mb 13] [--tree-mb 10]
-                               [--rounds 2] [--real-tree DIR] [--baseline DIR] [--out result.json]
+                               [--rounds 2] [--real-tree DIR] [--baseline DIR] [--floor] [--out result.json]
 
 ``--profile`` (default ``repository``, the pre-commit hook's) is the profile of our scans of the two trees.
 
@@ -16,6 +16,10 @@ theirs, ours (ABBA), so drifting load hits both alike (with ``--baseline DIR``, 
 scanner runs too: ours, baseline, theirs, theirs, baseline, ours); with ``--one-core`` (the default, where
 ``taskset`` exists) all are pinned to CPU 0 (detect-secrets starts a worker pool per core it sees; pinned, the
 pool shares one core).
+With ``--floor``, two floors (``tools/scan_floor.py``) run in the same alternation, just inside ours: ``read_floor``
+(start, walk, read, decode and split every file) and ``rules_floor`` (the same, then every rule of the repository
+profile asked once of each file's whole text: no normaliser, no payloads, no joined views), with the ratio of our
+median CPU time to each.
 Per run: wall time (``perf_counter_ns``) and CPU time (user + system of the process and every descendant it waited
 for, from ``getrusage(RUSAGE_CHILDREN)`` deltas). Reported: medians, MB/s (bytes of the tree's regular files over
 the median), and the ratio of medians from the same run (theirs / ours). detect-secrets is never a dependency;
@@ -215,28 +219,49 @@ def _summary(size: int, walls: list[int], cpus: list[int], found: int) -> dict[s
             "findings": found}
 
 
+FLOOR = Path(__file__).resolve().parent / "scan_floor.py"
+FLOORS = ("read_floor", "rules_floor")
+
+
+def _floor(tree: Path, pin: list[str], subject: str) -> tuple[list[str], Path]:
+    return pin + [sys.executable, str(FLOOR), subject.removesuffix("_floor"), str(tree)], REPO
+
+
 def bench_tree_abba(tree: Path, rounds: int, detect_secrets: str | None, pin: list[str],
-                    baseline: Path | None = None, profile: str = "repository") -> dict[str, object]:
+                    baseline: Path | None = None, profile: str = "repository",
+                    floors: bool = False) -> dict[str, object]:
     """``rounds`` ABBA rounds (ours, theirs, theirs, ours) of whole-process scans of ``tree``; with ``baseline`` (a
-    checkout of another commit) A B C C B A rounds: ours, the baseline's scanner, theirs, theirs, baseline, ours."""
+    checkout of another commit) A B C C B A rounds: ours, the baseline's scanner, theirs, theirs, baseline, ours;
+    with ``floors``, the two floors of ``tools/scan_floor.py`` (``read_floor``, ``rules_floor``) run just inside
+    ours (and the baseline), in the same mirrored order."""
     files, size = tree_bytes(tree)
-    samples: dict[str, tuple[list[int], list[int]]] = {"ours": ([], []), "baseline": ([], []), "theirs": ([], [])}
-    found = {"ours": 0, "baseline": 0, "theirs": 0}
+    samples: dict[str, tuple[list[int], list[int]]] = {who: ([], []) for who in ("ours", "baseline", "theirs",
+                                                                                  *FLOORS)}
+    found = dict.fromkeys(samples, 0)
     loads = [os.getloadavg()[0]]
     middle = ("theirs", "theirs") if detect_secrets else ()
-    order = ("ours", "baseline", *middle, "baseline", "ours") if baseline else ("ours", *middle, "ours")
+    inner = FLOORS if floors else ()
+    first = ("ours", "baseline", *inner) if baseline else ("ours", *inner)
+    order = (*first, *middle, *reversed(first))
     for _round in range(rounds):
         for who in order:
             if who == "theirs":
                 command, cwd = _theirs(tree, pin, detect_secrets or "")
+            elif who in FLOORS:
+                command, cwd = _floor(tree, pin, who)
             else:
                 command, cwd = _ours(tree, pin, baseline if who == "baseline" and baseline else REPO, profile)
             wall, cpu, code, stdout = run_process(command, cwd)
-            if who != "theirs" and code not in (0, 1):
+            if who in FLOORS:
+                if code != 0:
+                    raise SystemExit(f"{who} failed (exit {code})")
+                found[who] = int(stdout.split(b", ")[3].split()[0])  # the rule hits (0 for the read floor)
+            elif who != "theirs" and code not in (0, 1):
                 raise SystemExit(f"nerb-verify scan failed (exit {code})")
-            if who == "theirs" and code != 0:
+            elif who == "theirs" and code != 0:
                 raise SystemExit(f"detect-secrets failed (exit {code})")
-            found[who] = _count_theirs(stdout) if who == "theirs" else _count_ours(stdout)
+            else:
+                found[who] = _count_theirs(stdout) if who == "theirs" else _count_ours(stdout)
             samples[who][0].append(wall)
             samples[who][1].append(cpu)
         loads.append(os.getloadavg()[0])
@@ -247,6 +272,12 @@ def bench_tree_abba(tree: Path, rounds: int, detect_secrets: str | None, pin: li
         out["baseline"] = before
         out["ratio_cpu_baseline_over_ours"] = round(
             int(before["median_cpu_ns"]) / int(out["nerb_verify"]["median_cpu_ns"]), 2)  # type: ignore[index]
+    if floors:
+        for who in FLOORS:
+            floor = _summary(size, *samples[who], found[who])
+            out[who] = floor
+            out[f"ratio_cpu_ours_over_{who}"] = round(
+                int(out["nerb_verify"]["median_cpu_ns"]) / int(floor["median_cpu_ns"]), 2)  # type: ignore[index]
     if not detect_secrets:
         out["detect_secrets"] = "not run (pass --detect-secrets PATH, or put detect-secrets on PATH)"
         return out
@@ -275,6 +306,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--no-one-core", dest="one_core", action="store_false", help="do not pin to CPU 0")
     parser.add_argument("--out", type=Path, help="also write the JSON here")
     parser.add_argument("--baseline", type=Path, help="a checkout of another commit: its scanner is alternated too")
+    parser.add_argument("--floor", action="store_true",
+                        help="also time tools/scan_floor.py's read and rules floors in the same alternation")
     parser.add_argument("--profile", default="repository", choices=("repository", "contract", "rendered"),
                         help="the profile of our scans of the trees (default: repository, the pre-commit hook's)")
     args = parser.parse_args(argv)
@@ -289,11 +322,13 @@ def main(argv: list[str] | None = None) -> int:
             real = Path(scratch) / "real"
             real.mkdir()
             build_real_tree(Path(sysconfig.get_paths()["purelib"]), real, args.real_mb, 2.5)
-        trees["real_mixed_tree"] = bench_tree_abba(real, args.rounds, detect_secrets, pin, baseline, args.profile)
+        trees["real_mixed_tree"] = bench_tree_abba(real, args.rounds, detect_secrets, pin, baseline, args.profile,
+                                                   args.floor)
         generated = Path(scratch) / "generated"
         generated.mkdir()
         make_tree(generated, args.tree_mb)
-        trees["generated_tree"] = bench_tree_abba(generated, args.rounds, detect_secrets, pin, baseline, args.profile)
+        trees["generated_tree"] = bench_tree_abba(generated, args.rounds, detect_secrets, pin, baseline, args.profile,
+                                                  args.floor)
     machine = {"python": platform.python_version(), "machine": platform.machine(), "cpus": os.cpu_count(),
                "system": platform.system(), "pinned_to_one_core": bool(pin)}
     result = {"machine": machine, "profile": args.profile,
@@ -328,6 +363,14 @@ def main(argv: list[str] | None = None) -> int:
             print(f"| {name} | {before['median_cpu_ns'] / 1e9:.2f} ({before['mb_s_cpu']:.2f}), {before['findings']} | "
                   f"{ours['median_cpu_ns'] / 1e9:.2f} ({ours['mb_s_cpu']:.2f}), {ours['findings']} | "
                   f"{tree['ratio_cpu_baseline_over_ours']} |")
+    if args.floor:
+        print("\n| tree | read floor CPU s (MB/s) | rules floor CPU s (MB/s) | this tree CPU s (MB/s) |")
+        print("|---|---:|---:|---:|")
+        for name, tree in trees.items():
+            assert isinstance(tree, dict)
+            cells = [name] + [f"{tree[who]['median_cpu_ns'] / 1e9:.2f} ({tree[who]['mb_s_cpu']:.2f})"
+                              for who in (*FLOORS, "nerb_verify")]
+            print("| " + " | ".join(cells) + " |")
     print(f"\ncontract profile, vendored bundle in process: parse + scan {bundle['parse_and_scan_cpu_ns'] / 1e9:.3f} "
           f"s CPU ({_mb_per_s(int(bundle['bytes']), int(bundle['parse_and_scan_cpu_ns'])):.2f} MB/s), scan of parsed "
           f"data {bundle['scan_only_mb_s']} MB/s (wall)")
