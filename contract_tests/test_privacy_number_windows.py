@@ -174,3 +174,34 @@ def test_run_digit_class_is_the_documented_superset() -> None:
         expected = ("0" <= char <= "9") or (not char.isascii() and char != "\u2603")
         assert (digit.fullmatch(char) is not None) == expected, hex(point)
     assert set(base._RUN_SEPARATORS) == set("-./_~:+()[] \t\r\n")
+
+
+# --- the SSN context rule's word prefilter (session 11) -------------------------------------------------------
+
+_CONTEXT_PIECES = ["SSN", "ssn", "Ssn", "sSn", "ss#", "SS#", "social", "Social", "SOCIAL", " security", " number",
+                   " no", "#", ":", " ", "  ", "-", "_", "x", "a", "1", "9", "ss", "n", "soc", "ial",
+                   "123" + "45" + "6789", "987" + "654" + "321", "12345678", "\n", "é", "\u017f"]
+
+
+def test_the_context_words_prefilter_holds_wherever_the_rule_matches() -> None:
+    """``ssn._has_ssn_word`` is the rule's prefilter: wherever the rule's pattern finds a match (searched without it),
+    it holds; and it refuses some texts (otherwise it would save nothing)."""
+    import random
+
+    from nerb_verify.privacy.rules import ssn
+
+    rule = ALL_RULES["ssn.context"]
+    assert rule.prefilter is ssn._has_ssn_word
+    bare = rule._replace(prefilter=None)
+    rng = random.Random(16)
+    matched = refused = 0
+    for _ in range(20000):
+        text = "".join(rng.choice(_CONTEXT_PIECES) for _ in range(rng.randint(1, 10)))
+        if bare.hits(text, {}):
+            assert ssn._has_ssn_word(text), text
+            matched += 1
+        refused += not ssn._has_ssn_word(text)
+    assert matched > 500 and refused > 2000
+    # A word glued to a letter or digit before it is not one (the rule's lookbehind); after an underscore it is.
+    digits = "123" + "45" + "6789"
+    assert not ssn._has_ssn_word(f"classname {digits}") and ssn._has_ssn_word(f"_ssn {digits}")
