@@ -336,6 +336,26 @@ def test_as_text_fast_path_equals_the_general_path(raw: bytes) -> None:
     assert payloads.as_text(raw) == _as_text_general(raw)
 
 
+def test_as_text_fast_path_equals_the_general_path_on_invalid_and_valid_utf8() -> None:
+    """The fast path decodes with ``surrogateescape`` and refuses escaped bytes (session 11): the same verdict as a
+    strict decode, also for encoded surrogates (which strict UTF-8 refuses), overlong forms, cut sequences, and text in
+    other scripts; on seeded random bytes of every first byte."""
+    import random
+
+    cases = [b"\xed\xa0\x80" + b"abcdefgh", b"abcdefgh\xed\xb2\x80", b"\xc0\xafabcdefgh", b"abcdefgh\xe2\x82",
+             "caf\u00e9 cr\u00e8me".encode(), "\u65e5\u672c\u8a9e\u306e\u6587\u5b57".encode(),
+             "\U0001f600 smile ok".encode(), b"abc\x7fdefgh", b"ab\x1bcdefgh\x1b", "\udc80".encode("utf-8", "surrogatepass")]
+    rng = random.Random(17)
+    cases += [bytes(rng.randrange(256) for _ in range(rng.randint(1, 40))) for _ in range(20000)]
+    cases += [bytes([rng.choice((0xc3, 0xe2, 0xf0, 0x41))]) + bytes(rng.randrange(0x80, 0xc0) for _ in range(3)) * 3
+              for _ in range(2000)]
+    for raw in cases:
+        assert payloads.as_text(raw) == _as_text_general(raw), raw
+    # Not vacuous: the valid texts are text, the invalid ones are not.
+    assert all(payloads.as_text(raw) is not None for raw in cases[4:7])
+    assert all(payloads.as_text(raw) is None for raw in cases[:4])
+
+
 def _gzip_without_zero_bytes(text: str) -> bytes:
     """A gzip stream of ``text`` (with as many spaces appended as it takes) that holds no zero byte.
     ``gzip.compress`` writes zero flags, so its streams always hold one and take the general path anyway; this one

@@ -341,3 +341,25 @@ def test_a_base32_mutant_fails_the_comparison(monkeypatch: pytest.MonkeyPatch, m
     texts = _base32_texts()
     assert any(engine._base32_tokens(text, text.encode("utf-8", "surrogatepass")) != _reference_base32_tokens(text)
                for text in texts)
+
+
+def test_a_word_is_uudecoded_as_the_token_search_does() -> None:
+    """``payloads._uu_word_text`` (session 11: a word can only be one token, whole) gives the first text of
+    ``_uu_token_texts`` on every word: uuencoded lines of text (right length, one character more or less, a wrong
+    length character), random words of the uuencode alphabet, and the source's and bundles' words."""
+    import binascii
+
+    rng = random.Random(18)
+    words: list[str] = []
+    for secret in _SECRETS:
+        line = binascii.b2a_uu(secret.encode()).decode().rstrip("\n").replace(" ", "`")
+        words += [line, line + "A", line[:-1], chr(ord(line[0]) + 1) + line[1:], "x" + line]
+    alphabet = [chr(code) for code in range(ord("!"), ord("`") + 1)]
+    words += ["".join(rng.choice(alphabet) for _ in range(rng.randint(1, 70))) for _ in range(5000)]
+    words += [word for text in [*bundle_strings(), *_source_texts()] for word in text.split()]
+    texts = 0
+    for word in words:
+        found = payloads._uu_token_texts(word)
+        assert payloads._uu_word_text(word) == (found[0] if found else None), word
+        texts += bool(found)
+    assert texts >= len(_SECRETS)  # not vacuous: the uuencoded lines of text decode

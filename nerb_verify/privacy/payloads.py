@@ -123,6 +123,10 @@ def _inflate(raw: bytes) -> bytes | None:
 _GENERAL_LEADS = _BOM_LEADS | {0x1F} | {lead for lead in range(256) if lead & 0x0F == 8}
 
 
+# A byte that is not UTF-8, as ``surrogateescape`` decodes it.
+_ESCAPED_BYTE = re.compile("[\udc80-\udcff]")
+
+
 def as_text(raw: bytes | None) -> str | None:
     """Printable text carried by ``raw`` directly, or by ``raw`` inflated when it is a compressed stream."""
     if not raw:
@@ -131,10 +135,17 @@ def as_text(raw: bytes | None) -> str | None:
         # The common case (random bytes from a digest or an id decoded at some alignment), in one call: what
         # :func:`_printable_text` does for such bytes (UTF-8, nothing to skip), and no :func:`_inflate`, which
         # returns None for every first byte outside ``_GENERAL_LEADS``.
-        try:
-            return _printable(raw.decode("utf-8"))
-        except UnicodeDecodeError:
+        # (Decoded with ``surrogateescape``, which never raises: bytes that are not UTF-8 become lone surrogates
+        # U+DC80-U+DCFF, which strict decoding never yields, so their presence is exactly its failure. Raising and
+        # catching the error cost more than this test for the many random tokens that are not text; ``_printable``
+        # would refuse such text too, a lone surrogate being neither printable nor dropped, but only after a loop
+        # over its characters.)
+        text = raw.decode("utf-8", "surrogateescape")
+        if text.isprintable():
+            return text if len(text) >= MIN_DECODED_CHARS else None
+        if _ESCAPED_BYTE.search(text) is not None:
             return None
+        return _printable(text)
     text = _printable_text(raw)
     if text is None:
         inflated = _inflate(raw)
@@ -526,4 +537,14 @@ def word_has_raw_payload(word: str) -> bool:
     if len(word) >= MIN_BASE85_RUN and (_bare_run_texts(word, _ASCII85_WINDOW, _ASCII85_REST, _ascii85_text)
                                         or _bare_run_texts(word, _BASE85_WINDOW, _BASE85_REST, _base85_text)):
         return True
-    return bool(_uu_token_texts(word))
+    return _uu_word_text(word) is not None
+
+
+def _uu_word_text(word: str) -> str | None:
+    """:func:`_uu_token_texts` of a word (no white space), at most one text: a token needs white space or the text's
+    ends on both sides, so in a word only the whole word can be one; ``_UU_TOKEN`` matches there exactly when the
+    word's first character is a length character and every other one is a uuencode character (its greedy run then
+    ends at the word's end), and it is taken when it is as long as its length character announces."""
+    if _UU_TOKEN.fullmatch(word) is None or len(word) - 1 != 4 * ((ord(word[0]) - 30) // 3):
+        return None
+    return _uu_token_text(word)
