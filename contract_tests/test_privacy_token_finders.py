@@ -277,7 +277,7 @@ def test_bit_parallel_windows_are_the_pattern_matches() -> None:
     texts = [*_source_texts(), *_window_texts()]
     compared = ascii_windows = base_windows = at_end = 0
     for text in texts:
-        hits = payloads._window_hits(text)
+        hits = payloads._class_hits(text)
         if hits is None:
             assert len(text) < payloads.BIT_PARALLEL_MIN or not text.isascii()
             continue
@@ -294,7 +294,7 @@ def test_bit_parallel_windows_are_the_pattern_matches() -> None:
 
 def test_the_runs_found_from_the_hits_are_those_found_by_the_search() -> None:
     for text in [*_source_texts(), *_window_texts()]:
-        hits = payloads._window_hits(text)
+        hits = payloads._class_hits(text)
         if hits is None:
             continue
         for window, rest, found in ((payloads._ASCII85_WINDOW, payloads._ASCII85_REST, hits[0]),
@@ -363,3 +363,31 @@ def test_a_word_is_uudecoded_as_the_token_search_does() -> None:
         assert payloads._uu_word_text(word) == (found[0] if found else None), word
         texts += bool(found)
     assert texts >= len(_SECRETS)  # not vacuous: the uuencoded lines of text decode
+
+
+def _reference_uu_starts(text: str) -> list[int]:
+    """Where a uuencoded token can start: ``_UU_TOKEN`` matches, after white space or at the text's start."""
+    return [index for index in range(len(text))
+            if payloads._UU_TOKEN.match(text, index) and (index == 0 or text[index - 1].isspace())]
+
+
+_UU_PIECES = ["M", "!", "A", "`", "_", "a", "z", "~", " ", "\t", "\n", "\x1c", "\x0b", "ABCDEFG", "!!!!!!!", "0123",
+              "M" + "A" * 60, "&5A:7-T", "x"]
+
+
+def test_bit_parallel_uuencode_starts_are_the_token_starts() -> None:
+    rng = random.Random(19)
+    texts = [*_source_texts(), *_window_texts()]
+    texts += ["".join(rng.choice(_UU_PIECES) for _ in range(rng.randint(80, 200))) for _ in range(800)]
+    compared = starts_seen = at_start = 0
+    for text in texts:
+        hits = payloads._class_hits(text)
+        if hits is None:
+            continue
+        expected = _reference_uu_starts(text)
+        assert _starts_of(hits[2]) == expected
+        assert payloads._uu_token_texts(text, hits[2]) == payloads._uu_token_texts(text)
+        compared += 1
+        starts_seen += len(expected)
+        at_start += bool(expected) and expected[0] == 0
+    assert compared > 500 and starts_seen > 2000 and at_start > 10

@@ -372,15 +372,26 @@ def _uu_line_texts(text: str) -> list[str]:
     return found
 
 
-def _uu_token_texts(text: str) -> list[str]:
+def _uu_token_texts(text: str, starts: bytes | None = None) -> list[str]:
     """Texts of single uuencoded lines written as one white-space-free token inside other text (white space or the
-    text's ends on both sides)."""
+    text's ends on both sides). ``starts`` (from :func:`_class_hits`), when given, has 1 where such a token can
+    start: a length character after white space (or at the start) with 7 uuencode characters after it. A token of
+    ``_UU_TOKEN.finditer`` that is kept starts at such a place, and each such place starts a match of it (its greedy
+    run, the maximal run of uuencode characters there) that no earlier match overlaps (no match holds white
+    space), so the tokens kept are the same."""
     found: list[str] = []
-    for match in _UU_TOKEN.finditer(text):
-        start, end = match.span()
+    if starts is None:
+        tokens: list[tuple[int, int]] = [match.span() for match in _UU_TOKEN.finditer(text)]
+    else:
+        tokens = []
+        start = starts.find(1)
+        while start != -1:
+            tokens.append((start, _UU_REST.match(text, start + 1).end()))  # type: ignore[union-attr]
+            start = starts.find(1, start + 1)
+    for start, end in tokens:
         if (start and not text[start - 1].isspace()) or (end < len(text) and not text[end].isspace()):
             continue
-        token = match.group(0)
+        token = text[start:end]
         if len(token) - 1 != 4 * ((ord(token[0]) - 30) // 3):  # the length its first character announces
             continue
         decoded = _uu_token_text(token)
@@ -389,9 +400,12 @@ def _uu_token_texts(text: str) -> list[str]:
     return found
 
 
-def _uu_texts(text: str) -> list[str]:
+_UU_REST = re.compile(r"[!-`]*")
+
+
+def _uu_texts(text: str, starts: bytes | None = None) -> list[str]:
     """Texts of uuencoded lines (:func:`_uu_line_texts`), then of uuencoded tokens (:func:`_uu_token_texts`)."""
-    return _uu_line_texts(text) + _uu_token_texts(text)
+    return _uu_line_texts(text) + _uu_token_texts(text, starts)
 
 
 _HEX_RUN = re.compile(r"[0-9A-Fa-f]+")
@@ -411,28 +425,37 @@ def _bit_reader(bit: int) -> bytes:
     return bytes(1 if value & bit else 0 for value in range(256))
 
 
-# The window searches on a long ASCII text, bit-parallel (``_window_hits``): each character becomes one byte of
-# class bits, the text one integer (byte i at bits 8i to 8i + 7), and a window is a few shifts and ANDs of it.
-_WINDOW_BITS = _bit_table({1: _ASCII85_LEADER_CHARS, 2: _ASCII85_CHARS, 4: _BASE85_ALPHABET[:41], 8: _BASE85_ALPHABET})
+# The window and uuencoded-token searches on a long ASCII text, bit-parallel (``_class_hits``): each character
+# becomes one byte of class bits, the text one integer (byte i at bits 8i to 8i + 7), and a window is a few shifts
+# and ANDs of it. White space is what ``str.isspace`` says of ASCII characters.
+_ASCII_WHITE_SPACE = "".join(chr(code) for code in range(128) if chr(code).isspace())
+_WINDOW_BITS = _bit_table({1: _ASCII85_LEADER_CHARS, 2: _ASCII85_CHARS, 4: _BASE85_ALPHABET[:41], 8: _BASE85_ALPHABET,
+                           16: "".join(map(chr, range(ord("!"), ord("M") + 1))),
+                           32: "".join(map(chr, range(ord("!"), ord("`") + 1))), 64: _ASCII_WHITE_SPACE})
 _ASCII85_HITS = _bit_reader(1)
 _BASE85_HITS = _bit_reader(4)
+_UU_STARTS = _bit_reader(16)
 # Shorter texts (JSON strings, words, lines) keep the pattern searches, cheaper there than building the integer.
 BIT_PARALLEL_MIN = 512
 
 
-def _window_hits(text: str) -> tuple[bytes, bytes] | None:
-    """For an ASCII ``text`` of at least ``BIT_PARALLEL_MIN`` characters: two byte strings as long as ``text``, with 1
-    where ``_ASCII85_WINDOW`` and where ``_BASE85_WINDOW`` match (at that start) and 0 elsewhere; else None.
+def _class_hits(text: str) -> tuple[bytes, bytes, bytes] | None:
+    """For an ASCII ``text`` of at least ``BIT_PARALLEL_MIN`` characters: three byte strings as long as ``text``, with 1
+    where ``_ASCII85_WINDOW`` and ``_BASE85_WINDOW`` match (at that start) and where a uuencoded token can start (see
+    :func:`_uu_token_texts`), and 0 elsewhere; else None.
 
     A window is 14 characters of the alphabet whose characters 0, 5 and 10 are group leaders of text (the first 41
     characters of the alphabet; ``_ASCII85_LEADER_CHARS`` is ``!``..``I``, every one of them in the alphabet, and so
     for base85). With ``x`` the text's class bits (bit 1: an ascii85 leader, 2: an ascii85 character, 4 and 8 the
-    same for base85), ``x & x >> 40 & x >> 80`` has a leader bit set at i when the characters i, i + 5 and i + 10 are
-    leaders; ``inside``, the AND of ``x`` shifted by 0 to 13 characters (by doubling: 2, 4, 8, then 8 + 4 + 2), has an
-    alphabet bit set at i when the characters i to i + 13 all belong (a shift brings zeros in past the text's end, so
-    no window runs past it). Shifting ``inside`` down one bit puts each alphabet bit on its leader bit, so bits 1 and
-    4 of their AND are the two windows; the other bits are read by neither table. Every character is ASCII, one byte:
-    byte offsets are character offsets."""
+    same for base85, 16: a uuencode length character, 32: a uuencode character, 64: white space),
+    ``x & x >> 40 & x >> 80`` has a leader bit set at i when the characters i, i + 5 and i + 10 are leaders;
+    ``inside``, the AND of ``x`` shifted by 0 to 13 characters (by doubling: 2, 4, 8, then 8 + 4 + 2), has an alphabet
+    bit set at i when the characters i to i + 13 all belong (a shift brings zeros in past the text's end, so no window
+    runs past it). Shifting ``inside`` down one bit puts each alphabet bit on its leader bit, so bits 1 and 4 of their
+    AND are the two windows. A token start is bit 16 of ``x``, white space before it (``x`` shifted up one
+    character, with white space put before the first, down 2 bits) and 7 uuencode characters after it (bit 32 of the
+    AND over 7 characters, from i + 1: down 9 bits). Each table reads its own bit only. Every character is ASCII, one
+    byte: byte offsets are character offsets."""
     if len(text) < BIT_PARALLEL_MIN or not text.isascii():
         return None
     size = len(text)
@@ -443,14 +466,17 @@ def _window_hits(text: str) -> tuple[bytes, bytes] | None:
     eight = four & (four >> 32)
     inside = eight & (four >> 64) & (two >> 96)
     hits = (leaders & (inside >> 1)).to_bytes(size, "little")
-    return hits.translate(_ASCII85_HITS), hits.translate(_BASE85_HITS)
+    before = (bits << 8) | 64
+    seven = four & (two >> 32) & (bits >> 48)
+    starts = (bits & (before >> 2) & (seven >> 9)).to_bytes(size, "little")
+    return hits.translate(_ASCII85_HITS), hits.translate(_BASE85_HITS), starts.translate(_UU_STARTS)
 
 
 def _bare_run_texts(text: str, window: re.Pattern[str], rest: re.Pattern[str],
                     decode: Callable[[str], str | None], hits: bytes | None = None) -> list[str]:
     """Texts of the bare runs (maximal runs of the characters of ``rest``, a repeated class) that hold a ``window``
     match, each run decoded once by ``decode`` (a run of base64 characters too: the ascii85 of digits is often made
-    of letters and digits only). ``hits`` (from :func:`_window_hits`), when given, says where ``window`` matches:
+    of letters and digits only). ``hits`` (from :func:`_class_hits`), when given, says where ``window`` matches:
     the first 1 at or after a position is where ``window.search`` from there matches (a window is 14 characters,
     with no lookaround), so the runs are the same."""
     found: list[str] = []
@@ -498,13 +524,13 @@ def raw_payloads(text: str) -> list[str]:
             decoded = as_text(_decode_ascii85(match.group(1)))
             if decoded is not None:
                 found.append(decoded)
+    hits = _class_hits(text)
     if len(text) >= MIN_BASE85_RUN:
-        hits = _window_hits(text)
         found.extend(_bare_run_texts(text, _ASCII85_WINDOW, _ASCII85_REST, _ascii85_text,
                                      hits[0] if hits is not None else None))
         found.extend(_bare_run_texts(text, _BASE85_WINDOW, _BASE85_REST, _base85_text,
                                      hits[1] if hits is not None else None))
-    found.extend(_uu_texts(text))
+    found.extend(_uu_texts(text, hits[2] if hits is not None else None))
     return found
 
 
