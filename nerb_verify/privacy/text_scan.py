@@ -333,10 +333,12 @@ class TextDriver:
                 and not _URL_START.match(right_raw) and self.junctions.codes <= self.limit and not self.stopped:
             self.junctions.add(self.index - 1, left, right_context)
 
-    def _scan_lines(self, lines: Sequence[str], first: int) -> bool:
+    def _scan_lines(self, lines: Sequence[str], first: int, codes: set[str] | None = None) -> bool:
+        """Scan ``lines`` (the first is line ``first + 1``) one by one; ``codes``, when given, gets every code they
+        raise (what :func:`_line_codes` gives for each). False once the limit is reached."""
         for offset, line in enumerate(lines):
             result = _scan_line(line, first + offset + 1, self.profile, self.collector, self.artifact, self.where,
-                                self.limit - self.added)
+                                self.limit - self.added, codes)
             if result < 0:
                 self.added += -result - 1
                 self.stopped = True
@@ -350,11 +352,9 @@ class TextDriver:
         block_codes = frozenset({TOO_LONG}) if len(text) > self.screen.max_chars else scan_uncached(text, self.screen)
         reported: set[tuple[int, str]] = set()
         if block_codes or _may_expand(lines, 0, len(lines), self.profile):
-            if not self._scan_lines(lines, first):
-                return
             line_codes: set[str] = set()
-            for line in lines:
-                line_codes |= _line_codes(line, self.profile)
+            if not self._scan_lines(lines, first, line_codes):
+                return
             for code in sorted(block_codes - line_codes - FAIL_CLOSED):
                 start = _first_line_of_split(lines, 0, len(lines), code, self.screen)
                 if start is not None:
@@ -485,15 +485,20 @@ def _svg_groups(text: str) -> list[tuple[int, list[str]]]:
 
 
 def _scan_line(line: str, number: int, profile: Profile, collector: Collector, artifact: str, where: Label,
-               remaining: int) -> int:
-    """Findings of one line; returns how many were added, or -(added + 1) once the limit was reached."""
+               remaining: int, codes: set[str] | None = None) -> int:
+    """Findings of one line; returns how many were added, or -(added + 1) once the limit was reached. ``codes``, when
+    given, gets the codes the line raises (its chunks' codes: what :func:`_line_codes` gives, found by the same
+    scans; complete unless the limit was reached)."""
     added = 0
     if line.endswith("\r"):
         line = line[:-1]
     if line:
         seen: set[str] = set()
         for start, chunk in _chunks(line):
-            for code in sorted(scan_string(chunk, profile) - seen):
+            found = scan_string(chunk, profile)
+            if codes is not None:
+                codes |= found
+            for code in sorted(found - seen):
                 seen.add(code)
                 if added >= remaining:
                     collector.add(messages.TRUNCATED, artifact, "")
