@@ -304,11 +304,11 @@ def _may_have_rot13_at(raw: bytes) -> bool:
     return b".ng." in marks or marks.startswith(b"ng") or marks.endswith(b"ng")
 
 
-def _scan_rewritten(clean: str, rules: tuple, found: set[str]) -> None:
+def _scan_rewritten(clean: str, raw: bytes, rules: tuple, found: set[str]) -> None:
     """Run the number rules on the letter-O view and the e-mail rules on the ROT13 view of the text around their
-    hints (only where a hint matches; each hint search runs only where its necessary condition on the bytes holds,
-    so ordinary text pays two translations and a few substring tests)."""
-    raw = clean.encode("utf-8", "surrogatepass")
+    hints (only where a hint matches; each hint search runs only where its necessary condition on the bytes ``raw``,
+    the UTF-8 of ``clean`` with ``surrogatepass``, holds, so ordinary text pays two translations and a few substring
+    tests)."""
     if (SSN not in found or PHONE not in found) and _may_have_letter_o(raw):
         hints = list(_LETTER_O_HINT.finditer(clean))
         if hints:
@@ -368,7 +368,8 @@ def _scan_view(clean: str, profile: Profile, depth: int, budget: _Budget, skip_p
                seen: set[str]) -> None:
     rules = profile.rules
     _run(rules, "full", clean, found)
-    _scan_rewritten(clean, rules, found)
+    raw = clean.encode("utf-8", "surrogatepass")  # (read by the rewritten views' screens and the payload pass)
+    _scan_rewritten(clean, raw, rules, found)
     urls = list(_URL.finditer(clean)) if "://" in clean else []
     if not skip_paths:
         remainder = _URL.sub(" ", clean) if urls else clean
@@ -392,7 +393,7 @@ def _scan_view(clean: str, profile: Profile, depth: int, budget: _Budget, skip_p
             if decoded.ok:
                 _run(rules, "url_payload", decoded.text, found)
             _scan(payload, profile, depth + 1, budget, skip_paths, found)
-    _scan_payloads(encoded_payloads(clean), profile, depth, budget, skip_paths, found, seen)
+    _scan_payloads(encoded_payloads(clean, raw), profile, depth, budget, skip_paths, found, seen)
 
 
 def _decode_base32(token: str) -> bytes | None:
@@ -616,10 +617,11 @@ def _run_starts(marks: bytes) -> list[int]:
     return starts
 
 
-def encoded_payloads(clean: str) -> list[str]:
+def encoded_payloads(clean: str, raw: bytes | None = None) -> list[str]:
     """Printable texts hidden in ``clean`` as base64 / base64url tokens (at any of the four alignments, so a prefix
     glued to the token does not hide it; also read backwards), base32 tokens, hex runs (plain or byte-separated;
-    all-decimal runs are numbers, not hex), base85 / ascii85 runs and uuencoded lines (:func:`raw_payloads`)."""
+    all-decimal runs are numbers, not hex), base85 / ascii85 runs and uuencoded lines (:func:`raw_payloads`).
+    ``raw``, when the caller has it, is ``clean`` as UTF-8 with ``surrogatepass``."""
     found: list[str] = []
     if len(clean) < 12:
         return found
@@ -630,7 +632,8 @@ def encoded_payloads(clean: str) -> list[str]:
         text = _token_text(token)
         if text is not None:
             found.append(text)
-    raw = clean.encode("utf-8", "surrogatepass")
+    if raw is None:
+        raw = clean.encode("utf-8", "surrogatepass")
     for token in _base32_tokens(clean, raw):
         text = _base32_text(token)
         if text is not None:
