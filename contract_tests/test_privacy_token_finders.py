@@ -301,8 +301,8 @@ def test_the_runs_found_from_the_hits_are_those_found_by_the_search() -> None:
                                     (payloads._BASE85_WINDOW, payloads._BASE85_REST, hits[1])):
             runs: list[str] = []
             searched: list[str] = []
-            payloads._bare_run_texts(text, window, rest, lambda run: runs.append(run), found)
-            payloads._bare_run_texts(text, window, rest, lambda run: searched.append(run))
+            payloads._bare_run_texts(text, window, rest, runs.append, found)  # type: ignore[arg-type]
+            payloads._bare_run_texts(text, window, rest, searched.append)  # type: ignore[arg-type]
             assert runs == searched
 
 

@@ -27,7 +27,6 @@ after the previous match's end). ``contract_tests/test_privacy_anchored.py`` com
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterator
 
 import regex
