@@ -100,19 +100,6 @@ class AnchoredPattern(_StartsPattern):
             at = find(self._literal, at + 1, endpos)
 
 
-def _class_chars(follow: str) -> str:
-    """The characters of a class written ``[...]`` of literal characters and backslash escapes (``[\\\\/]``)."""
-    body = follow[1:-1]
-    chars: list[str] = []
-    index = 0
-    while index < len(body):
-        if body[index] == "\\" and index + 1 < len(body):
-            index += 1
-        chars.append(body[index])
-        index += 1
-    return "".join(chars)
-
-
 # The characters outside ASCII that ``regex`` matches case-insensitively to an ASCII letter (dotted capital I,
 # long s, Kelvin sign; ``contract_tests/test_privacy_anchored.py`` checks every code point). A text without them
 # matches the words, case-insensitively, exactly where its ASCII letters do.
@@ -140,8 +127,8 @@ class WordWindowPattern(_StartsPattern):
         match's start, where ``r`` is the length of the maximal run of ``run_class`` characters that ends just
         before that occurrence (a path's slashes before ``Users``, and a drive before them);
 
-    and whose words cannot overlap one another (so a search for them finds every occurrence). With ``follow`` (a
-    character class), an occurrence counts only when such a character comes right after the word, and (w) must hold
+    and whose words cannot overlap one another (so a search for them finds every occurrence). With ``follow`` (the
+    characters, written out), an occurrence counts only when one of them comes right after the word, and (w) must hold
     of those occurrences (the home-path rule: every match writes its word before a slash or backslash; in source,
     most occurrences of "users" and "home" are not). Then every match starts
     in one of the windows ``[q - max(lead, 2 + r), q]`` around the occurrences ``q``, and only the starts of those
@@ -161,15 +148,15 @@ class WordWindowPattern(_StartsPattern):
     def __init__(self, pattern: str, words: tuple[str, ...], lead: int, run_class: str, follow: str = "") -> None:
         if any(word != word.lower() or not word.isascii() for word in words):
             raise ValueError("the words are lower-case ASCII literals")
-        if follow and not (follow.startswith("[") and follow.endswith("]") and follow.isascii()):
-            raise ValueError("follow is a class of ASCII characters")
+        if any(char.isalnum() or not char.isascii() for char in follow):
+            raise ValueError("follow holds ASCII characters that are not letters or digits")
         super().__init__(pattern)
         alternation = "|".join(regex.escape(word) for word in words)
         if follow:
-            alternation = f"(?:{alternation}){follow}"
+            alternation = f"(?:{alternation})[{''.join(regex.escape(char) for char in follow)}]"
         self._words = LazyPattern(f"(?i){alternation}")
         # In lower-cased ASCII text: every word, with each character of ``follow`` after it, as a literal.
-        self._needles = tuple(word + char for word in words for char in _class_chars(follow)) if follow else words
+        self._needles = tuple(word + char for word in words for char in follow) if follow else words
         self._byte_needles = tuple(needle.encode("ascii") for needle in self._needles)
         self._lead = lead
         self._run_backwards = LazyPattern(f"(?r){run_class}*")

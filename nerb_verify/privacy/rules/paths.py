@@ -100,7 +100,7 @@ RULES = (
         rf"(?!(?:Public|Shared|Default|All Users)\b)"
         rf"[A-Za-z0-9_][\w.-]*"
         rf"|(?i:[A-Za-z]:){_SEG}(?i:users){_SEG}(?!(?i:public|shared|default|all users)\b)[A-Za-z0-9_][\w.-]*",
-        ("users", "home", "documents and settings"), 8, r"[\\/]", follow=r"[\\/]"),
+        ("users", "home", "documents and settings"), 8, r"[\\/]", follow="\\/"),
          ("remainder",)),
     Rule("path.root_home", PERSONAL_PATH, compile_rule(r"(?<![\w.~-])/r[o]ot(?![\w.-])"), ("remainder",), trigger="/",
          prefilter=_has_root_home),
