@@ -90,6 +90,17 @@ def test_ordinary_structures_are_not_joined_into_findings(document: dict) -> Non
     assert _json_findings(document) == []
 
 
+def test_number_lists_are_not_read_as_split_phone_numbers_in_the_contract_profile() -> None:
+    """Batch sizes and axis ticks joined with spaces are lists of whole numbers, not a phone number (session 12); a
+    phone number split over three strings still is one."""
+    assert _json_findings({"sizes": ["256", "512", "1024", "2048", "4096"]}, CONTRACT) == []
+    assert _json_findings({"ticks": ["0", "250", "500", "750", "1000"]}, CONTRACT) == []
+    ticks = "".join(f'<text x="{index}">{value}</text>' for index, value in enumerate((0, 250, 500, 750, 1000)))
+    assert _text_findings("<svg>" + ticks + "</svg>\n", RENDERED, "figure.svg") == []
+    found = _json_findings({"rows": ["415", "382", "7719"]}, CONTRACT)
+    assert [code for code, _pointer, _message in found] == ["privacy.phone"]
+
+
 def test_joined_views_respect_the_contract_profile_and_do_not_duplicate_piece_findings() -> None:
     # The pieces already raise the at-sign; the joined address is new and reported once at the array.
     found = _json_findings({"rows": [EMAIL_LOCAL, AT + EMAIL_HOST]}, CONTRACT)

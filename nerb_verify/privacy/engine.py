@@ -324,7 +324,21 @@ def _scan_rewritten(clean: str, raw: bytes, rules: tuple, found: set[str]) -> No
                 _run(email_rules, "full", window.translate(_ROT13), found)
 
 
+# A right-to-left override (U+202E) makes the characters after it display in reverse order, up to a pop directional
+# formatting (U+202C), a left-to-right override (U+202D), a line break or the end: "\u202e9177-283-514\u202c" is
+# stored backwards and read as a phone number. The normaliser deletes the controls (they are default-ignorable), which
+# leaves the stored order; the text is also scanned in the order a reader sees (each overridden run reversed).
+_OVERRIDDEN_RUN = re.compile("\u202e([^\u202c\u202d\n]*)")
+
+
+def visual_order(text: str) -> str:
+    """``text`` with every right-to-left overridden run reversed (see ``_OVERRIDDEN_RUN``), as it is displayed."""
+    return _OVERRIDDEN_RUN.sub(lambda match: match.group(1)[::-1], text)
+
+
 def _scan(text: str, profile: Profile, depth: int, budget: _Budget, skip_paths: bool, found: set[str]) -> None:
+    if "\u202e" in text:
+        _scan(visual_order(text), profile, depth, budget, skip_paths, found)
     views: list[str] = []
     current = text
     for _layer in range(MAX_QP_LAYERS + 1):

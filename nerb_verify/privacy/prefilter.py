@@ -97,7 +97,16 @@ _GROUP_START = Hint(min_digits=_NUMBER, pattern=rf"\d\d\d(?<![A-Za-z_]\d\d\d){_S
 _SSN_GROUPS = Hint(min_digits=_NUMBER, pattern=rf"\d\d\d{_SEP}+\d\d{_SEP}")
 # ... five digits one at a time with one separator (the spaced-digit rules' own gate).
 _SPACED = Hint(min_digits=_NUMBER, pattern=r"\d([ \t.\-_/~:])\d\1\d\1\d\1\d")
-_CONTEXT_WORDS = ("tel", "phone", "mobile", "cell", "fax", "call")
+
+
+def _phone_context() -> tuple[Hint, ...]:
+    """The context rules' hint: one of their words, up to three characters, then the number's first digit (the
+    rules' match without the lookbehind, cut after that digit; on the lower-cased text, as they ignore case)."""
+    from nerb_verify.privacy.rules.phone import CONTEXT_WORDS
+
+    words = "|".join(CONTEXT_WORDS)
+    return (Hint(min_digits=_NUMBER, lower=CONTEXT_WORDS, on_lower=True, pattern=rf"(?:{words})[^\w\n]{{0,3}}\+?\d"),)
+
 
 
 def _at_words() -> tuple[str, ...]:
@@ -142,16 +151,17 @@ RULE_HINTS: dict[str, HintSet] = {
     **dict.fromkeys(("phone.pairs", "phone.pairs_public"),
                     (Hint(min_digits=_NUMBER, pattern=rf"0(?<![\w.+]0)[1-9]{_SEP}"),)),
     "phone.spaced_digits": (_SPACED,), "phone.spaced_digits_public": (_SPACED,),
-    # The context rule's word, up to three characters, then the number's first digit (its match without the
-    # lookbehind, cut after that digit; on the lower-cased text, as the rule is case-insensitive).
-    **dict.fromkeys(("phone.context", "phone.context_public"),
-                    (Hint(min_digits=_NUMBER, lower=_CONTEXT_WORDS, on_lower=True,
-                          pattern=r"(?:tel|phone|mobile|cell|fax|call)[^\w\n]{0,3}\+?\d"),)),
+    **dict.fromkeys(("phone.context", "phone.context_public"), _phone_context),
     # A compact number is a whole run of 10 or 11 digits (nothing of [\w.+] before it, no word character after
     # it); a bare E.164 number one of 11 to 13.
     **dict.fromkeys(("phone.compact", "phone.compact_in_url"),
                     (Hint(min_digits=10, pattern=r"\d(?<![\w.+]\d)\d{9}\d?(?!\w)"),)),
     "phone.e164_bare": (Hint(min_digits=11, pattern=r"\d(?<![\w.+]\d)\d{10}\d{0,2}(?!\w)"),),
+    # A national number starts with its trunk 0, an area code and a separator, or with a bracketed area code; a
+    # compact one is a 0 and nine digits or more after no word character, "." or "+" (the rules' lookbehind).
+    "phone.national": (Hint(min_digits=10,
+                            pattern=rf"0(?<![\w.+]0)[1-9]\d{{0,4}}{_SEP}+\d|[(\[]0?[1-9]\d{{0,3}}[)\]]"),),
+    "phone.national_compact": (Hint(min_digits=10, pattern=r"0(?<![\w.+]0)[1-9]\d{8}"),),
     "path.home": (Hint(lower=("users", "home", "documents and settings")),),
     "path.relative_home": (Hint(literal="home"), Hint(literal="users")),
     "path.root_home": (Hint(literal="/r" + "oot"),),  # (split so this file passes its own scan)

@@ -75,7 +75,7 @@ _STRICT_IDENTIFIERS = (
     "email.address", "email.spelled_plain", "email.at_sign", "email.document_id",
     "ssn.shape", "ssn.spaced_digits",
     "phone.international", "phone.context", "phone.north_american", "phone.compact", "phone.grouped",
-    "phone.spaced_digits", "phone.e164_bare",
+    "phone.spaced_digits", "phone.e164_bare", "phone.national", "phone.national_compact",
 )
 
 CONTRACT = Profile(

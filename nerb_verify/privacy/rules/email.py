@@ -54,20 +54,33 @@ _SEP = r"(?:\s+|\s*[-_]\s*)"
 _SPELLED_TLD = r"(?:[a-z]{2}|com|org|net|edu|gov|mil|int|info|biz|name|mobi|email|mail|online|site|aero|coop)"
 # ... or a 2-4 letter label with a letter outside ASCII (a TLD spelled in its own script: .рф, .中国, .ком).
 _SCRIPT_TLD = r"(?=[^\W\d_]{2,4}(?![\w-]))[^\W\d_]*[^\W\d_a-zA-Z][^\W\d_]*"
-# Country codes that are also common file extensions: "look at setup.py" is not an address.
-_NOT_TLD_AFTER_REAL_DOT = r"(?!(?:py|md|sh|pl|ps|so|rs|cc|mk|ml|mm|ai|am|in|lo|js|ts|cs|rb|go|gz|xz|7z)(?![\w-]))"
+# Country codes that are also common file extensions: "look at setup.py" is not an address (nor "saved at
+# step_1000.pt", a PyTorch checkpoint; .pm Perl, .gd Godot, .bz bzip, .mo gettext, .tk Tcl).
+_NOT_TLD_AFTER_REAL_DOT = (r"(?!(?:py|md|sh|pl|ps|so|rs|cc|mk|ml|mm|ai|am|in|lo|js|ts|cs|rb|go|gz|xz|7z|pt|pm|gd|bz|mo"
+                           r"|tk)(?![\w-]))")
 
 # Words people say for the at-sign and the dot (issue 17 class 3): English, Spanish, Portuguese, French, German,
-# Italian, Dutch, Swedish, Polish, Czech, Turkish, Russian, Greek, Chinese, Japanese, Korean. Words of scripts
-# written without spaces (CJK, kana, hangul) may touch their neighbours; the others need a separator.
+# Italian, Dutch, Swedish, Polish, Czech, Turkish, Russian, Greek, Chinese, Japanese, Korean and (below) more. Words of
+# scripts written without spaces (CJK, kana, hangul) may touch their neighbours; the others need a separator.
 _AT_WORDS = ("at", "at sign", "at-sign", "at symbol", "\"at\"", "'at'", "\u201cat\u201d", "arroba", "arobase",
              "arrobe", "a commercial", "klammeraffe", "affenschwanz", "chiocciola", "chiocciolina", "apenstaartje",
              "snabel-a", "snabela", "ma\u0142pa", "zavin\u00e1\u010d", "kuyruklu a", "\u0441\u043e\u0431\u0430\u043a\u0430",
-             "\u0441\u043e\u0431\u0430\u0447\u043a\u0430", "\u03c0\u03b1\u03c0\u03ac\u03ba\u03b9")
+             "\u0441\u043e\u0431\u0430\u0447\u043a\u0430", "\u03c0\u03b1\u03c0\u03ac\u03ba\u03b9",
+             # (session 12) more languages and spellings: German, Finnish, Hungarian, Norwegian, Danish, Turkish,
+             # Latvian, Estonian, Lithuanian, Slovenian, Croatian and Serbian, Catalan, Ukrainian, Hebrew, Vietnamese.
+             "at-zeichen", "at zeichen", "at-merkki", "at merkki", "miukumauku", "kissanh\u00e4nt\u00e4", "kukac",
+             "kr\u00f8llalfa", "grisehale", "et i\u015fareti", "at i\u015fareti", "et", "\u00e4t", "eta", "afna",
+             "majmun", "\u043c\u0430\u0458\u043c\u0443\u043d", "arrova",
+             "\u0440\u0430\u0432\u043b\u0438\u043a", "\u05e9\u05d8\u05e8\u05d5\u05d3\u05dc", "a c\u00f2ng",
+             "a m\u00f3c")
 _AT_WORDS_GLUED = ("\u827e\u7279", "\u5708a", "\u5c0f\u8001\u9f20", "\u30a2\u30c3\u30c8\u30de\u30fc\u30af",
                    "\u30a2\u30c3\u30c8", "\uace8\ubc45\uc774", "\uc553")
 _DOT_WORDS = ("dot", "period", "punto", "point", "punkt", "ponto", "punt", "kropka", "te\u010dka", "nokta", "pont",
-              "\u0442\u043e\u0447\u043a\u0430", "\u03c4\u03b5\u03bb\u03b5\u03af\u03b1")
+              "\u0442\u043e\u0447\u043a\u0430", "\u03c4\u03b5\u03bb\u03b5\u03af\u03b1",
+              # (session 12) quoted, and more languages (as for the at-sign above).
+              "\"dot\"", "'dot'", "\u201cdot\u201d", "punktum", "piste", "punct", "bodka", "punkts", "ta\u0161kas",
+              "t\u00e4pp", "titik", "\u0442\u0430\u0447\u043a\u0430", "\u043a\u0440\u0430\u043f\u043a\u0430",
+              "\u05e0\u05e7\u05d5\u05d3\u05d4", "ch\u1ea5m")
 _DOT_WORDS_GLUED = ("\u70b9", "\u9ede", "\u53e5\u70b9", "\u30c9\u30c3\u30c8", "\uc810")
 
 

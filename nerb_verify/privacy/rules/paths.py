@@ -129,7 +129,7 @@ RULES = (
     Rule("path.traversal", PATH_TRAVERSAL, compile_rule(_TRAVERSAL), ("remainder", "url_path"), trigger=".",
          prefilter=_has_dot_dot),
     Rule("path.posix_absolute", LOCAL_PATH, compile_rule(
-        r"(?<![\w.~%+\-/\\<])(?<!\]\()/(?=[\w.~$-])"), ("remainder",), trigger="/"),
+        r"(?<![\w.~%+\-/\\<#])(?<!\]\()/(?=[\w.~$-])"), ("remainder",), trigger="/"),
     Rule("path.drive", LOCAL_PATH, compile_rule(r"(?<![\w])[A-Za-z]:[\\/]"), ("remainder", "url_path"),
          trigger=":"),
     Rule("path.rooted_backslash", LOCAL_PATH, compile_rule(

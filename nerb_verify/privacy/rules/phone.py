@@ -8,7 +8,8 @@ Shapes (after normalisation, so look-alike hyphens, dots, spaces and other scrip
 * the ``00`` international prefix, compact or formatted;
 * national formats: North American (area code in parentheses or not, any separator, optional leading 1),
   trunk-prefixed (a 0, then 2-4, 3-4 and 3-4 digit groups) and French-style pairs (a 0 and four more pairs);
-* a number of 10-15 digits right after a word that says phone (``tel``, ``phone``, ``mobile``, ``fax``, ``call``),
+* a number of 10-15 digits right after a word that says phone (``tel``, ``phone``, ``ph``, ``mobile``, ``fax``,
+  ``call``, ``tlf``, ... see ``CONTEXT_WORDS``),
   letters glued on after the word included;
 * (contract profile) compact North American numbers, 10 or 11 digits, outside longer runs of digits and decimals.
 * grouped national numbers (three digits, then three groups of two or three, one separator throughout) and numbers
@@ -110,6 +111,17 @@ def _citation_or_list(match: regex.Match[str]) -> bool:
     return following is not None or preceding is not None
 
 
+def _not_in_number_list(match: regex.Match[str]) -> bool:
+    """Contract profile: the shape is not three items of a list of whole numbers separated by spaces ("256 512 1024
+    2048": the joined view of a JSON array of batch sizes; "0 250 500 750 1000": an SVG axis). A list has another
+    whole number right before the match or right after it, spaces between; a phone number written in prose has a word
+    or punctuation there ("7719 9am" is a time after the number, not a list)."""
+    text = match.string
+    after = regex.match(r"[ \t]+\d+(?![\w.])", text[match.end():match.end() + 24])
+    before = regex.search(r"(?<![\w.])\d+[ \t]+$", text[max(0, match.start() - 24):match.start()])
+    return after is None and before is None
+
+
 def _context(match: regex.Match[str]) -> bool:
     return 10 <= digit_count(match.group("number")) <= 15
 
@@ -138,7 +150,10 @@ _NORTH_AMERICAN = (
     rf"|(?P<area>\d{{3}}){_SEP}(?P<exchange>\d{{3}}){_SEP})(?P<line>\d{{4}})(?![\w]|[.]\d)"
 )
 
-_CONTEXT = (r"(?i)(?<![a-z])(?:tel|phone|mobile|cell|fax|call)[^\w\n]{0,3}"
+# Words that say "phone" before a number, lower case, none longer than six letters (the context rules' lead below):
+# English and abbreviations ("ph", "mob", "cel"), Scandinavian "tlf" and "tfn", German "Handy", Spanish "movil".
+CONTEXT_WORDS = ("tel", "phone", "ph", "mobile", "mob", "cell", "cel", "fax", "call", "tlf", "tfn", "handy", "movil")
+_CONTEXT = (rf"(?i)(?<![a-z])(?:{'|'.join(CONTEXT_WORDS)})[^\w\n]{{0,3}}"
             r"(?P<number>\+?\d[\d() \t./_-]{8,}\d)(?!\d)")
 _INTERNATIONAL = compile_rule(rf"(?<![\w+])\+(?:[(\[][ \t]?)?[1-9]{_GROUPED}(?!\w)")
 _DOUBLE_ZERO = compile_rule(rf"(?<![\w.+])(?:00|011)[ \t]?[(\[]?[1-9]{_GROUPED}(?!\w)")
@@ -152,6 +167,19 @@ _GROUPED_NATIONAL = FastPattern(
     rf"(?<![\w.+])(?:[(\[]\d{{3}}[)\]][ \t]{{0,8}}\d{{2,3}}(?P<sep>{_SEP})\d{{2,3}}(?P=sep)\d{{2,3}}"
     rf"|\d{{3}}(?P<sep2>{_SEP})\d{{2,3}}(?P=sep2)\d{{2,3}}(?P=sep2)\d{{2,3}})(?![\w]|[.]\d|{_SEP}\d)")
 _COMPACT = compile_rule(r"(?<![\w.+])1?[2-9]\d{2}[2-9]\d{6}(?!\w|[.]\d)")
+# National numbers as most of the world writes them at home (contract and rendered profiles): the trunk prefix 0 and
+# an area code of one to five digits, then one to three groups ("07911 123456", "030 90182735", "0151/23456789",
+# "03-3581-4221", "06-12345678", "098450 12345"), one separator throughout (a date and a time, "01/02/2026 10:30",
+# mix them), or an area code of one to four digits in brackets, with or without the 0 ("(02) 9374 4000",
+# "(11) 98765-4321"), then one or two groups; 10 to 12 digits in all. libphonenumber was measured as a validator
+# here and does not narrow these shapes: nearly every such digit string is a valid number of some region whose trunk
+# prefix is 0 (see docs/privacy-scanner.md), so the shape and the digit count decide.
+_NATIONAL = FastPattern(
+    rf"(?<![\w.+])(?:0[1-9]\d{{0,4}}(?P<sep>{_SEP})\d{{2,8}}(?:(?P=sep)\d{{2,8}}){{0,2}}"
+    rf"|[(\[]0?[1-9]\d{{0,3}}[)\]][ \t]{{0,8}}(?:\r?\n[ \t]{{0,8}})?\d{{2,8}}(?:{_SEP}\d{{2,8}})?)"
+    rf"(?![\w]|[.]\d|{_SEP}\d)")
+# ... and written without separators: a 0, then a digit other than 0 and 8 to 10 more ("0412345678").
+_NATIONAL_COMPACT = FastPattern(r"(?<![\w.+])0[1-9]\d{8,10}(?!\w|[.]\d)")
 # A bare run of 11 to 13 digits: E.164 written without its plus (contract profile, validated by libphonenumber).
 _E164_BARE = FastPattern(r"(?<![\w.+])[1-9]\d{10,12}(?!\w|[.]\d)")
 _BARE_RUN = re.compile(r"\d{11}")
@@ -178,6 +206,12 @@ def _grouped_public(match: regex.Match[str]) -> bool:
     if regex.fullmatch(r"(?:0|[1-9]\d{0,2})(?:\.(?:0|[1-9]\d{0,2})){3}", text):
         return False
     return _grouped(match) and not _fictional(text)
+
+
+def _national(match: regex.Match[str]) -> bool:
+    """10 to 12 digits, not one digit repeated nor counting up or down by one (``0123 456789``: a list)."""
+    digits = "".join(char for char in match.group(0) if "0" <= char <= "9")
+    return 10 <= len(digits) <= 12 and not _counting(digits)
 
 
 def _spaced(match: regex.Match[str]) -> bool:
@@ -239,7 +273,7 @@ _SPACED_RULE = FastPattern(_SPACED_DIGITS)
 #   north_american 10  (3 + 3 + 4 in the pattern)               trunk         9  (3 + 3 + 3 at least)
 #   pairs          10  (2 + 4 x 2)                              grouped       9  (3 + 2 + 2 + 2 at least)
 #   spaced_digits  10  (1 + 1 + 8 at least)                     compact      10  (10 or 11)
-#   e164_bare      11  (11 to 13)
+#   e164_bare      11  (11 to 13)                               national     10  (its validator: 10 to 12)
 # The context rules consume a word (at most six characters: ``mobile``), up to three others and an optional ``+``
 # before the number's first digit (b, lead 10); from that digit on only ``[\d() \t./_-]`` (a); the number ends with a
 # digit and the lookahead reads one character (c); the validators want 10 to 15 digits in the number (d).
@@ -249,7 +283,7 @@ RULES = (
          window=8),
     Rule("phone.double_zero", PHONE, _DOUBLE_ZERO, _FULL, _double_zero, None, EIGHT_DIGITS, window=10),
     Rule("phone.double_zero_public", PHONE, _DOUBLE_ZERO, _FULL, _double_zero_public, None, EIGHT_DIGITS, window=10),
-    Rule("phone.north_american", PHONE, _NANP_RULE, _FULL, None, None, EIGHT_DIGITS, window=10),
+    Rule("phone.north_american", PHONE, _NANP_RULE, _FULL, _not_in_number_list, None, EIGHT_DIGITS, window=10),
     Rule("phone.north_american_plausible", PHONE, _NANP_RULE, _FULL, _nanp, None, EIGHT_DIGITS, window=10),
     Rule("phone.trunk", PHONE, _TRUNK, _FULL, _trunk, None, EIGHT_DIGITS, window=9),
     Rule("phone.trunk_public", PHONE, _TRUNK, _FULL, _trunk_public, None, EIGHT_DIGITS, window=9),
@@ -266,4 +300,6 @@ RULES = (
     Rule("phone.compact", PHONE, _COMPACT, _FULL, None, None, EIGHT_DIGITS, window=10),
     Rule("phone.compact_in_url", PHONE, _COMPACT, _URL_PARTS, _compact_public, None, EIGHT_DIGITS, window=10),
     Rule("phone.e164_bare", PHONE, _E164_BARE, _FULL, _e164_bare, None, _BARE_RUN, window=11),
+    Rule("phone.national", PHONE, _NATIONAL, _FULL, _national, None, EIGHT_DIGITS, window=10),
+    Rule("phone.national_compact", PHONE, _NATIONAL_COMPACT, _FULL, _national, None, EIGHT_DIGITS, window=10),
 )
