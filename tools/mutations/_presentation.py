@@ -10,12 +10,12 @@ from __future__ import annotations
 
 PRESENTATION_ALSO: dict[tuple[str, str], list[str]] = {
     ("conformance.arithmetic", "outcomes-exceed-approved"): ["summary.cell_mismatch"],
-    ("conformance.bank_mismatch", "conformance-on-fewer-patterns"): ["summary.cell_mismatch", "summary.label_mismatch"],
+    ("conformance.bank_mismatch", "conformance-on-fewer-patterns"): ["summary.cell_mismatch", "summary.label_mismatch", "summary.ratio_not_traced"],
     ("conformance.empty", "no-negative-cases"): ["summary.threshold_marker"],
-    ("conformance.incomplete_pattern_support", "one-pattern-untested"): ["summary.cell_mismatch", "summary.label_mismatch"],
+    ("conformance.incomplete_pattern_support", "one-pattern-untested"): ["summary.cell_mismatch", "summary.label_mismatch", "summary.ratio_not_traced"],
     ("conformance.negative_bounds", "more-matches-than-negatives"): ["summary.bar_geometry", "summary.cell_mismatch", "summary.label_mismatch"],
-    ("conformance.recall_should_be_null", "no-approved-positives"): ["summary.bar_geometry", "summary.cell_mismatch", "summary.label_mismatch", "summary.threshold_marker"],
-    ("decision.bundle_overstates_known_bank_contract", "publication-hides-conformance-failure"): ["summary.cell_mismatch", "summary.label_mismatch"],
+    ("conformance.recall_should_be_null", "no-approved-positives"): ["summary.bar_geometry", "summary.cell_mismatch", "summary.label_mismatch", "summary.threshold_marker", "summary.ratio_not_traced"],
+    ("decision.bundle_overstates_known_bank_contract", "publication-hides-conformance-failure"): ["summary.cell_mismatch", "summary.label_mismatch", "summary.ratio_not_traced"],
     ("manifest.gate_plan_set", "slice-gate-flag-dropped"): ["summary.bar_geometry", "summary.label_mismatch"],
     ("manifest.gate_support_floor", "too-few-cataloged-and-negatives"): ["summary.bar_geometry", "summary.label_mismatch"],
     ("manifest.missing_gate_slice", "gate-flag-dropped"): ["summary.threshold_marker"],

@@ -113,6 +113,47 @@ CASES += [
     _coherent("summary.decision_sentence", "contract-failed", [
         _rt(SUMMARY, "This is the contract NERB is built to make:", "The known-bank contract failed here:")],
         "Prose says the known-bank contract failed; the verifier's known-bank decision passed."),
+    # Session 12: prose and labels bound to the figure they name (found by a coherent-forgery probe of the real
+    # bundle's summary and figures).
+    _coherent("summary.decision_sentence", "question-answered-yes", [
+        _rt(SUMMARY, "redact all in-scope person and contact PII? It could not.",
+            "redact all in-scope person and contact PII? It could.")],
+        "The answer to the summary's own question (could the bank redact all PII by itself?) flipped to yes; the "
+        "verifier's standalone-redaction decision is not eligible."),
+    _coherent("summary.decision_sentence", "every-gate-met", [
+        _rt(SUMMARY, "These frozen results remain important",
+            "The same bank met every preregistered application gate. These frozen results remain important")],
+        "An added sentence says every application gate was met; eight quality gates failed."),
+    _coherent("summary.decision_sentence", "figure-says-all-gates-met", [
+        _rt(STANDALONE, "no threshold; diagnostic result.</desc>",
+            "no threshold; diagnostic result. All preregistered application gates were met.</desc>")],
+        "A figure's description says all application gates were met."),
+    _coherent("summary.ratio_not_traced", "panel-pair-edited", [
+        _rt(SUMMARY, "It found 142 of 146 catalog-qualified", "It found 146 of 146 catalog-qualified")],
+        "146 of 146 is 100%, like several verified ratios, but no verified ratio has these two counts (the panel "
+        "found 142 of 146); the bracketed 97.26% no longer states the pair either.",
+        ["summary.pair_percent_mismatch", "summary.ratio_not_traced"]),
+    _coherent("summary.pair_percent_mismatch", "panel-percent-edited", [
+        _rt(SUMMARY, "the expected canonical mapping (97.26%).", "the expected canonical mapping (100.00%).")],
+        "The bracketed percentage after 142 of 146 edited to 100.00%, a verified percentage of other ratios."),
+    _coherent("summary.bank_size_mismatch", "small-bank-rate-at-largest-bank", [
+        _rt(SUMMARY, "At 100,000 patterns, throughput remained 6,810.8 documents/s",
+            "At 100,000 patterns, throughput remained 932,400.9 documents/s")],
+        "The 1,000-pattern cell's throughput printed for the 100,000-pattern bank."),
+    _coherent("summary.statistic_mismatch", "median-printed-as-p95", [
+        _rt(SUMMARY, "9.021 µs median and 55.250 µs p95", "9.021 µs median and 9.021 µs p95")],
+        "The headline latency's median printed as its p95."),
+    _coherent("summary.document_count_not_traced", "input-size-edited", [
+        _rt(SCALE, "Apple M4, 100-document controlled input", "Apple M4, 10,000-document controlled input")],
+        "A figure subtitle says the scale cells ran on 10,000 documents (a bank size); the input has 100."),
+    _coherent("summary.row_label_unknown", "leak-row-relabelled", [
+        _rt(SUMMARY, "| Document leakage |", "| Documents fully redacted |")],
+        "The failing document-leakage row relabelled as a success; the table then also lacks that failed gate.",
+        ["summary.failed_gate_omitted", "summary.row_label_unknown"]),
+    _coherent("summary.failed_gate_omitted", "failing-rows-dropped", [
+        _rt(SUMMARY, "| Open-world recall | 10.19% | 96.83% | 1.58% | ≥95% |\n", ""),
+        _rt(SUMMARY, "| Document leakage | 89.86% | 9.38% | 96.72% | ≤5% |\n", "")],
+        "Two failing gates' rows deleted from the table of application metrics and their requirements."),
     _coherent("summary.unsupportable_claim", "catches-all-pii", [
         _rt(SUMMARY, "It is not a guarantee to discover entities absent from the bank.", "NERB catches all PII.")],
         "The charter's own example of an unsupportable claim."),

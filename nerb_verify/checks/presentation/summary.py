@@ -38,6 +38,7 @@ from typing import Any, NamedTuple
 
 from nerb_verify import context as C
 from nerb_verify.checks.presentation import summary_layout, summary_model, summary_prose
+from nerb_verify.checks.quality.quality_math import METRICS
 from nerb_verify.checks.raw._access import as_dict, as_int, as_list, dig, exact_fraction
 from nerb_verify.codes import register
 from nerb_verify.context import VerifyContext
@@ -78,6 +79,28 @@ RATIO_NOT_TRACED = register(
     "Both counts may be verified on their own, but together they must form one of the verified ratios (a metric's "
     "numerator and denominator, a conformance ratio, documents without a miss). A pair that mixes counts from "
     "different ratios misstates the result.")
+PAIR_PERCENT_MISMATCH = register(
+    "summary.pair_percent_mismatch", "A percentage in brackets after an 'X of Y' pair is not X / Y.",
+    "In a sentence such as 'found X of Y occurrences (P%)', the bracketed percentage states the pair's ratio: it "
+    "must be X / Y correctly rounded at its printed precision. Each number may be a verified figure on its own, but "
+    "a percentage copied from another ratio (or a pair edited without its percentage) misstates the result.")
+STATISTIC_MISMATCH = register(
+    "summary.statistic_mismatch", "A latency printed as a median, p95 or p99 is not that statistic of any workload.",
+    "A latency written with its statistic ('9.021 µs median', '55.250 µs p95', 'a median 0.699 ms') must be the "
+    "correct rounding of a verified latency of that statistic (the headline document latency, the whole-input "
+    "throughput workload, the cold compile, the bank-size cells). A p95 that is really the median, or a cell's "
+    "median printed as the headline's, is caught here even though the number is verified as some other figure.")
+BANK_SIZE_MISMATCH = register(
+    "summary.bank_size_mismatch", "A throughput is printed next to a bank size it was not measured at.",
+    "A sentence that names one bank size ('At 100,000 patterns, ...', 'the 13,201-pattern bank ...') and prints "
+    "throughputs (documents/s) speaks about that size: each throughput must be the correct rounding of a verified "
+    "throughput of a bank with that many active patterns (a bank-size cell, or the evaluated bank's headline).")
+DOCUMENTS_NOT_TRACED = register(
+    "summary.document_count_not_traced", "A number of documents is not a document count the bundle records.",
+    "A count written as documents ('the 100-document throughput input', '51,704 documents') must be one of the "
+    "bundle's verified document counts: the quality slices' documents (and documents without a miss), the "
+    "manifest's document and record counts (panels, plans, splits, source) and the performance inputs' documents. "
+    "A number verified as some other count (a bank size, a span count) does not say how many documents there were.")
 PROVENANCE = register(
     "summary.provenance_mismatch", "The summary names a machine or operating system the evidence does not record.",
     "CPU and OS names printed in the summary or figures must match the evidence's recorded environment.")
@@ -129,6 +152,19 @@ class Figures:
             {PERCENT: {}, SECONDS: {}, RATE: {}} if values is None else values)
         self.hashes: set[str] = set() if hashes is None else hashes
         self._tables: dict[tuple[str, int, int], dict[int, str]] = {} if _tables is None else _tables
+        # (numerator, denominator) of every verified ratio, as counts: what an "X of Y" pair may print.
+        self.pairs: set[tuple[int, int]] = set()
+
+    def add_pair(self, numerator: Any, denominator: Any, better: str | None = HIGHER) -> None:
+        """A verified ratio from its two counts: the pair, both counts and the percentage (when Y > 0)."""
+        if as_int(numerator) is None or as_int(denominator) is None or isinstance(numerator, bool) \
+                or isinstance(denominator, bool):
+            return
+        self.pairs.add((int(numerator), int(denominator)))
+        self.add(COUNT, numerator)
+        self.add(COUNT, denominator)
+        if denominator > 0:
+            self.add(PERCENT, Fraction(int(numerator), int(denominator)), better)
 
     def table(self, kind: str, scale: int, decimals: int) -> dict[int, str]:
         """Printed value (in units of the last printed digit) -> 'traced' / 'favourable' / 'misrounded'.
@@ -226,14 +262,21 @@ def _slice_figures(ctx: VerifyContext, out: Figures, index: int, better: dict[st
             out.add(COUNT, value)
         elif len(parts) == 6 and parts[4] == "metrics":
             out.add(PERCENT, value, better.get(parts[5]) or HIGHER)
+    counts = {field: figures.get(base + field) for metric in METRICS for field in metric.fields}
+    for metric in METRICS:
+        if all(type(counts[field]) is int for field in metric.fields):
+            numerator, denominator = metric.numerator(counts), metric.denominator(counts)  # type: ignore[arg-type]
+            if denominator > 0 and figures.get(base + "metrics/" + metric.name) is not None:
+                out.pairs.add((numerator, denominator))
     gold, cataloged = figures.get(base + "gold_spans"), figures.get(base + "cataloged_gold_spans")
     if isinstance(gold, int) and isinstance(cataloged, int):
         out.add(COUNT, gold - cataloged)
+        out.pairs.add((gold - cataloged, gold))
     sensitive, missed = figures.get(base + "documents_with_sensitive_gold"), figures.get(base + "documents_with_any_miss")
     if isinstance(sensitive, int) and isinstance(missed, int):
         out.add(COUNT, sensitive - missed)
         if sensitive > 0:
-            out.add(PERCENT, Fraction(sensitive - missed, sensitive), HIGHER)
+            out.add_pair(sensitive - missed, sensitive)
 
 
 def _global_figures(ctx: VerifyContext, out: Figures) -> None:
@@ -255,7 +298,7 @@ def _global_figures(ctx: VerifyContext, out: Figures) -> None:
         conformance.append((negatives - unexpected, negatives))
     for num, den in conformance:
         if isinstance(num, int) and isinstance(den, int) and den > 0:
-            out.add(PERCENT, Fraction(num, den), HIGHER)
+            out.add_pair(num, den)
     # Frozen thresholds: quality gates as written (decimal); conformance requires completeness (100%).
     for check in as_list(dig(evidence, "promotion", "checks")) or []:
         threshold = dig(check, "threshold")
@@ -467,13 +510,165 @@ def pairs(rel: str, text: str) -> list[tuple[int, int, int, int]]:
     return found
 
 
-def pair_traced(numerator: int, denominator: int, figures: Figures) -> bool:
-    """True when X/Y is a verified ratio (or either count is untraced, which is already its own finding)."""
+def pair_traced(numerator: int, denominator: int, figures: Figures, strict: bool = True) -> bool:
+    """True when X/Y is a verified ratio (or either count is untraced, which is already its own finding). ``strict``
+    (prose): X and Y must be the two counts of one verified ratio, not only have its quotient: "146 of 146" is 100%,
+    like many verified ratios, but no verified ratio has those two counts when the panel found 142 of them. Table
+    cells and figures are bound to their own row's counts by the layout checks (summary_layout.py), so there the
+    quotient is enough."""
     if numerator not in figures.counts or denominator not in figures.counts:
         return True
-    if denominator == 0:
+    if strict:
+        return (numerator, denominator) in figures.pairs
+    return denominator != 0 and Fraction(numerator, denominator) in figures.values[PERCENT]
+
+
+# "X of Y ... (P%)": a percentage in brackets after a pair, in the same sentence, states X / Y.
+PAIR_PERCENT = re.compile(r"(?<![\w.,])(\d{1,3}(?:,\d{3}){0,8}) (?:of|/) (\d{1,3}(?:,\d{3}){0,8})(?![\w.,]?\d)"
+                          r"[^.;:()\n]{0,160}?\(\s*(\d{1,3}(?:\.\d{1,12})?)\s?%\s*\)")
+
+
+def pair_percents(rel: str, text: str) -> list[tuple[int, int, int, int, Fraction, int]]:
+    """(line, column of the percentage, X, Y, printed percentage, its decimals) for every "X of Y ... (P%)"."""
+    found: list[tuple[int, int, int, int, Fraction, int]] = []
+    for line, offset, piece in _segments(rel, text):
+        clean = HASH.sub(_blank, piece)
+        for match in PAIR_PERCENT.finditer(clean):
+            if len(found) >= MAX_NUMBERS_PER_FILE:
+                return found
+            printed = match.group(3)
+            decimals = len(printed.partition(".")[2])
+            found.append((line, offset + match.start(3) + 1, int(match.group(1).replace(",", "")),
+                          int(match.group(2).replace(",", "")), Fraction(printed), decimals))
+    return found
+
+
+def percent_states_pair(numerator: int, denominator: int, printed: Fraction, decimals: int) -> bool:
+    """True when ``printed`` percent (``decimals`` places) is a correct rounding of X / Y (an exact tie either way)."""
+    if denominator <= 0:
         return False
-    return Fraction(numerator, denominator) in figures.values[PERCENT]
+    exact = Fraction(100 * numerator, denominator)
+    return abs(printed - exact) * 2 * 10**decimals <= 1
+
+
+# A latency printed with the statistic it is ("9.021 µs median", "55.250 µs p95", "a median 0.699 ms"), and the bank
+# sizes a sentence names ("At 100,000 patterns, ...", "the 13,201-pattern bank").
+_AMOUNT = r"(\d{1,3}(?:,\d{3}){1,8}|\d{1,24})(?:\.(\d{1,24}))?"
+STATISTIC_AFTER = re.compile(rf"(?<![\w.,#/]){_AMOUNT}\s?(ms|µs|s)\s+(median|p50|p95|p99)\b")
+STATISTIC_BEFORE = re.compile(rf"\b(median|p50|p95|p99)\s+{_AMOUNT}\s?(ms|µs|s)\b")
+BANK_SIZE = re.compile(r"(?<![\w.,])(\d{1,3}(?:,\d{3}){0,8}|\d{1,9})[- ]patterns?\b")
+RATE_AMOUNT = re.compile(rf"(?<![\w.,#/]){_AMOUNT}\s?(?:documents/s|docs/s|documents per second)\b")
+_STATISTIC_KEYS = {"median": "median_seconds", "p50": "median_seconds", "p95": "p95_seconds", "p99": "p99_seconds"}
+
+
+def bound_figures(ctx: VerifyContext) -> tuple[dict[str, Figures], dict[int, Figures]]:
+    """(statistic -> the verified latencies of that statistic, bank size -> the verified throughputs of banks of that
+    size): what a latency printed with its statistic, or a throughput in a sentence that names one bank size, may
+    trace to. Medians: the headline latency, the whole-input throughput workload and each bank-size cell; p95: the
+    headline latency; p99: the headline latency and each cell. Sizes: each cell's active patterns, and the evaluated
+    bank's for the headline throughput."""
+    perf = as_dict(ctx.collector.decisions.get("performance")) or {}
+    by_statistic = {name: Figures() for name in ("median_seconds", "p95_seconds", "p99_seconds")}
+    by_size: dict[int, Figures] = {}
+    headline = as_dict(perf.get("headline")) or {}
+    latency = as_dict(headline.get("document_latency")) or {}
+    throughput = as_dict(headline.get("whole_input_throughput")) or {}
+    for key, figures in by_statistic.items():
+        figures.add(SECONDS, exact_fraction(latency.get(key)), LOWER)
+    by_statistic["median_seconds"].add(SECONDS, exact_fraction(throughput.get("median_seconds")), LOWER)
+    by_statistic["median_seconds"].add(SECONDS, exact_fraction(headline.get("cold_compile_median_seconds")), LOWER)
+    for cell in as_list(perf.get("bank_sizes")) or []:
+        size = as_int(dig(cell, "active_patterns"))
+        for key in ("median_seconds", "p99_seconds"):
+            by_statistic[key].add(SECONDS, exact_fraction(dig(cell, key)), LOWER)
+        if size is not None:
+            by_size.setdefault(size, Figures()).add(RATE, exact_fraction(dig(cell, "documents_per_second")), HIGHER)
+    bank_size = as_int(dig(ctx.evidence, "bank", "active_patterns"))
+    if bank_size is not None:
+        by_size.setdefault(bank_size, Figures()).add(RATE, exact_fraction(throughput.get("documents_per_second")),
+                                                     HIGHER)
+    return by_statistic, by_size
+
+
+# A count of documents ("the 100-document throughput input", "51,704 documents"), not a rate (documents/s).
+DOCUMENT_COUNT = re.compile(r"(?<![\w.,])(\d{1,3}(?:,\d{3}){0,8}|\d{1,12})[- ]documents?\b(?!/s| per second)")
+
+
+def document_counts(ctx: VerifyContext) -> set[int]:
+    """Every count of documents the bundle's verified artifacts record: the quality slices' document counts (and the
+    documents without a miss), the manifest's document and record counts (labels, plans, splits, source,
+    preparation) and the performance inputs' documents."""
+    counts: set[int] = set()
+    for pointer, value in ctx.figures.items():
+        if type(value) is int and "document" in pointer.rsplit("/", 1)[-1]:
+            counts.add(value)
+    for item in as_list(dig(ctx.evidence, "quality", "slices")) or []:
+        sensitive = as_int(dig(item, "documents_with_sensitive_gold"))
+        missed = as_int(dig(item, "documents_with_any_miss"))
+        if sensitive is not None and missed is not None:
+            counts.add(sensitive - missed)
+    stack: list[Any] = [ctx.manifest]
+    while stack:  # the manifest is small (a few hundred values)
+        value = stack.pop()
+        if isinstance(value, dict):
+            for key, child in value.items():
+                if type(child) is int and ("document" in key or key == "records" or key.endswith("_records")):
+                    counts.add(child)
+                elif isinstance(child, (dict, list)):
+                    stack.append(child)
+        elif isinstance(value, list):
+            stack.extend(child for child in value if isinstance(child, (dict, list)))
+    for item in as_list(dig(ctx.evidence, "performance", "inputs")) or []:
+        documents = as_int(dig(item, "documents"))
+        if documents is not None:
+            counts.add(documents)
+    return counts
+
+
+def document_mismatches(rel: str, text: str, counts: set[int]) -> list[tuple[int, int]]:
+    """(line, column) of every count of documents printed in prose that is no document count of the bundle (see
+    :func:`document_counts`)."""
+    wrong: list[tuple[int, int]] = []
+    for line, column, sentence in summary_prose.sentences(rel, text):
+        for match in DOCUMENT_COUNT.finditer(sentence):
+            if int(match.group(1).replace(",", "")) not in counts:
+                wrong.append((line, column + match.start()))
+    return wrong
+
+
+def _amount_token(rel: str, line: int, column: int, whole: str, decimals: str | None, unit: str) -> Token:
+    kind, scale = UNIT_SCALE[unit]
+    printed = Fraction(whole.replace(",", "") + ("." + decimals if decimals else ""))
+    return Token(rel, line, column, whole, printed, len(decimals or ""), kind, scale)
+
+
+def bound_mismatches(rel: str, text: str, by_statistic: dict[str, Figures],
+                     by_size: dict[int, Figures]) -> tuple[list[tuple[int, int]], list[tuple[int, int]]]:
+    """(statistic mismatches, bank-size mismatches) as (line, column): a latency printed with its statistic that is
+    no verified latency of that statistic; a throughput in a sentence naming exactly one bank size (a size the
+    verifier measured) that is no verified throughput of a bank of that size."""
+    statistic_wrong: list[tuple[int, int]] = []
+    size_wrong: list[tuple[int, int]] = []
+    for line, column, sentence in summary_prose.sentences(rel, text):
+        for pattern in (STATISTIC_AFTER, STATISTIC_BEFORE):
+            for match in pattern.finditer(sentence):
+                if pattern is STATISTIC_AFTER:
+                    whole, decimals, unit, statistic = match.group(1), match.group(2), match.group(3), match.group(4)
+                else:
+                    statistic, whole, decimals, unit = match.group(1), match.group(2), match.group(3), match.group(4)
+                start = match.start(1) if pattern is STATISTIC_AFTER else match.start(2)
+                token = _amount_token(rel, line, column + start, whole, decimals, unit)
+                if classify(token, by_statistic[_STATISTIC_KEYS[statistic]]) != "traced":
+                    statistic_wrong.append((line, column + start))
+        sizes = {int(match.group(1).replace(",", "")) for match in BANK_SIZE.finditer(sentence)}
+        if len(sizes) != 1 or next(iter(sizes)) not in by_size:
+            continue
+        figures = by_size[next(iter(sizes))]
+        for match in RATE_AMOUNT.finditer(sentence):
+            token = _amount_token(rel, line, column + match.start(), match.group(1), match.group(2), "documents/s")
+            if classify(token, figures) != "traced":
+                size_wrong.append((line, column + match.start()))
+    return statistic_wrong, size_wrong
 
 
 def classify(token: Token, figures: Figures) -> str:
@@ -532,6 +727,8 @@ def run(ctx: VerifyContext) -> None:
     if is_own_render(available.get(C.SUMMARY, "")):
         check_own_render(ctx, available)
     figures = supported_figures(ctx)
+    by_statistic, by_size = bound_figures(ctx)
+    documents = document_counts(ctx)
     by_class: dict[str, Figures] = {}
     layout_model = summary_model.Model(ctx)
     traced = 0
@@ -561,16 +758,32 @@ def run(ctx: VerifyContext) -> None:
             untraced.append((rel, token.line, token.column))
             code = {"favourable": FAVOURABLE, "misrounded": MISROUNDED}.get(status, NOT_TRACED)
             col.add(code, rel, "", line=token.line, column=token.column)
+        table_lines = {number for number, line in enumerate(text.split("\n"), start=1) if line.startswith("|")}
         for line, column, numerator, denominator in pairs(rel, text):
-            if not pair_traced(numerator, denominator, figures):
+            prose = rel == C.SUMMARY and line not in table_lines
+            if not pair_traced(numerator, denominator, figures, strict=prose):
                 untraced.append((rel, line, column))
                 col.add(RATIO_NOT_TRACED, rel, "", line=line, column=column)
+        for line, column, numerator, denominator, printed, decimals in pair_percents(rel, text):
+            if not percent_states_pair(numerator, denominator, printed, decimals):
+                untraced.append((rel, line, column))
+                col.add(PAIR_PERCENT_MISMATCH, rel, "", line=line, column=column)
         for line, column, value in hashes:
             if value in figures.hashes or value.removeprefix("sha256:") in figures.hashes:
                 traced += 1
             else:
                 untraced.append((rel, line, column))
                 col.add(HASH_NOT_TRACED, rel, "", line=line, column=column)
+        # Bindings of a number to what its sentence names; a number with a value finding is not reported again.
+        reported = {(line, column) for file, line, column in untraced if file == rel}
+        statistic_wrong, size_wrong = bound_mismatches(rel, text, by_statistic, by_size)
+        for code, positions in ((STATISTIC_MISMATCH, statistic_wrong), (BANK_SIZE_MISMATCH, size_wrong),
+                                (DOCUMENTS_NOT_TRACED, document_mismatches(rel, text, documents))):
+            for line, column in positions:
+                if (line, column) not in reported:
+                    reported.add((line, column))
+                    untraced.append((rel, line, column))
+                    col.add(code, rel, "", line=line, column=column)
         _layout(ctx, layout_model, rel, text, untraced)
         wrong, claims = summary_prose.check(rel, text, col.decisions, ctx.evidence)
         for line, column in wrong:
@@ -598,6 +811,15 @@ def _layout(ctx: VerifyContext, model: summary_model.Model, rel: str, text: str,
         for line, column in summary_layout.check_tables(model, text, skip):
             untraced.append((rel, line, column))
             col.add(summary_layout.CELL, rel, "", line=line, column=column)
+        standalone = as_dict(col.decisions.get("standalone_redaction")) or {}
+        failed = {name for name in as_list(standalone.get("failed_gates")) or []
+                  if isinstance(name, str) and name in summary_model.METRICS}
+        unknown, omitted = summary_layout.check_table_rows(text, failed)
+        for line, column in unknown:
+            untraced.append((rel, line, column))
+            col.add(summary_layout.ROW_LABEL, rel, "", line=line, column=column)
+        for line, column in omitted:
+            col.add(summary_layout.OMITTED, rel, "", line=line, column=column)
         return
     found = summary_layout.check_svg(model, text)
     starts = summary_layout.line_starts(text)

@@ -25,7 +25,15 @@ import html
 import re
 from fractions import Fraction
 
-from nerb_verify.checks.presentation.summary_model import Model, RowFigure, class_of, measure_of, normalise, scale_of
+from nerb_verify.checks.presentation.summary_model import (
+    METRICS,
+    Model,
+    RowFigure,
+    class_of,
+    measure_of,
+    normalise,
+    scale_of,
+)
 from nerb_verify.codes import register
 
 CELL = register(
@@ -56,6 +64,16 @@ UNREADABLE = register(
     "Figures must be plain SVG markup: elements with quoted attributes, text and comments. A DOCTYPE, entity "
     "declaration, CDATA section or unterminated tag is refused, so the figure's geometry is not evaluated and the "
     "figure is not accepted.")
+
+ROW_LABEL = register(
+    "summary.row_label_unknown", "A table row prints numbers under a label that names no verified figure.",
+    "In a summary.md table whose other rows name verified figures (a metric, a class, a bank size, a conformance "
+    "check), every row that prints a number must too: the label says what the number is. A row relabelled to "
+    "something the evidence does not measure ('Document leakage' -> 'Documents fully redacted') misstates it.")
+OMITTED = register(
+    "summary.failed_gate_omitted", "A table of metrics and their requirements leaves out a gate that failed.",
+    "A summary.md table that lists quality metrics with their frozen requirements must list every metric gate the "
+    "verifier found failed. Leaving the failing rows out presents a failed result as a clean one.")
 
 MAX_ELEMENTS = 20_000
 MAX_TEXT = 20_000
@@ -205,6 +223,38 @@ def check_tables(model: Model, text: str, skip: set[tuple[int, int]]) -> list[tu
                                for line, col in skip):
                         bad.append(position)
     return bad
+
+
+def _known_label(label: str, first_header: str) -> bool:
+    return (measure_of(label) is not None or class_of(label) is not None
+            or scale_of(label, first_header) is not None)
+
+
+def check_table_rows(text: str, failed_metric_gates: set[str]) -> tuple[list[tuple[int, int]], list[tuple[int, int]]]:
+    """(rows with an unknown label, tables that omit a failed gate) as (line, column).
+
+    * In a table with at least one row whose label names a verified figure (a measure, a class or a bank size), a
+      row that prints a number under a label that names none says something the verifier cannot bind: a relabelled
+      row ("Document leakage" -> "Documents fully redacted") would otherwise be read as a success.
+    * A table of metrics with a requirement column (its rows name quality metrics, a column is the frozen
+      requirement) must have a row for every metric gate that failed: dropping the failing rows hides the result.
+      Reported at the table's first row."""
+    unknown: list[tuple[int, int]] = []
+    omitted: list[tuple[int, int]] = []
+    for header, rows in tables(text):
+        first = header[0] if header else ""
+        known = [cells for cells in rows if cells and _known_label(cells[0].text, first)]
+        if not known:
+            continue
+        for cells in rows:
+            if cells and not _known_label(cells[0].text, first) and cells[0].text.strip() \
+                    and any(NUMBER.search(cell.text) for cell in cells[1:]):
+                unknown.append((cells[0].line, cells[0].column))
+        requirement = any(measure_of(cell) == "threshold" for cell in header[1:])
+        measures = {measure_of(cells[0].text) for cells in known}
+        if requirement and measures & set(METRICS) and not failed_metric_gates <= measures:
+            omitted.append((rows[0][0].line, rows[0][0].column))
+    return unknown, omitted
 
 
 # -- SVG ---------------------------------------------------------------------------------------------------------

@@ -10,6 +10,11 @@ and text content) is read lower-case without emphasis and judged by explicit rul
   passed/granted); or about the known-bank contract (passes, holds, is met, fails, is broken). Its polarity (a
   negation word makes it negative) must agree with the verifier's own decision. Questions, conditionals ("only
   when", "whether", "if") and sentences already carrying an upper-case verdict word are not statements here.
+* **Gate claims and answers** (``summary.decision_sentence`` too): a sentence saying that every (all, each) gate,
+  requirement or threshold was met, passed, satisfied or cleared must agree with the verifier's decision for the
+  family it names (performance gates, the known-bank contract, otherwise the quality gates of standalone redaction),
+  negated or not; and a short answer ("It could not.", "Yes.") right after a yes/no question about the bank redacting
+  on its own, promotion or the known-bank contract must give that decision.
 * **Unsupportable claims** (``summary.unsupportable_claim``), after the charter's guarantee boundary ("NERB catches
   all PII" is not supportable; open-world recall is never NERB matcher recall or guaranteed 100% recall):
   detecting/catching/redacting all or every PII or personal data (not qualified as cataloged/known/in the bank);
@@ -73,6 +78,19 @@ PROMOTED = re.compile(r"\b(promoted|promotion (?:passed|was granted|granted|succ
 CONTRACT = re.compile(r"\bknown[- ]bank contract\b[^.;]{0,80}?\b(pass(?:es|ed)?|holds|held|is met|was met|fails?|"
                       r"failed|is broken|was broken|violated)\b")
 CONTRACT_NEGATIVE = re.compile(r"\b(fails?|failed|broken|violated|not)\b")
+# A claim about a whole family of gates: every / all / each gate (requirement, threshold) met, passed, satisfied or
+# cleared, in either order ("All preregistered application gates were met", "the bank met every application gate").
+_GATE_WORDS = r"(?:gates?|requirements?|thresholds?)"
+_MET = r"(?:met|meets?|passed|pass(?:es)?|satisf(?:ied|ies|y)|cleared|clears?)"
+ALL_GATES = re.compile(rf"\b(?:every|all|each)\b[^.;:?]{{0,60}}?\b{_GATE_WORDS}\b[^.;:?]{{0,30}}?\b{_MET}\b"
+                       rf"|\b{_MET}\b[^.;:?]{{0,20}}?\b(?:every|all|each)\b[^.;:?]{{0,60}}?\b{_GATE_WORDS}\b")
+# A short answer to the question before it ("...could this bank, by itself, redact all in-scope PII? It could not."):
+# yes or no, or a pronoun and an auxiliary verb, negated or not, and nothing more than a few words.
+ANSWER = re.compile(r"\s*(?:(?P<word>yes|no)\b|(?:it|this bank|the bank|this|they)\s+(?:could|can|did|does|do|was|is|"
+                    r"would|will|has|had|were|are)(?:n't)?\b(?:\s+not\b)?)[^.;?]{0,30}[.!]?\s*")
+# The question's topic: standalone redaction (the bank redacting on its own, or redacting all PII), promotion, the
+# known-bank contract.
+_ALONE = re.compile(r"\b(by itself|on its own|alone|standalone|stand alone|comprehensive)\b|\ball\b[^?]{0,40}\bpii\b")
 
 
 def _negated(clause: str) -> bool:
@@ -135,7 +153,46 @@ def decision_holds(sentence: str, decisions: dict[str, Any], evidence: Any) -> b
     if contract:
         passed = dig(decisions.get("known_bank_contract"), "passed") is True
         return passed is (CONTRACT_NEGATIVE.search(plain[contract.start():]) is None)
+    if ALL_GATES.search(plain):
+        passed = _family_passed(plain, decisions)
+        return None if passed is None else passed is not _negated(plain)
     return None
+
+
+def _family_passed(plain: str, decisions: dict[str, Any]) -> bool | None:
+    """Whether every gate of the family a sentence names passed, by the verifier's own decisions: performance gates,
+    the known-bank contract (conformance), otherwise the quality (application, standalone-redaction) gates; None
+    when that decision was not reached."""
+    if "performance" in plain:
+        grade = dig(decisions.get("performance"), "decision_grade")
+        return None if grade not in ("passed", "failed") else grade == "passed"
+    if "contract" in plain or "conformance" in plain:
+        passed = dig(decisions.get("known_bank_contract"), "passed")
+        return passed if isinstance(passed, bool) else None
+    passed = dig(decisions.get("standalone_redaction"), "quality_gates_passed")
+    return passed if isinstance(passed, bool) else None
+
+
+def answer_holds(question: str, answer: str, decisions: dict[str, Any], evidence: Any) -> bool | None:
+    """None when ``answer`` is not a short yes/no answer to a decision ``question``; else whether it agrees with the
+    verifier: a question about the bank redacting on its own (standalone redaction), about promotion or about the
+    known-bank contract is answered by its decision."""
+    plain_question, plain_answer = _plain(question), _plain(answer)
+    if not plain_question.rstrip().endswith("?"):
+        return None
+    match = ANSWER.fullmatch(plain_answer)
+    if match is None:
+        return None
+    positive = match.group("word") == "yes" if match.group("word") else not _negated(plain_answer)
+    if re.search(r"\bredact", plain_question) and _ALONE.search(plain_question):
+        decided = dig(decisions.get("standalone_redaction"), "eligible")
+    elif re.search(r"\bpromot", plain_question):
+        decided = dig(evidence, "promotion", "passed")
+    elif "contract" in plain_question:
+        decided = dig(decisions.get("known_bank_contract"), "passed")
+    else:
+        return None
+    return None if not isinstance(decided, bool) else decided is positive
 
 
 def unsupportable(sentence: str) -> bool:
@@ -161,6 +218,7 @@ def check(rel: str, text: str, decisions: dict[str, Any], evidence: Any) -> tupl
     """(decision-sentence positions, unsupportable-claim positions) of one file."""
     wrong: list[tuple[int, int]] = []
     claims: list[tuple[int, int]] = []
+    previous = ""
     for line, column, sentence in sentences(rel, text):
         offset = 0
         for clause in sentence.split(";"):  # each clause of a sentence states its own decision
@@ -168,6 +226,10 @@ def check(rel: str, text: str, decisions: dict[str, Any], evidence: Any) -> tupl
                 wrong.append((line, column + offset))
                 break
             offset += len(clause) + 1
+        else:
+            if answer_holds(previous, sentence, decisions, evidence) is False:
+                wrong.append((line, column))
         if unsupportable(sentence):
             claims.append((line, column))
+        previous = sentence
     return wrong, claims
