@@ -131,8 +131,8 @@ _PERCENT_U = regex.compile(r"%[uU]([0-9A-Fa-f]{4})")
 # A quoted-printable run is decoded only when it has two or more escapes, or is one escape between two letters that
 # does not start a hex token with digits (``jane=40corp``), so ``n=40 documents``, ``next=219`` in a URL query or
 # ``id=40a0...`` (a digest) keep their meaning; or is an escaped at-sign (``=40``) between a letter or digit and a
-# domain that starts with a digit (``wei.zhang=40163.com``: 163.com and 126.com are large mail providers), that is
-# digits, then word characters or hyphens, a dot and a label of two letters or more.
+# domain that starts with a digit (a local part, ``=40``, then ``163.com`` or ``126.com``, large mail providers),
+# that is digits, then word characters or hyphens, a dot and a label of two letters or more.
 _QP_RUN = regex.compile(
     r"(?:=[0-9A-F]{2}){2,}|(?<=[^\W\d_])=[0-9A-F]{2}(?=[^\W\d_])(?![0-9a-fA-F]*[0-9][0-9a-fA-F]*(?![\w]))"
     r"|(?<=[^\W_])=40(?=\d[\w-]*\.[^\W\d_]{2,})")

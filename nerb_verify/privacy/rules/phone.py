@@ -112,8 +112,8 @@ def _citation_or_list(match: regex.Match[str]) -> bool:
 
 
 def _not_in_number_list(match: regex.Match[str]) -> bool:
-    """Contract profile: the shape is not three items of a list of whole numbers separated by spaces ("256 512 1024
-    2048": the joined view of a JSON array of batch sizes; "0 250 500 750 1000": an SVG axis). A list has another
+    """Contract profile: the shape is not three items of a list of whole numbers separated by spaces (the joined
+    view of a JSON array of batch sizes, "256 512 1024 2048"; an SVG axis, "0 250 500 750 1000"). A list has another
     whole number right before the match or right after it, spaces between; a phone number written in prose has a word
     or punctuation there ("7719 9am" is a time after the number, not a list)."""
     text = match.string
