@@ -97,6 +97,8 @@ def test_number_lists_are_not_read_as_split_phone_numbers_in_the_contract_profil
     assert _json_findings({"ticks": ["0", "250", "500", "750", "1000"]}, CONTRACT) == []
     ticks = "".join(f'<text x="{index}">{value}</text>' for index, value in enumerate((0, 250, 500, 750, 1000)))
     assert _text_findings("<svg>" + ticks + "</svg>\n", RENDERED, "figure.svg") == []
+    # two dates glued into one view are not a national number either
+    assert _json_findings({"range": {"start": "2026-03-14", "end": "2026-03-15"}}, CONTRACT) == []
     found = _json_findings({"rows": ["415", "382", "7719"]}, CONTRACT)
     assert [code for code, _pointer, _message in found] == ["privacy.phone"]
 

@@ -173,13 +173,14 @@ _COMPACT = compile_rule(r"(?<![\w.+])1?[2-9]\d{2}[2-9]\d{6}(?!\w|[.]\d)")
 # mix them), or an area code of one to four digits in brackets, with or without the 0 ("(02) 9374 4000",
 # "(11) 98765-4321"), then one or two groups; 10 to 12 digits in all. libphonenumber was measured as a validator
 # here and does not narrow these shapes: nearly every such digit string is a valid number of some region whose trunk
-# prefix is 0 (see docs/privacy-scanner.md), so the shape and the digit count decide.
+# prefix is 0 (see docs/privacy-scanner.md), so the shape and the digit count decide. A number that continues a digit
+# run after a separator is part of something longer (a date glued to another date, "2026-03-142026-03-15").
 _NATIONAL = FastPattern(
-    rf"(?<![\w.+])(?:0[1-9]\d{{0,4}}(?P<sep>{_SEP})\d{{2,8}}(?:(?P=sep)\d{{2,8}}){{0,2}}"
+    rf"(?<![\w.+])(?<!\d[-./_~:+])(?:0[1-9]\d{{0,4}}(?P<sep>{_SEP})\d{{2,8}}(?:(?P=sep)\d{{2,8}}){{0,2}}"
     rf"|[(\[]0?[1-9]\d{{0,3}}[)\]][ \t]{{0,8}}(?:\r?\n[ \t]{{0,8}})?\d{{2,8}}(?:{_SEP}\d{{2,8}})?)"
     rf"(?![\w]|[.]\d|{_SEP}\d)")
 # ... and written without separators: a 0, then a digit other than 0 and 8 to 10 more ("0412345678").
-_NATIONAL_COMPACT = FastPattern(r"(?<![\w.+])0[1-9]\d{8,10}(?!\w|[.]\d)")
+_NATIONAL_COMPACT = FastPattern(r"(?<![\w.+])(?<!\d[-./_~:+])0[1-9]\d{8,10}(?!\w|[.]\d)")
 # A bare run of 11 to 13 digits: E.164 written without its plus (contract profile, validated by libphonenumber).
 _E164_BARE = FastPattern(r"(?<![\w.+])[1-9]\d{10,12}(?!\w|[.]\d)")
 _BARE_RUN = re.compile(r"\d{11}")
