@@ -366,6 +366,7 @@ W = P + "/workloads"
 CONTROL_SCALE_1000 = 15  # control_scale_1000_direct
 CONTROL_COLD = 3  # control_real_cold_compile
 REAL_COLD = 25  # real_cold_compile
+REAL_THROUGHPUT = 28  # real_direct_throughput
 
 CASES: list[dict[str, Any]] = [
     _case("performance.section_empty", "not-evaluated", [_set(P + "/evaluated", False)],
@@ -450,6 +451,15 @@ CASES: list[dict[str, Any]] = [
     _case("performance.rss_samples", "peak-not-max",
           [_set(f"{W}/{CONTROL_SCALE_1000}/peak_rss_bytes", 999999999)],
           ["performance.rss_samples", "summary.verdict_mismatch"]),
+    # The headline throughput's RSS falls inside block 0 (one worker session): the second sample below the first,
+    # the peak kept (session 12, from a coherent-forgery probe).
+    _case("performance.rss_decreasing", "rss-falls-within-a-block",
+          [_set(f"{W}/{REAL_THROUGHPUT}/rss_samples_bytes/1", 472563712 - 4096 * 64)],
+          ["performance.rss_decreasing"]),
+    # The runner's recorded command line says --profile smoke while the report it produced says decision.
+    _case("performance.command_profile_mismatch", "command-ran-smoke",
+          [_set("/commands/0/argv/5", "smoke"), _set("/commands/0/argv/5", "smoke", "benchmark-manifest.json")],
+          ["performance.command_profile_mismatch"]),
     _case("performance.records_per_sample", "records-per-sample-inflated",
           [_set(f"{W}/{CONTROL_SCALE_1000}/records_per_sample", 7),
            _edit("perf_restat", workload="control_scale_1000_direct")], ["performance.records_per_sample"]),

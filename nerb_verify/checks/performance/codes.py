@@ -103,6 +103,11 @@ STATISTIC_MISMATCH = register(
 RSS_SAMPLES = register(
     "performance.rss_samples", "RSS samples are missing, not positive, misaligned, or the peak is not their maximum.",
     "One positive integer RSS sample per timing sample; peak_rss_bytes is their maximum, null only if none.")
+RSS_DECREASING = register(
+    "performance.rss_decreasing", "RSS falls within the samples one worker process took.",
+    "rss_samples_bytes is the worker's own ru_maxrss after each sample, a high-water mark that can only grow while "
+    "the process lives. A reused-process workload runs each comparison block in one worker session (otherwise its "
+    "whole series in one worker), so within a block its RSS samples never decrease. A fall was written, not measured.")
 RECORDS_PER_SAMPLE = register(
     "performance.records_per_sample", "records_per_sample is inconsistent with the unit or the input.",
     "Non-null iff the unit is whole_input; for NERB paths and exact baselines it equals input records x work.")
@@ -168,6 +173,11 @@ SWEEP_UNCONTROLLED = register(
     "1k/10k/25k/100k banks on one input shape and generator family, each tracking the evaluated bank's composition "
     "proportions within 0.10; negative/sparse/normal/dense and small/medium/large/huge on a fixed bank; serial and "
     "concurrent cells on identical bank and input.")
+COMMAND_PROFILE = register(
+    "performance.command_profile_mismatch", "A decision-grade harness command ran another profile than the report states.",
+    "The command a decision-grade harness names records its own command line. When that line selects a profile "
+    "(--profile X or --profile=X), X must be the profile performance-report.json states: a report that says "
+    "'decision' produced by a run recorded as '--profile smoke' contradicts itself.")
 HARNESS_COMMAND_FAILED = register(
     "performance.harness_command_failed", "A decision-grade cell's harness command does not record success.",
     "Charter: every decision-grade harness command must succeed. The command a harness names (evidence commands, "

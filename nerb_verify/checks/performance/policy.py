@@ -18,7 +18,8 @@ from fractions import Fraction
 from typing import Any
 
 from nerb_verify.canonical import python_canonical_sha256
-from nerb_verify.context import EVIDENCE
+from nerb_verify.checks.raw._access import dig
+from nerb_verify.context import EVIDENCE, PERFORMANCE_REPORT
 from nerb_verify.pointers import join
 from nerb_verify.checks.performance import codes as C
 from nerb_verify.checks.performance.same_path import required_metric
@@ -248,13 +249,15 @@ def _number(value: Any) -> bool:
 
 def check_harness_commands(state: PerfState) -> None:
     """Every harness measuring a decision-grade cell names a command that records success: exit status 0 and, with
-    a timeout, an elapsed time within it (an unknown command id is performance.unknown_reference)."""
+    a timeout, an elapsed time within it (an unknown command id is performance.unknown_reference); and a command
+    that names its profile (``--profile X``) ran the profile the performance report states."""
     evidence = state.ctx.evidence if isinstance(state.ctx.evidence, dict) else {}
     commands = evidence.get("commands")
     by_id = {c.get("id"): (i, c) for i, c in enumerate(commands) if isinstance(c, dict)} \
         if isinstance(commands, list) else {}
     decision_harnesses = {w.get("harness_id") for _i, w in decision_cells(state)}
     reported: set[int] = set()
+    profiled: set[int] = set()
     for position, harness in enumerate(state.items("harnesses")):
         if harness.get("id") not in decision_harnesses or harness.get("command_id") not in by_id:
             continue
@@ -266,6 +269,26 @@ def check_harness_commands(state: PerfState) -> None:
             state.ctx.collector.add(C.HARNESS_COMMAND_FAILED, EVIDENCE, join(["commands", index]),
                                     "The command of a decision-grade harness records {what}.",
                                     what=label("a timeout" if timed_out else "a non-zero exit status"))
+        profile = command_profile(command.get("argv"))
+        stated = dig(state.ctx.artifact(PERFORMANCE_REPORT), "profile")
+        if profile is not None and isinstance(stated, str) and profile != stated and index not in profiled:
+            profiled.add(index)
+            state.ctx.collector.add(C.COMMAND_PROFILE, EVIDENCE, join(["commands", index, "argv"]),
+                                    "The command of a decision-grade harness ran another profile than the "
+                                    "performance report states.")
+
+
+def command_profile(argv: Any) -> str | None:
+    """The value of a ``--profile`` option in a recorded command line (``--profile X`` or ``--profile=X``), or
+    None when it has none (or the argv is not a list of strings)."""
+    if not isinstance(argv, list) or not all(isinstance(part, str) for part in argv):
+        return None
+    for index, part in enumerate(argv):
+        if part == "--profile" and index + 1 < len(argv):
+            return argv[index + 1]
+        if part.startswith("--profile="):
+            return part.partition("=")[2]
+    return None
 
 
 def check_capacity(state: PerfState, environment: Any) -> None:

@@ -193,6 +193,33 @@ def _check_rss(state: PerfState, position: int, workload: dict[str, Any], count:
                   n=len(samples), m=count)
     if not _int(peak) or peak != recomputed:
         state.add(C.RSS_SAMPLES, (*base, "peak_rss_bytes"), "peak_rss_bytes is not the maximum RSS sample.")
+    if workload.get("process_model") == "reused_process" and len(samples) == count:
+        for start, end in _process_spans(state, workload.get("id"), count):
+            if any(samples[i] > samples[i + 1] for i in range(start, end - 1)):
+                state.add(C.RSS_DECREASING, (*base, "rss_samples_bytes"),
+                          "RSS falls between two samples of samples {start} to {end}, which one worker process took.",
+                          start=start, end=end - 1)
+                break
+
+
+def _process_spans(state: PerfState, workload_id: Any, count: int) -> list[tuple[int, int]]:
+    """The [start, end) sample ranges of a reused-process workload that one worker process took: each block of a
+    workload compared in blocks (a brand-new worker session per block, block b the contiguous samples [b*k, (b+1)*k)
+    for k = count / block_count, 20-performance.md 4.2), else the whole series (one worker overall, 4.4); none when
+    the count does not split into the comparison's blocks (the comparison checks report that)."""
+    blocks: int | None = None
+    for comparison in state.items("comparisons"):
+        if isinstance(comparison, dict) and workload_id in (comparison.get("candidate_workload_id"),
+                                                            comparison.get("baseline_workload_id")):
+            value = comparison.get("block_count")
+            blocks = value if type(value) is int and value > 0 else 0
+            break
+    if blocks is None:
+        return [(0, count)]
+    if blocks == 0 or count % blocks:
+        return []
+    size = count // blocks
+    return [(index * size, (index + 1) * size) for index in range(blocks)]
 
 
 def _check_phase_rules(state: PerfState, position: int, workload: dict[str, Any]) -> None:
