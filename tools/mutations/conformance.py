@@ -55,7 +55,9 @@ HONEST_UNTESTED_PATTERN: dict[str, Any] = {
         _text("figures/known-bank-contract.svg", "13,201 of 13,201 active patterns exercised; minimum threshold "
               "100.00%; result pass", "13,200 of 13,201 active patterns exercised; minimum threshold 100.00%; "
               "result fail"),
-        _text("figures/known-bank-contract.svg", ">13,201 / 13,201<", ">13,200 / 13,201<")],
+        _text("figures/known-bank-contract.svg", ">13,201 / 13,201<", ">13,200 / 13,201<"),
+        # the row's bar in the failing rows' colour (its first bar is the patterns row's)
+        _text("figures/known-bank-contract.svg", 'fill="#29c7a9"', 'fill="#f05b67"')],
     "description": "VALID CONTROL. One active pattern honestly has no positive case and the conformance gate is "
                    "reported failed in the evidence, its gate, the card, the publication, the summary and the "
                    "figure: verified, known-bank contract FAIL (a decision outcome, not a finding).",

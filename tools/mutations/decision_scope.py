@@ -78,7 +78,8 @@ CASES = [
                _set(PUBLICATION, "/decision/performance_gates_passed", False)],
               "The real decision report relabelled as a smoke run (grade and publication made consistent, "
               "resealed) to escape the decision-grade requirements: its decision cells, comparisons and value "
-              "model give it away."),
+              "model give it away, and so does its runner's recorded command line (--profile decision).",
+              codes=["performance.command_profile_mismatch", "performance.smoke_profile_shape"]),
     make_case("performance.smoke_profile_shape", "real-relabelled-smoke-flags-cleared",
               [_set(REPORT, "/profile", "smoke"), _set(REPORT, "/decision_grade", SMOKE_GRADE),
                _set(PUBLICATION, "/decision/performance_gates_passed", False)] + _flags_cleared(),

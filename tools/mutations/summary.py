@@ -150,6 +150,9 @@ CASES += [
         _rt(SUMMARY, "| Document leakage |", "| Documents fully redacted |")],
         "The failing document-leakage row relabelled as a success; the table then also lacks that failed gate.",
         ["summary.failed_gate_omitted", "summary.row_label_unknown"]),
+    _coherent("summary.bar_colour_mismatch", "failing-bars-in-passing-colour", [
+        {"op": "replace_text", "file": STANDALONE, "old": 'fill="#f05b67"', "new": 'fill="#29c7a9"', "count": 3}],
+        "The three failing gates' bars recoloured in the colour the contract figure uses for its passing rows."),
     _coherent("summary.failed_gate_omitted", "failing-rows-dropped", [
         _rt(SUMMARY, "| Open-world recall | 10.19% | 96.83% | 1.58% | ≥95% |\n", ""),
         _rt(SUMMARY, "| Document leakage | 89.86% | 9.38% | 96.72% | ≤5% |\n", "")],

@@ -106,8 +106,8 @@ RSS_SAMPLES = register(
 RSS_DECREASING = register(
     "performance.rss_decreasing", "RSS falls within the samples one worker process took.",
     "rss_samples_bytes is the worker's own ru_maxrss after each sample, a high-water mark that can only grow while "
-    "the process lives. A reused-process workload runs each comparison block in one worker session (otherwise its "
-    "whole series in one worker), so within a block its RSS samples never decrease. A fall was written, not measured.")
+    "the process lives. A reused-process workload runs each block of its comparison in one worker session, so "
+    "within a block its RSS samples never decrease. A fall was written, not measured.")
 RECORDS_PER_SAMPLE = register(
     "performance.records_per_sample", "records_per_sample is inconsistent with the unit or the input.",
     "Non-null iff the unit is whole_input; for NERB paths and exact baselines it equals input records x work.")
@@ -174,7 +174,8 @@ SWEEP_UNCONTROLLED = register(
     "proportions within 0.10; negative/sparse/normal/dense and small/medium/large/huge on a fixed bank; serial and "
     "concurrent cells on identical bank and input.")
 COMMAND_PROFILE = register(
-    "performance.command_profile_mismatch", "A decision-grade harness command ran another profile than the report states.",
+    "performance.command_profile_mismatch",
+    "A decision-grade harness command ran another profile than the report states.",
     "The command a decision-grade harness names records its own command line. When that line selects a profile "
     "(--profile X or --profile=X), X must be the profile performance-report.json states: a report that says "
     "'decision' produced by a run recorded as '--profile smoke' contradicts itself.")

@@ -203,19 +203,18 @@ def _check_rss(state: PerfState, position: int, workload: dict[str, Any], count:
 
 
 def _process_spans(state: PerfState, workload_id: Any, count: int) -> list[tuple[int, int]]:
-    """The [start, end) sample ranges of a reused-process workload that one worker process took: each block of a
-    workload compared in blocks (a brand-new worker session per block, block b the contiguous samples [b*k, (b+1)*k)
-    for k = count / block_count, 20-performance.md 4.2), else the whole series (one worker overall, 4.4); none when
-    the count does not split into the comparison's blocks (the comparison checks report that)."""
-    blocks: int | None = None
+    """The [start, end) sample ranges of a reused-process workload that one worker process took, where the bundle
+    states them: each block of a workload compared in blocks (a brand-new worker session per block, block b the
+    contiguous samples [b*k, (b+1)*k) for k = count / block_count, 20-performance.md 4.2). None for a workload in
+    no comparison (its process layout is the profile's sample policy, which the bundle does not pin down) or whose
+    count does not split into the comparison's blocks (the comparison checks report that)."""
+    blocks = 0
     for comparison in state.items("comparisons"):
         if isinstance(comparison, dict) and workload_id in (comparison.get("candidate_workload_id"),
                                                             comparison.get("baseline_workload_id")):
             value = comparison.get("block_count")
             blocks = value if type(value) is int and value > 0 else 0
             break
-    if blocks is None:
-        return [(0, count)]
     if blocks == 0 or count % blocks:
         return []
     size = count // blocks

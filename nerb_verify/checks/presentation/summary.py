@@ -796,8 +796,23 @@ def run(ctx: VerifyContext) -> None:
             dropped = len(col.findings) - first - MAX_FINDINGS_PER_FILE
             del col.findings[first + MAX_FINDINGS_PER_FILE:]
             col.add(NOT_TRACED, rel, "", "{n} further findings in this file are not listed.", n=dropped)
+    _bar_colours(ctx, layout_model, available)
     ctx.shared["summary.untraced"] = untraced
     col.ran("summary", traced=traced, untraced=len(untraced), files=len(available))
+
+
+def _bar_colours(ctx: VerifyContext, model: summary_model.Model, available: dict[str, str]) -> None:
+    """``summary.bar_colour_mismatch`` at every bar whose fill colour the bundle's figures use both for a row that
+    passes and for a row that fails (see ``summary_layout.bar_colours``)."""
+    bars = [(rel, offset, fill, status) for rel, text in available.items() if rel.endswith(".svg")
+            for offset, fill, status in summary_layout.bar_colours(model, text)]
+    passing = {fill for _rel, _offset, fill, status in bars if status == "pass"}
+    failing = {fill for _rel, _offset, fill, status in bars if status == "fail"}
+    shared = passing & failing
+    for rel, offset, fill, _status in bars:
+        if fill in shared:
+            line, column = summary_layout.line_col(summary_layout.line_starts(available[rel]), offset)
+            ctx.collector.add(summary_layout.COLOUR, rel, "", line=line, column=column)
 
 
 def _layout(ctx: VerifyContext, model: summary_model.Model, rel: str, text: str,

@@ -59,6 +59,13 @@ MARKER = register(
     "A vertical line drawn in a figure row marks its threshold: it must sit at track x + threshold x track width "
     "(within one pixel) for a frozen threshold of that row's gate (100% for the known-bank contract rows). A moved "
     "line, or a line on a row without a threshold, misstates the requirement.")
+COLOUR = register(
+    "summary.bar_colour_mismatch", "A figure draws passing and failing rows' bars in the same colour.",
+    "Across the bundle's figures, a row that passes and a row that fails (by the counts and minimum threshold its "
+    "description states) must not have bars of the same fill colour: the colour is how a reader tells them apart. "
+    "A failing bar "
+    "recoloured in the passing rows' colour (or the reverse) presents a failed gate as passed. Both kinds of bar "
+    "are reported.")
 UNREADABLE = register(
     "summary.figure_unreadable", "An SVG figure cannot be parsed into plain elements.",
     "Figures must be plain SVG markup: elements with quoted attributes, text and comments. A DOCTYPE, entity "
@@ -348,20 +355,31 @@ def svg_rows(model: Model, elements: list[Element]) -> list[Row]:
     return rows
 
 
-def _geometry(row: Row) -> tuple[list[int], list[int]]:
-    """(offsets of elements with a wrong bar, offsets of misplaced threshold lines) for one row."""
+def _track_and_bars(row: Row) -> tuple[Element, list[Element]] | None:
+    """A row's track (its widest readable rectangle) and its bar rectangles (after the track, on the same ``y``,
+    inside it, of positive width); None when the row has no readable rectangle or the track has no width."""
     rects = [e for e in row.members if e.name == "rect" and e.attrs.get("class") != "value-bg"]
     readable = [r for r in rects if r.number("x") is not None and r.number("width") is not None]
-    bad_bars: list[int] = []
-    bad_lines: list[int] = []
     if not readable:
-        return bad_bars, bad_lines
+        return None
     track = max(readable, key=lambda r: r.number("width") or 0)
     tx, tw, ty = track.number("x") or Fraction(0), track.number("width") or Fraction(0), track.attrs.get("y")
     if tw <= 0:
-        return bad_bars, bad_lines
+        return None
     bars = [r for r in readable[readable.index(track) + 1:]
             if r.attrs.get("y") == ty and tx <= (r.number("x") or 0) <= tx + tw and (r.number("width") or 0) > 0]
+    return track, bars
+
+
+def _geometry(row: Row) -> tuple[list[int], list[int]]:
+    """(offsets of elements with a wrong bar, offsets of misplaced threshold lines) for one row."""
+    bad_bars: list[int] = []
+    bad_lines: list[int] = []
+    found = _track_and_bars(row)
+    if found is None:
+        return bad_bars, bad_lines
+    track, bars = found
+    tx, tw = track.number("x") or Fraction(0), track.number("width") or Fraction(0)
     shares = {c.value if c.value is not None else c.share for c in row.candidates
               if (c.value if c.value is not None else c.share) is not None}
     segments = [c for c in row.candidates if c.segments is not None and c.total]
@@ -433,6 +451,47 @@ def check_svg(model: Model, text: str) -> dict[str, list[int]] | None:
             found[LABEL].extend(element.text_offset + sentence.start(2) + o
                                 for o in unsupported_numbers(candidates, sentence.group(2)))
     return found
+
+
+_MINIMUM = re.compile(r"\bminimum threshold (\d+(?:\.\d+)?)%")
+
+
+def row_passes(body: str) -> bool | None:
+    """Whether a figure row's description ("142 of 146 ...; minimum threshold 100.00%; ...") passes, recomputed
+    from its own counts and threshold (X / Y >= T); None without exactly one pair and one minimum threshold. (The
+    result word the sentence states is summary.verdict_mismatch's.)"""
+    counts = PAIR.findall(body)
+    minimum = _MINIMUM.findall(body)
+    if len(counts) != 1 or len(minimum) != 1:
+        return None
+    num, den = (int(part.replace(",", "")) for part in counts[0])
+    return den > 0 and Fraction(num, den) >= Fraction(minimum[0]) / 100
+
+
+def bar_colours(model: Model, text: str) -> list[tuple[int, str, str]]:
+    """(offset, fill, "pass" or "fail") of the bar of every figure row whose description sentence gives its counts
+    and minimum threshold, the status recomputed from them (:func:`row_passes`)."""
+    elements = parse_svg(text)
+    if elements is None:
+        return []
+    results: dict[str, str] = {}
+    for element in elements:
+        if element.name == "desc":
+            for sentence in DESC_SENTENCE.finditer(blank_entities(element.text)):
+                passes = row_passes(sentence.group(2))
+                if passes is not None:
+                    results[normalise(sentence.group(1))] = "pass" if passes else "fail"
+    out: list[tuple[int, str, str]] = []
+    for row in svg_rows(model, elements):
+        status = results.get(normalise(html.unescape(row.label.text.strip())))
+        found = _track_and_bars(row) if status is not None else None
+        if found is None:
+            continue
+        for bar in found[1]:
+            fill = bar.attrs.get("fill")
+            if fill:
+                out.append((bar.offset, fill.strip().lower(), status))
+    return out
 
 
 def line_col(starts: list[int], offset: int) -> tuple[int, int]:
