@@ -68,3 +68,20 @@ def test_the_prefilter_form_of_the_gate_matches_alike_on_ascii_text() -> None:
         low = text.lower()
         if low.isascii():
             assert (ascii_form.search(low) is None) == (_BEFORE.search(low) is None), text
+
+
+def test_the_word_lists_normal_forms_are_the_normalisers() -> None:
+    """The at/dot word alternations skip the normaliser for printable ASCII words without an escape (session 12,
+    import time): every word of both lists, in each case variant the rules use, has exactly the form the normaliser
+    gives; and such text is a fixed point of the normaliser character by character."""
+    import string
+
+    from nerb_verify.privacy.normalise import normalise
+    from nerb_verify.privacy.rules import email
+
+    for word in email._AT_WORDS + email._DOT_WORDS + email._AT_WORDS_GLUED + email._DOT_WORDS_GLUED:
+        for variant in (word, word.upper(), word.capitalize()):
+            assert email._normal_form(variant) == normalise(variant).text, variant
+    for char in string.printable:
+        if " " <= char <= "~" and char not in email._ESCAPE_STARTS:
+            assert normalise("x" + char + "y").text == "x" + char + "y", repr(char)

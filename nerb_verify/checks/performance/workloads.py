@@ -7,6 +7,7 @@ rates, int sample count, None for a null statistic) and ``ctx.figures["/performa
 
 from __future__ import annotations
 
+import operator
 from typing import Any
 
 from nerb_verify.checks.performance import codes as C
@@ -195,7 +196,7 @@ def _check_rss(state: PerfState, position: int, workload: dict[str, Any], count:
         state.add(C.RSS_SAMPLES, (*base, "peak_rss_bytes"), "peak_rss_bytes is not the maximum RSS sample.")
     if workload.get("process_model") == "reused_process" and len(samples) == count:
         for start, end in _process_spans(state, workload.get("id"), count):
-            if any(samples[i] > samples[i + 1] for i in range(start, end - 1)):
+            if any(map(operator.gt, samples[start:end - 1], samples[start + 1:end])):
                 state.add(C.RSS_DECREASING, (*base, "rss_samples_bytes"),
                           "RSS falls between two samples of samples {start} to {end}, which one worker process took.",
                           start=start, end=end - 1)

@@ -625,31 +625,33 @@ def document_counts(ctx: VerifyContext) -> set[int]:
     return counts
 
 
-def document_mismatches(rel: str, text: str, counts: set[int]) -> list[tuple[int, int]]:
-    """(line, column) of every count of documents printed in prose that is no document count of the bundle (see
-    :func:`document_counts`)."""
+def document_mismatches(prose: list[tuple[int, int, str]], counts: set[int]) -> list[tuple[int, int]]:
+    """(line, column) of every count of documents printed in the sentences ``prose`` that is no document count of the
+    bundle (see :func:`document_counts`)."""
     wrong: list[tuple[int, int]] = []
-    for line, column, sentence in summary_prose.sentences(rel, text):
+    for line, column, sentence in prose:
         for match in DOCUMENT_COUNT.finditer(sentence):
             if int(match.group(1).replace(",", "")) not in counts:
                 wrong.append((line, column + match.start()))
     return wrong
 
 
-def _amount_token(rel: str, line: int, column: int, whole: str, decimals: str | None, unit: str) -> Token:
+def _amount_token(line: int, column: int, whole: str, decimals: str | None, unit: str) -> Token:
+    """A number with its unit, to classify (the caller reports it, with the file)."""
     kind, scale = UNIT_SCALE[unit]
     printed = Fraction(whole.replace(",", "") + ("." + decimals if decimals else ""))
-    return Token(rel, line, column, whole, printed, len(decimals or ""), kind, scale)
+    return Token("", line, column, whole, printed, len(decimals or ""), kind, scale)
 
 
-def bound_mismatches(rel: str, text: str, by_statistic: dict[str, Figures],
+def bound_mismatches(prose: list[tuple[int, int, str]], by_statistic: dict[str, Figures],
                      by_size: dict[int, Figures]) -> tuple[list[tuple[int, int]], list[tuple[int, int]]]:
     """(statistic mismatches, bank-size mismatches) as (line, column): a latency printed with its statistic that is
     no verified latency of that statistic; a throughput in a sentence naming exactly one bank size (a size the
-    verifier measured) that is no verified throughput of a bank of that size."""
+    verifier measured) that is no verified throughput of a bank of that size. ``prose``: the file's sentences
+    (:func:`summary_prose.sentences`)."""
     statistic_wrong: list[tuple[int, int]] = []
     size_wrong: list[tuple[int, int]] = []
-    for line, column, sentence in summary_prose.sentences(rel, text):
+    for line, column, sentence in prose:
         for pattern in (STATISTIC_AFTER, STATISTIC_BEFORE):
             for match in pattern.finditer(sentence):
                 if pattern is STATISTIC_AFTER:
@@ -657,7 +659,7 @@ def bound_mismatches(rel: str, text: str, by_statistic: dict[str, Figures],
                 else:
                     statistic, whole, decimals, unit = match.group(1), match.group(2), match.group(3), match.group(4)
                 start = match.start(1) if pattern is STATISTIC_AFTER else match.start(2)
-                token = _amount_token(rel, line, column + start, whole, decimals, unit)
+                token = _amount_token(line, column + start, whole, decimals, unit)
                 if classify(token, by_statistic[_STATISTIC_KEYS[statistic]]) != "traced":
                     statistic_wrong.append((line, column + start))
         sizes = {int(match.group(1).replace(",", "")) for match in BANK_SIZE.finditer(sentence)}
@@ -665,7 +667,7 @@ def bound_mismatches(rel: str, text: str, by_statistic: dict[str, Figures],
             continue
         figures = by_size[next(iter(sizes))]
         for match in RATE_AMOUNT.finditer(sentence):
-            token = _amount_token(rel, line, column + match.start(), match.group(1), match.group(2), "documents/s")
+            token = _amount_token(line, column + match.start(), match.group(1), match.group(2), "documents/s")
             if classify(token, figures) != "traced":
                 size_wrong.append((line, column + match.start()))
     return statistic_wrong, size_wrong
@@ -776,16 +778,17 @@ def run(ctx: VerifyContext) -> None:
                 col.add(HASH_NOT_TRACED, rel, "", line=line, column=column)
         # Bindings of a number to what its sentence names; a number with a value finding is not reported again.
         reported = {(line, column) for file, line, column in untraced if file == rel}
-        statistic_wrong, size_wrong = bound_mismatches(rel, text, by_statistic, by_size)
+        prose = list(summary_prose.sentences(rel, text))
+        statistic_wrong, size_wrong = bound_mismatches(prose, by_statistic, by_size)
         for code, positions in ((STATISTIC_MISMATCH, statistic_wrong), (BANK_SIZE_MISMATCH, size_wrong),
-                                (DOCUMENTS_NOT_TRACED, document_mismatches(rel, text, documents))):
+                                (DOCUMENTS_NOT_TRACED, document_mismatches(prose, documents))):
             for line, column in positions:
                 if (line, column) not in reported:
                     reported.add((line, column))
                     untraced.append((rel, line, column))
                     col.add(code, rel, "", line=line, column=column)
         _layout(ctx, layout_model, rel, text, untraced)
-        wrong, claims = summary_prose.check(rel, text, col.decisions, ctx.evidence)
+        wrong, claims = summary_prose.check(rel, text, col.decisions, ctx.evidence, prose)
         for line, column in wrong:
             col.add(summary_prose.DECISION, rel, "", line=line, column=column)
         for line, column in claims:
@@ -796,16 +799,16 @@ def run(ctx: VerifyContext) -> None:
             dropped = len(col.findings) - first - MAX_FINDINGS_PER_FILE
             del col.findings[first + MAX_FINDINGS_PER_FILE:]
             col.add(NOT_TRACED, rel, "", "{n} further findings in this file are not listed.", n=dropped)
-    _bar_colours(ctx, layout_model, available)
+    _bar_colours(ctx, available)
     ctx.shared["summary.untraced"] = untraced
     col.ran("summary", traced=traced, untraced=len(untraced), files=len(available))
 
 
-def _bar_colours(ctx: VerifyContext, model: summary_model.Model, available: dict[str, str]) -> None:
+def _bar_colours(ctx: VerifyContext, available: dict[str, str]) -> None:
     """``summary.bar_colour_mismatch`` at every bar whose fill colour the bundle's figures use both for a row that
     passes and for a row that fails (see ``summary_layout.bar_colours``)."""
     bars = [(rel, offset, fill, status) for rel, text in available.items() if rel.endswith(".svg")
-            for offset, fill, status in summary_layout.bar_colours(model, text)]
+            for offset, fill, status in summary_layout.bar_colours(text)]
     passing = {fill for _rel, _offset, fill, status in bars if status == "pass"}
     failing = {fill for _rel, _offset, fill, status in bars if status == "fail"}
     shared = passing & failing

@@ -344,12 +344,13 @@ def _is_label(element: Element) -> bool:
                                                 or scale_of(text) is not None)
 
 
-def svg_rows(model: Model, elements: list[Element]) -> list[Row]:
-    """Group the elements after each row-label text (up to the next one) into that row."""
+def svg_rows(model: Model | None, elements: list[Element]) -> list[Row]:
+    """Group the elements after each row-label text (up to the next one) into that row; with ``model``, each row's
+    candidate figures too (without, an empty list: the grouping alone)."""
     rows: list[Row] = []
     for element in elements:
         if element.name == "text" and _is_label(element):
-            rows.append(Row(element, model.row(html.unescape(element.text.strip()))))
+            rows.append(Row(element, model.row(html.unescape(element.text.strip())) if model is not None else []))
         elif rows:
             rows[-1].members.append(element)
     return rows
@@ -468,7 +469,7 @@ def row_passes(body: str) -> bool | None:
     return den > 0 and Fraction(num, den) >= Fraction(minimum[0]) / 100
 
 
-def bar_colours(model: Model, text: str) -> list[tuple[int, str, str]]:
+def bar_colours(text: str) -> list[tuple[int, str, str]]:
     """(offset, fill, "pass" or "fail") of the bar of every figure row whose description sentence gives its counts
     and minimum threshold, the status recomputed from them (:func:`row_passes`)."""
     elements = parse_svg(text)
@@ -482,7 +483,7 @@ def bar_colours(model: Model, text: str) -> list[tuple[int, str, str]]:
                 if passes is not None:
                     results[normalise(sentence.group(1))] = "pass" if passes else "fail"
     out: list[tuple[int, str, str]] = []
-    for row in svg_rows(model, elements):
+    for row in svg_rows(None, elements):
         status = results.get(normalise(html.unescape(row.label.text.strip())))
         found = _track_and_bars(row) if status is not None else None
         if found is None:

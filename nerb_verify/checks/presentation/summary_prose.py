@@ -213,13 +213,14 @@ def unsupportable(sentence: str) -> bool:
     return False
 
 
-def check(rel: str, text: str, decisions: dict[str, Any], evidence: Any) -> tuple[list[tuple[int, int]],
-                                                                                  list[tuple[int, int]]]:
-    """(decision-sentence positions, unsupportable-claim positions) of one file."""
+def check(rel: str, text: str, decisions: dict[str, Any], evidence: Any,
+          found: list[tuple[int, int, str]] | None = None) -> tuple[list[tuple[int, int]], list[tuple[int, int]]]:
+    """(decision-sentence positions, unsupportable-claim positions) of one file; ``found``: its sentences, when the
+    caller already has them (:func:`sentences`)."""
     wrong: list[tuple[int, int]] = []
     claims: list[tuple[int, int]] = []
     previous = ""
-    for line, column, sentence in sentences(rel, text):
+    for line, column, sentence in (sentences(rel, text) if found is None else found):
         offset = 0
         for clause in sentence.split(";"):  # each clause of a sentence states its own decision
             if decision_holds(clause, decisions, evidence) is False:

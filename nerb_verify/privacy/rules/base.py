@@ -129,11 +129,18 @@ def compile_rule(pattern: str) -> LazyPattern:
 class FastPattern:
     """A rule pattern compiled with the standard library's ``re`` (for patterns made only of constructs where ``re``
     and ``regex`` agree: ASCII-or-Unicode classes on normalised text, fixed-width lookarounds, named groups without
-    duplicates, back-references), which searches several times faster. ``finditer(overlapped=True)`` restarts one
+    duplicates, back-references), which searches several times faster; compiled on first use. ``finditer(overlapped=True)`` restarts one
     character after each match's start, as ``regex`` does."""
 
     def __init__(self, pattern: str) -> None:
-        self._compiled = re.compile(pattern)
+        self._source = pattern
+        self._pattern: re.Pattern[str] | None = None  # compiled on first use: most texts never reach most rules
+
+    @property
+    def _compiled(self) -> re.Pattern[str]:
+        if self._pattern is None:
+            self._pattern = re.compile(self._source)
+        return self._pattern
 
     def search(self, text: str, pos: int = 0, endpos: int | None = None) -> re.Match[str] | None:
         return self._compiled.search(text, pos, len(text) if endpos is None else endpos)

@@ -84,12 +84,25 @@ _DOT_WORDS = ("dot", "period", "punto", "point", "punkt", "ponto", "punt", "krop
 _DOT_WORDS_GLUED = ("\u70b9", "\u9ede", "\u53e5\u70b9", "\u30c9\u30c3\u30c8", "\uc810")
 
 
+# Characters that can start an escape the normaliser decodes (an HTML reference, a percent, quoted-printable or a
+# backslash escape): an ASCII word without any of them is its own normal form (no NFKC, look-alike, tag or digit
+# mapping applies to ASCII letters, spaces, hyphens and quotes), so it is not normalised at import.
+_ESCAPE_STARTS = frozenset("&%=\\")
+
+
+def _normal_form(word: str) -> str:
+    """``normalise(word).text``, without running the normaliser on an ASCII word that holds no escape."""
+    if word.isascii() and not _ESCAPE_STARTS.intersection(word) and all(" " <= char <= "~" for char in word):
+        return word
+    return normalise(word).text
+
+
 def _words(words: tuple[str, ...]) -> str:
     """An alternation of ``words`` as the normaliser leaves them (rules see normalised text), in any case."""
     forms: dict[str, str] = {}
     for word in words:
         for variant in (word, word.upper(), word.capitalize()):
-            form = normalise(variant).text
+            form = _normal_form(variant)
             forms.setdefault(form.lower(), form)
     return "|".join(regex.escape(form) for form in sorted(forms.values(), key=len, reverse=True))
 
@@ -101,7 +114,7 @@ _BRACKET_DOT = rf"(?:dot|\.|{_words(_DOT_WORDS[2:] + _DOT_WORDS_GLUED)})"
 
 
 def _lower_words(words: tuple[str, ...]) -> str:
-    forms = {normalise(variant).text.lower() for word in words for variant in (word, word.upper(), word.capitalize())}
+    forms = {_normal_form(variant).lower() for word in words for variant in (word, word.upper(), word.capitalize())}
     return "|".join(re.escape(form) for form in sorted(forms, key=len, reverse=True))
 
 
@@ -114,7 +127,7 @@ def _separated_words(words: tuple[str, ...]) -> str:
     ``(?:^|...)`` makes it try every position), followed by ``(?<![^\\s_-].)``: the character before that first
     one, if there is one, is a separator (at the text's start the two-character lookbehind has nothing to see, so
     it holds; the first character is never a line break, which ``.`` would not match)."""
-    forms = {normalise(variant).text.lower() for word in words for variant in (word, word.upper(), word.capitalize())}
+    forms = {_normal_form(variant).lower() for word in words for variant in (word, word.upper(), word.capitalize())}
     by_first: dict[str, list[str]] = {}
     for form in sorted(forms, key=len, reverse=True):
         by_first.setdefault(form[0], []).append(form[1:])
