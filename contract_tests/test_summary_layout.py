@@ -148,3 +148,38 @@ def test_supported_in_integers_equals_the_fraction_rounding_rule(decimals: int, 
     printed = Fraction(digits, 10**decimals)
     expected = any(L._rounds_to(printed, decimals, Fraction(v) * scale) for v in values)
     assert L._supported(printed, decimals, scale, values) == expected
+
+
+_FAILED_QUALITY = {"standalone_redaction": {"eligible": False, "quality_gates_passed": False},
+                   "known_bank_contract": {"passed": True}, "performance": {"decision_grade": "passed"}}
+
+
+@pytest.mark.parametrize("sentence,holds", [
+    ("The same bank met every preregistered application gate.", False),
+    ("All preregistered application gates were met.", False),
+    ("Not every application gate was met.", True),
+    ("All performance gates passed.", True),
+    ("Each performance threshold was not met.", False),
+    # statements of the rule, not of this bundle's result
+    ("Every gate passes when its exact fraction meets the threshold.", None),
+    ("Every gate must pass.", None),
+    ("A bank is eligible once all gates are met.", None),
+])
+def test_gate_family_claims_agree_with_the_decisions(sentence: str, holds: bool | None) -> None:
+    assert P.decision_holds(sentence, _FAILED_QUALITY, {}) is holds
+
+
+@pytest.mark.parametrize("question,answer,holds", [
+    ("Could this bank, by itself, redact all in-scope person and contact PII?", "It could not.", True),
+    ("Could this bank, by itself, redact all in-scope person and contact PII?", "It could.", False),
+    ("Can the bank redact PII on its own?", "Yes.", False),
+    ("Was the bundle promoted?", "No.", True),
+    ("Does the known-bank contract hold?", "It does.", True),
+    # not an answer, or not a decision question
+    ("Could this bank, by itself, redact all in-scope person and contact PII?", "These frozen results remain.", None),
+    ("Which slice is larger?", "It is.", None),
+    ("The bank cannot redact on its own.", "It could.", None),
+])
+def test_short_answers_to_decision_questions_agree_with_the_decisions(question: str, answer: str,
+                                                                       holds: bool | None) -> None:
+    assert P.answer_holds(question, answer, _FAILED_QUALITY, {"promotion": {"passed": False}}) is holds

@@ -13,7 +13,7 @@ and text content) is read lower-case without emphasis and judged by explicit rul
 * **Gate claims and answers** (``summary.decision_sentence`` too): a sentence saying that every (all, each) gate,
   requirement or threshold was met, passed, satisfied or cleared must agree with the verifier's decision for the
   family it names (performance gates, the known-bank contract, otherwise the quality gates of standalone redaction),
-  negated or not; and a short answer ("It could not.", "Yes.") right after a yes/no question about the bank redacting
+  negated or not (a statement of the rule, with "when", "must", "requires", ..., is not a claim); and a short answer ("It could not.", "Yes.") right after a yes/no question about the bank redacting
   on its own, promotion or the known-bank contract must give that decision.
 * **Unsupportable claims** (``summary.unsupportable_claim``), after the charter's guarantee boundary ("NERB catches
   all PII" is not supportable; open-world recall is never NERB matcher recall or guaranteed 100% recall):
@@ -84,6 +84,9 @@ _GATE_WORDS = r"(?:gates?|requirements?|thresholds?)"
 _MET = r"(?:met|meets?|passed|pass(?:es)?|satisf(?:ied|ies|y)|cleared|clears?)"
 ALL_GATES = re.compile(rf"\b(?:every|all|each)\b[^.;:?]{{0,60}}?\b{_GATE_WORDS}\b[^.;:?]{{0,30}}?\b{_MET}\b"
                        rf"|\b{_MET}\b[^.;:?]{{0,20}}?\b(?:every|all|each)\b[^.;:?]{{0,60}}?\b{_GATE_WORDS}\b")
+# Words that make a gate sentence a statement of the rule, not of the result ("every gate must pass", "eligible once
+# all gates are met", "every threshold is met when ..."): those are not claims about this bundle.
+RULE_WORDS = re.compile(r"\b(when|whenever|once|until|must|needs?|requires?|required|to be eligible)\b")
 # A short answer to the question before it ("...could this bank, by itself, redact all in-scope PII? It could not."):
 # yes or no, or a pronoun and an auxiliary verb, negated or not, and nothing more than a few words.
 ANSWER = re.compile(r"\s*(?:(?P<word>yes|no)\b|(?:it|this bank|the bank|this|they)\s+(?:could|can|did|does|do|was|is|"
@@ -153,7 +156,7 @@ def decision_holds(sentence: str, decisions: dict[str, Any], evidence: Any) -> b
     if contract:
         passed = dig(decisions.get("known_bank_contract"), "passed") is True
         return passed is (CONTRACT_NEGATIVE.search(plain[contract.start():]) is None)
-    if ALL_GATES.search(plain):
+    if ALL_GATES.search(plain) and not RULE_WORDS.search(plain):
         passed = _family_passed(plain, decisions)
         return None if passed is None else passed is not _negated(plain)
     return None
