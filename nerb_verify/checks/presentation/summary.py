@@ -155,16 +155,13 @@ class Figures:
         # (numerator, denominator) of every verified ratio, as counts: what an "X of Y" pair may print.
         self.pairs: set[tuple[int, int]] = set()
 
-    def add_pair(self, numerator: Any, denominator: Any, better: str | None = HIGHER) -> None:
-        """A verified ratio from its two counts: the pair, both counts and the percentage (when Y > 0)."""
-        if as_int(numerator) is None or as_int(denominator) is None or isinstance(numerator, bool) \
-                or isinstance(denominator, bool):
-            return
-        self.pairs.add((int(numerator), int(denominator)))
+    def add_pair(self, numerator: int, denominator: int, better: str | None = HIGHER) -> None:
+        """A verified ratio from its two counts (the caller checked both are counts and Y > 0): the pair, both
+        counts and the percentage."""
+        self.pairs.add((numerator, denominator))
         self.add(COUNT, numerator)
         self.add(COUNT, denominator)
-        if denominator > 0:
-            self.add(PERCENT, Fraction(int(numerator), int(denominator)), better)
+        self.add(PERCENT, Fraction(numerator, denominator), better)
 
     def table(self, kind: str, scale: int, decimals: int) -> dict[int, str]:
         """Printed value (in units of the last printed digit) -> 'traced' / 'favourable' / 'misrounded'.
