@@ -463,6 +463,8 @@ HAND_REJECT: list[Row] = [
     ("phone-national-nl", "06-«»12345678", {PHONE}, set()),
     ("phone-national-compact", "04123«»45678", {PHONE}, set()),
     ("phone-bracket-then-newlines", "(312)\n«»846\n2093", {PHONE}, set()),
+    ("phone-angle-bracket-area", "<415> «»382-7719", {PHONE}, {PHONE}),
+    ("phone-curly-bracket-area", "{415} «»382-7719", {PHONE}, {PHONE}),
     # More words that say "phone" before a number ("ph" glued to it; German "Handy").
     ("phone-context-ph-glued", "ph415-«»382-7719", {PHONE}, {PHONE}),
     ("phone-context-handy", "Handy: 0151«»23456789", {PHONE}, {PHONE}),
@@ -567,7 +569,7 @@ ACCEPT_BOTH: list[str] = [
     "checkpoint saved at step_1000.pt", "weights at model.pt and vocab at tokens.mo", "#/$defs/slice",
     "#/definitions/slice", "Smith et al. 2020", "recall et precision", "at 09:26:30.373967", "01/02/2026 10:30",
     "sizes 256 512 1024 2048 4096", "ticks 0 250 500 750 1000", "0123 456789", "1111 111111",
-    "released 2026-07-15, build 0.10.12",
+    "released 2026-07-15, build 0.10.12", "template {0} {1} {2}", "<x>123</x> <y>456</y>", "<td>713</td><td>555</td><td>2368</td>",
     # Text with compatibility characters that stays within the budget after NFKC.
     "\ufdfa" * 100, "\u3316" * 100 + " ok",
 ]

@@ -175,7 +175,11 @@ def test_run_digit_class_is_the_documented_superset() -> None:
         char = chr(point)
         expected = ("0" <= char <= "9") or (not char.isascii() and char != "\u2603")
         assert (digit.fullmatch(char) is not None) == expected, hex(point)
-    assert set(base._RUN_SEPARATORS) == set("-./_~:+()[] \t\r\n")
+    assert set(base._RUN_SEPARATORS) == set("-./_~:+()[]<>{} \t\r\n")
+    # the run pattern's separator class is the same set: each separator joins two digit groups into one run
+    for separator in base._RUN_SEPARATORS:
+        assert base._NUMBER_RUN.fullmatch("1234" + separator + "5678") is not None, repr(separator)
+    assert base._NUMBER_RUN.fullmatch("1234" + "x" + "5678") is None
 
 
 # --- the SSN context rule's word prefilter (session 11) -------------------------------------------------------

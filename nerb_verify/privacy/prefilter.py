@@ -82,8 +82,9 @@ ENGINE_HINTS: tuple[Hint, ...] = (
     Hint(literal="://"),  # a URL: its parts and payloads are scanned on their own
 )
 
-# Every character a digit-group separator of the SSN and phone rules is made of (brackets, spaces, line breaks too).
-_SEP = r"[-./_~:+()\[\] \t\r\n]"
+# Every character a digit-group separator of the SSN and phone rules is made of (brackets, spaces, line breaks too;
+# angle and curly brackets around a North American area code).
+_SEP = r"[-./_~:+()\[\]<>{} \t\r\n]"
 # Every SSN and phone rule is gated on eight digits close together, five digits one at a time, or eleven in a row,
 # so each needs five digits; and each needs the start of its shape, written literal- or digit-first:
 _NUMBER = 5

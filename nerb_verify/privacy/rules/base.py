@@ -188,7 +188,7 @@ EIGHT_DIGITS = regex.compile(r"\d(?:\D{0,17}\d){7}")
 # before it in lookbehinds, as the whole-text search does, and ``endpos`` one character after the last digit shows
 # every character a match or a lookahead there reads). Conversely, everything a search in a span finds is a match of
 # the whole text: spans only narrow where the search starts and stops.
-_RUN_SEPARATORS = "-./_~:+()[] \t\r\n"
+_RUN_SEPARATORS = "-./_~:+()[]<>{} \t\r\n"
 # (The joined-view separator U+2603, a symbol no rule consumes and that ``\d``/``\w`` never match, is a breaker too,
 # so the chunks of a joined view are separate runs.)
 # Written as the complement of the ASCII non-digits and U+2603 (the same set as ``0-9`` and every other
@@ -197,7 +197,7 @@ _DIGIT_CLASS = "^\x00-/:-\x7f\u2603"
 _LEAD = 3
 # A run's first digit, then at least seven more, separators between them (one match per run with eight digits or
 # more: from the run's first digit to its last, as separators and digits never overlap the match is unambiguous).
-_NUMBER_RUN = re.compile(rf"[{_DIGIT_CLASS}](?:[-./_~:+()\[\] \t\r\n]*[{_DIGIT_CLASS}]){{7,}}")
+_NUMBER_RUN = re.compile(rf"[{_DIGIT_CLASS}](?:[-./_~:+()\[\]<>{{}} \t\r\n]*[{_DIGIT_CLASS}]){{7,}}")
 _NOT_DIGIT = str.maketrans("", "", _RUN_SEPARATORS)
 _RUNS_KEY = "number_runs"
 # Spans closer than this are searched as one (fewer calls; a search over the gap finds only true matches).

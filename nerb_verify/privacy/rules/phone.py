@@ -6,7 +6,8 @@ Shapes (after normalisation, so look-alike hyphens, dots, spaces and other scrip
   slashes, underscores or parentheses) with 8 to 20 digits, so padded ones are included while a long digit run (a
   digest, a counter) is not a phone number;
 * the ``00`` international prefix, compact or formatted;
-* national formats: North American (area code in parentheses or not, any separator, optional leading 1),
+* national formats: North American (area code in round, square, angle or curly brackets or none, any separator,
+  optional leading 1),
   trunk-prefixed (a 0, then 2-4, 3-4 and 3-4 digit groups) and French-style pairs (a 0 and four more pairs);
 * a number of 10-15 digits right after a word that says phone (``tel``, ``phone``, ``ph``, ``mobile``, ``fax``,
   ``call``, ``tlf``, ... see ``CONTEXT_WORDS``),
@@ -146,7 +147,7 @@ def _context_public(match: regex.Match[str]) -> bool:
 
 
 _NORTH_AMERICAN = (
-    rf"(?<![\w.+])(?:\+?1{_SEP}?)?[(\[]?(?:(?P<area>\d{{3}})[)\]][ \t]*(?P<exchange>\d{{3}})(?:{_SEP})?"
+    rf"(?<![\w.+])(?:\+?1{_SEP}?)?[(\[<{{]?(?:(?P<area>\d{{3}})[)\]>}}][ \t]*(?P<exchange>\d{{3}})(?:{_SEP})?"
     rf"|(?P<area>\d{{3}}){_SEP}(?P<exchange>\d{{3}}){_SEP})(?P<line>\d{{4}})(?![\w]|[.]\d)"
 )
 
