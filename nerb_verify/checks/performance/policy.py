@@ -258,6 +258,7 @@ def check_harness_commands(state: PerfState) -> None:
     decision_harnesses = {w.get("harness_id") for _i, w in decision_cells(state)}
     reported: set[int] = set()
     profiled: set[int] = set()
+    stated = dig(state.ctx.artifact(PERFORMANCE_REPORT), "profile")
     for position, harness in enumerate(state.items("harnesses")):
         if harness.get("id") not in decision_harnesses or harness.get("command_id") not in by_id:
             continue
@@ -270,7 +271,6 @@ def check_harness_commands(state: PerfState) -> None:
                                     "The command of a decision-grade harness records {what}.",
                                     what=label("a timeout" if timed_out else "a non-zero exit status"))
         profile = command_profile(command.get("argv"))
-        stated = dig(state.ctx.artifact(PERFORMANCE_REPORT), "profile")
         if profile is not None and isinstance(stated, str) and profile != stated and index not in profiled:
             profiled.add(index)
             state.ctx.collector.add(C.COMMAND_PROFILE, EVIDENCE, join(["commands", index, "argv"]),

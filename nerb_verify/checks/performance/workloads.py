@@ -198,7 +198,7 @@ def _check_rss(state: PerfState, position: int, workload: dict[str, Any], count:
         for start, end in _process_spans(state, workload.get("id"), count):
             if any(map(operator.gt, samples[start:end - 1], samples[start + 1:end])):
                 state.add(C.RSS_DECREASING, (*base, "rss_samples_bytes"),
-                          "RSS falls between two samples of samples {start} to {end}, which one worker process took.",
+                          "RSS falls within samples {start} to {end}, which one worker process took.",
                           start=start, end=end - 1)
                 break
 

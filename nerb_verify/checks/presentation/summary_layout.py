@@ -63,9 +63,8 @@ COLOUR = register(
     "summary.bar_colour_mismatch", "A figure draws passing and failing rows' bars in the same colour.",
     "Across the bundle's figures, a row that passes and a row that fails (by the counts and minimum threshold its "
     "description states) must not have bars of the same fill colour: the colour is how a reader tells them apart. "
-    "A failing bar "
-    "recoloured in the passing rows' colour (or the reverse) presents a failed gate as passed. Both kinds of bar "
-    "are reported.")
+    "A failing bar recoloured in the passing rows' colour (or the reverse) presents a failed gate as passed. Both "
+    "kinds of bar are reported.")
 UNREADABLE = register(
     "summary.figure_unreadable", "An SVG figure cannot be parsed into plain elements.",
     "Figures must be plain SVG markup: elements with quoted attributes, text and comments. A DOCTYPE, entity "
