@@ -403,7 +403,9 @@ def test_unicode_steps_by_runs_equal_the_whole_text_steps(text: str, padding: st
     from nerb_verify.privacy import normalise
 
     for whole in (text, padding + text, text + padding + text, padding[:100] + text + padding):
-        assert normalise._unicode_steps_by_runs(whole) == normalise._unicode_steps(whole), whole
+        expected = normalise._unicode_steps(whole)
+        assert normalise._unicode_steps_by_runs(whole, dense_run_chars=0) == expected, whole  # always cut
+        assert normalise._unicode_steps_by_runs(whole) == expected, whole  # whole where the runs are dense
 
 
 @settings(max_examples=400, deadline=None, derandomize=True)
@@ -443,3 +445,24 @@ def test_ascii_class_hints_match_where_the_unicode_forms_do_on_ascii_text() -> N
         for text in texts:
             assert ([m.span() for m in unicode_form.finditer(text)]
                     == [m.span() for m in ascii_form.finditer(text)]), (pattern, text)
+
+
+def test_the_short_string_cache_is_keyed_by_every_argument() -> None:
+    # normalise() remembers short strings; a result cached under one budget or quoted-printable setting must not be
+    # returned for another (a ligature that fits 16,384 characters expands past 20; "=40" is decoded only with
+    # quoted-printable on).
+    normalise._normalise_short.cache_clear()
+    ligature = "\ufdfa"
+    assert normalise.normalise(ligature).ok
+    assert normalise.normalise(ligature, max_chars=10).status == "expanded"
+    assert normalise.normalise(ligature).ok
+    assert normalise.normalise("a=40b", quoted_printable=False).text == "a=40b"
+    assert normalise.normalise("a=40b").text == "a@b"
+    assert normalise.normalise("x\u2024" * 3, max_rounds=0) == normalise.normalise_uncached("x\u2024" * 3, max_rounds=0)
+    for text in ("", "plain", "\uff20", "%2540", "&amp;#64;", "\\u0040" * 40):
+        for rounds in (0, 1, 8):
+            assert normalise.normalise(text, max_rounds=rounds) == normalise.normalise_uncached(text, max_rounds=rounds)
+    long_text = "\uff41" * (normalise._CACHED_CHARS + 1)
+    before = normalise._normalise_short.cache_info().currsize
+    assert normalise.normalise(long_text) == normalise.normalise_uncached(long_text)
+    assert normalise._normalise_short.cache_info().currsize == before  # long strings are not kept

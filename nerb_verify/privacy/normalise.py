@@ -241,18 +241,25 @@ def _unicode_steps(text: str) -> str:
 # it composes with under NFKC). (Searched without that character: with an optional ASCII character in front, the
 # engine tried the pattern at every position, about 15 MB/s over source text; the bare run is found at about 1 GB/s.)
 _NON_ASCII_RUN = regex.compile(r"[^\x00-\x7f]+")
-# Text at most this long gets the Unicode steps whole; longer text only around its non-ASCII runs.
+# Text at most this long gets the Unicode steps whole; longer text only around its non-ASCII runs, unless it holds a
+# run every ``_DENSE_RUN_CHARS`` characters or more often (a JSON file of Unicode data: each run's steps cost a few
+# microseconds of calls, the whole text's a few nanoseconds per character).
 _WHOLE_TEXT_STEPS = 256
+_DENSE_RUN_CHARS = 256
 
 
-def _unicode_steps_by_runs(text: str) -> str:
+def _unicode_steps_by_runs(text: str, dense_run_chars: int = _DENSE_RUN_CHARS) -> str:
     """:func:`_unicode_steps` of ``text``, applied only to its non-ASCII runs (each with the ASCII character before
     it): the same result, since every step leaves ASCII alone (no look-alike, numeral, tag, ignorable or mark is
     ASCII; NFKC maps ASCII to itself) and acts on single characters, except NFKC, which composes a starter with the
     combining marks after it. An ASCII character is a starter that never composes with the character before it (no
     canonical pair has an ASCII second character), so cutting the text just before one changes no composition;
     the cuts are made before the ASCII character that precedes each run. Long mostly-ASCII text (a source file's
-    block with one accented name) then pays for its few non-ASCII characters only."""
+    block with one accented name) then pays for its few non-ASCII characters only; text with a run every
+    ``dense_run_chars`` characters or more often gets the steps whole (the same result, by the argument above).
+    ``dense_run_chars=0`` always cuts (the tests compare both ways with the whole-text steps)."""
+    if len(_NON_ASCII_RUN.findall(text)) * dense_run_chars > len(text):
+        return _unicode_steps(text)  # dense non-ASCII text: the steps on the whole text cost less than per run
     parts: list[str] = []
     position = 0
     for match in _NON_ASCII_RUN.finditer(text):
@@ -296,8 +303,27 @@ def decode_quoted_printable(text: str) -> str:
     return _QP_RUN.sub(_qp_bytes, text)
 
 
+# Short strings are normalised once per process: the engine, the joined views (each piece is glued, tested for an
+# open address and for a leading at-sign) and the JSON walker ask for the same short strings many times.
+_CACHED_CHARS = 256
+
+
 def normalise(text: str, max_rounds: int = MAX_ROUNDS, max_chars: int = MAX_CHARS,
               quoted_printable: bool = True) -> Normalised:
+    """:func:`normalise_uncached`, remembered for strings of at most ``_CACHED_CHARS`` characters (the result is a
+    function of the arguments only, and immutable)."""
+    if len(text) <= _CACHED_CHARS:
+        return _normalise_short(text, max_rounds, max_chars, quoted_printable)
+    return normalise_uncached(text, max_rounds, max_chars, quoted_printable)
+
+
+@functools.lru_cache(maxsize=65536)
+def _normalise_short(text: str, max_rounds: int, max_chars: int, quoted_printable: bool) -> Normalised:
+    return normalise_uncached(text, max_rounds, max_chars, quoted_printable)
+
+
+def normalise_uncached(text: str, max_rounds: int = MAX_ROUNDS, max_chars: int = MAX_CHARS,
+                       quoted_printable: bool = True) -> Normalised:
     """Apply :func:`one_round` until nothing changes, within ``max_rounds`` changing rounds and ``max_chars``.
 
     The engine normalises with ``quoted_printable=False`` and peels quoted-printable layers one at a time into extra
