@@ -486,6 +486,13 @@ HAND_REJECT: list[Row] = [
     ("email-spelled-quoted-dot", "harriet.cole at«» btinternet \"dot\" com", {EMAIL}, set()),
     # A quoted-printable at-sign before a domain that starts with a digit.
     ("email-qp-digit-domain", "wei.zhang=«»40163.com", {EMAIL}, {EMAIL}),
+    # Session 13: a bracketed letter a for the at-sign (contract profile), and a UNC share written with forward
+    # slashes, with a dotless server or a private network's suffix (contract and rendered profiles).
+    ("email-bracketed-letter-a", "priya.nair(a«»)rediffmail.com", {EMAIL}, set()),
+    ("email-bracketed-letter-a-spaced", "t.okafor [ A «»] yahoo [dot] co [dot] uk", {EMAIL}, set()),
+    ("email-bracketed-letter-a-spelled-dot", "m.rossi {a«»} libero punto it", {EMAIL}, set()),
+    ("path-unc-forward-slashes", "//«»hr-files01/salaries/2026.xlsx", {SHARE}, set()),
+    ("path-unc-forward-slashes-private-suffix", "copied to //nas02.«»corp.internal/scans", {SHARE}, set()),
     # Fail closed.
     ("not-converged-percent", "A%«»" + "25" * 9 + "41", {NOT_CONVERGED}, {NOT_CONVERGED}),
     ("not-converged-html", "A&«»" + "amp;" * 9 + "amp;x", {NOT_CONVERGED}, {NOT_CONVERGED}),
@@ -572,6 +579,10 @@ ACCEPT_BOTH: list[str] = [
     "released 2026-07-15, build 0.10.12", "template {0} {1} {2}", "<x>123</x> <y>456</y>", "<td>713</td><td>555</td><td>2368</td>",
     # Text with compatibility characters that stays within the budget after NFKC.
     "\ufdfa" * 100, "\u3316" * 100 + " ok",
+    # Session 13: list labels and file names around a bracketed letter a; double slashes that are not shares.
+    "option (a) numpy.array", "variant (a) model.pt", "see (a) and (b).", "case (A) v2.0 or (B) v3.1",
+    "//cdn.example.org/lib.min.js", "http://mirror.example.org/a//b", "a // comment", "1//2 floor division",
+    "https://example.org//double", "s3://bucket//key",
 ]
 
 ACCEPT_REPOSITORY_ONLY: list[tuple[str, set[str]]] = [
@@ -587,6 +598,8 @@ ACCEPT_REPOSITORY_ONLY: list[tuple[str, set[str]]] = [
     ("../x", {TRAVERSAL}), ("[contributing](../CONTRIBUTING.md)", {TRAVERSAL}), ("see ../docs/index.md", {TRAVERSAL}),
     ('from ..engine import scan  # "../engine.py"', {TRAVERSAL}), ("docs/findings/../index.md", {TRAVERSAL}),
     ("..\\build\\out", {TRAVERSAL, LOCAL}), ("include(../cmake/x.cmake)", {TRAVERSAL}),
+    # Bazel labels and Go build constraints: double-slash names, shares only in public evidence.
+    ("//tools/build:rule", {SHARE}), ('deps = ["//third_party/zlib"]', {SHARE}),
 ]
 
 

@@ -139,6 +139,8 @@ RULE_HINTS: dict[str, HintSet] = {
     "email.address": (Hint(literal="@"),), "email.address_public": (Hint(literal="@"),),
     "email.at_sign": (Hint(literal="@"),),
     "email.spelled": _spelled_bracketed, "email.spelled_plain": _spelled_plain,
+    # The letter-a rule's gate, as written in the rule module (a bracket, the letter a, a bracket).
+    "email.spelled_letter_a": (Hint(pattern=r"[(\[{<]\s*[aA]\s*[)\]}>]"),),
     "email.document_id": (Hint(lower=("doc_",)),),
     "ssn.shape": (_SSN_GROUPS,), "ssn.issuable_shape": (_SSN_GROUPS,),
     "ssn.spaced_digits": (_SPACED,), "ssn.spaced_digits_issuable": (_SPACED,),
@@ -169,6 +171,7 @@ RULE_HINTS: dict[str, HintSet] = {
     "path.tilde_user": (Hint(literal="~"),), "path.tilde_user_in_url": (Hint(literal="~"),),
     "path.unc": (Hint(literal="\\"),), "path.unc_public": (Hint(literal="\\"),),
     "path.rooted_backslash": (Hint(literal="\\"),),
+    "path.unc_slash": (Hint(literal="//"),),
     # Plain traversal needs its ".." segment; the escaped form is found only on a view the escape hints already send
     # to the full path (a percent, an HTML reference, a backslash escape or non-ASCII dots).
     "path.traversal": (Hint(literal=".."),), "path.traversal_escaped": (),

@@ -23,7 +23,8 @@ _BOTH = (
 )
 # The contract and rendered profiles' strict forms of rules the repository profile narrows for real-text false
 # positives (issue 17: DOIs, runs of ids, ``~name`` web pages, escape runs in source code).
-_STRICT_SHAPES = ("phone.double_zero", "phone.trunk", "phone.pairs", "path.tilde_user_in_url", "path.unc")
+_STRICT_SHAPES = ("phone.double_zero", "phone.trunk", "phone.pairs", "path.tilde_user_in_url", "path.unc",
+                  "path.unc_slash")
 
 
 class Profile(Frozen):
@@ -72,7 +73,7 @@ def _rules(names: tuple[str, ...]) -> tuple[Rule, ...]:
 
 # The strict identifier rules: any at-sign, every address, every SSN and phone shape.
 _STRICT_IDENTIFIERS = (
-    "email.address", "email.spelled_plain", "email.at_sign", "email.document_id",
+    "email.address", "email.spelled_plain", "email.spelled_letter_a", "email.at_sign", "email.document_id",
     "ssn.shape", "ssn.spaced_digits",
     "phone.international", "phone.context", "phone.north_american", "phone.compact", "phone.grouped",
     "phone.spaced_digits", "phone.e164_bare", "phone.national", "phone.national_compact",

@@ -251,6 +251,16 @@ def _has_bracketed_at(text: str) -> bool:
     return _BRACKETED_AT_GATE.search(text) is not None
 
 
+_BRACKETED_LETTER_A = re.compile(r"[(\[{<]\s*[aA]\s*[)\]}>]")
+
+
+def _has_bracketed_letter_a(text: str) -> bool:
+    """The letter-a rule's gate: an opening bracket, the letter a (either case, white space around it) and a closing
+    one; the rule cannot match a text without it. ``re``'s ``\\s`` accepts every character ``regex``'s does, and only
+    ``a`` and ``A`` match the letter case-insensitively in either engine."""
+    return _BRACKETED_LETTER_A.search(text) is not None
+
+
 RULES = (
     Rule("email.address", EMAIL, _ADDRESS, ("full",), trigger="@"),
     Rule("email.address_public", EMAIL, _ADDRESS, ("full",), trigger="@", validate=_public_address),
@@ -265,6 +275,16 @@ RULES = (
         rf"(?i){_SPELLED_LOCAL}{_AT}{_LABEL}(?:{_DOT}{_LABEL})*{_DOT}(?:{_SPELLED_TLD}|{_SCRIPT_TLD})(?![\w-])"
         rf"|{_SPELLED_LOCAL}{_AT}(?:{_LABEL}\.)+{_NOT_TLD_AFTER_REAL_DOT}(?:{_SPELLED_TLD}|{_SCRIPT_TLD})(?![\w.-])"),
         ("full",), prefilter=_has_at_word_then_dot),
+    # Contract profile only: a bracketed letter a for the at-sign ("name(a)host.org", "name [a] host [dot] org"), then
+    # a domain whose dots are real, bracketed or spelled and whose last label is a top-level domain the spelled-out
+    # rule knows, not a file extension after a real dot (so "option (a) numpy.array" and "variant (a) model.pt" are
+    # not addresses). A repository's prose labels its items "(a)".
+    Rule("email.spelled_letter_a", EMAIL, compile_rule(
+        rf"(?i)(?<![\w.+-])[\w.+-]{{1,64}}\s*{_OPEN}\s*a\s*{_CLOSE}\s*{_LABEL}"
+        rf"(?:(?:\s*{_OPEN}\s*{_BRACKET_DOT}\s*{_CLOSE}\s*|\s*\.\s*|{_DOT}){_LABEL})*"
+        rf"(?:\s*{_OPEN}\s*{_BRACKET_DOT}\s*{_CLOSE}\s*|\s*\.\s*{_NOT_TLD_AFTER_REAL_DOT}|{_DOT})"
+        rf"(?:{_SPELLED_TLD}|{_SCRIPT_TLD})(?![\w-])"),
+        ("full",), prefilter=_has_bracketed_letter_a),
     Rule("email.at_sign", AT_SIGN, compile_rule(r"@"), ("full",), trigger="@"),
     Rule("email.document_id", DOCUMENT_ID, compile_rule(r"(?i)(?<![^\W_])doc_[0-9a-f]{64}(?![^\W_])"), ("full",)),
 )

@@ -64,6 +64,14 @@ _NAME = r"[A-Za-z0-9_][\w.$-]*"
 _SEG = r"[\\/]+"
 _TILDE_USER = compile_rule(r"(?<![\w~])~[A-Za-z_][\w.-]*[\\/]")
 _UNC = compile_rule(rf"(?<![\w\\])\\\\(?P<server>{_NAME})\\(?P<share>[\w.$-]+)")
+# A UNC path written with forward slashes (Windows accepts ``//server/share``): two slashes at the start of a token
+# (not after a scheme's colon, a word character, a dot or another slash), a server name with no dot, or a dotted one
+# ending in a private network's suffix, then a slash and a share name. A dotted public host is a protocol-relative
+# URL (``//cdn.example.org/lib.js``), not a share. Contract and rendered profiles only: a repository is full of
+# ``//`` labels (Bazel targets ``//tools/build:rule``, ``//go:build``, comments glued to words).
+_PRIVATE_SUFFIX = r"(?i:local|lan|corp|internal|intranet|home|localdomain|private)"
+_UNC_SLASH = compile_rule(rf"(?<![\w:/.\\])//(?P<server>[A-Za-z0-9_][\w$-]*(?:(?:\.[\w-]+)*\.{_PRIVATE_SUFFIX})?)"
+                          r"/(?P<share>[\w$-][\w.$-]*)")
 
 
 def _has_dot_dot(text: str) -> bool:
@@ -111,6 +119,7 @@ RULES = (
     Rule("path.unc", NETWORK_SHARE, _UNC, ("remainder", "url_path"), trigger="\\"),
     # Repository profile: not an escape sequence in source text (``'\\\\hline\\n'``, a regex's ``[^\\\\s\\n]``).
     Rule("path.unc_public", NETWORK_SHARE, _UNC, ("remainder", "url_path"), trigger="\\", validate=_not_escape_run),
+    Rule("path.unc_slash", NETWORK_SHARE, _UNC_SLASH, ("remainder",), trigger="/"),
     Rule("path.share_uri", NETWORK_SHARE, compile_rule(r"(?i)(?<![\w+.-])(?:smb|nfs|afp|cifs)://"),
          ("remainder", "url_path"), trigger=":"),
     # Repository profile: a rooted path, a drive, a share or a host followed by a path; not ``file://.`` (the
