@@ -131,6 +131,13 @@ def _spelled_bracketed() -> tuple[Hint, ...]:
     return tuple(Hint(literal=bracket, lower=_at_words(), pattern=_BRACKETED_AT_GATE.pattern) for bracket in "([{<")
 
 
+def _bracketed_letter_a() -> tuple[Hint, ...]:
+    # The letter-a rule's own gate (a bracket, the letter a, a bracket), read from the rule module.
+    from nerb_verify.privacy.rules.email import _BRACKETED_LETTER_A
+
+    return (Hint(pattern=_BRACKETED_LETTER_A.pattern),)
+
+
 HintSet = tuple[Hint, ...] | Callable[[], tuple[Hint, ...]]
 
 # Rule name -> hints, one of which matches every ASCII text the rule can match (or a function returning them, for
@@ -139,8 +146,7 @@ RULE_HINTS: dict[str, HintSet] = {
     "email.address": (Hint(literal="@"),), "email.address_public": (Hint(literal="@"),),
     "email.at_sign": (Hint(literal="@"),),
     "email.spelled": _spelled_bracketed, "email.spelled_plain": _spelled_plain,
-    # The letter-a rule's gate, as written in the rule module (a bracket, the letter a, a bracket).
-    "email.spelled_letter_a": (Hint(pattern=r"[(\[{<]\s*[aA]\s*[)\]}>]"),),
+    "email.spelled_letter_a": _bracketed_letter_a,
     "email.document_id": (Hint(lower=("doc_",)),),
     "ssn.shape": (_SSN_GROUPS,), "ssn.issuable_shape": (_SSN_GROUPS,),
     "ssn.spaced_digits": (_SPACED,), "ssn.spaced_digits_issuable": (_SPACED,),
