@@ -34,6 +34,7 @@ from nerb_verify.canonical import nerb_pretty_bytes, python_canonical_sha256
 from nerb_verify.checks.raw import gate_eval
 from nerb_verify.checks.cross_artifact.gates import POLICY
 from nerb_verify.loader import sha256_prefixed
+from nerb_verify.producers import gate_figures
 
 CHARTER_VERSION = "2"
 # The contract names the verifier rule set by NERB's identity (schema const); source_sha256 is our own verifier.
@@ -206,25 +207,20 @@ def decision_cell_gates(performance: dict[str, Any], cells: list[tuple[int, dict
     return out
 
 
-def _exact_figure(evidence: dict[str, Any], target: str) -> tuple[bool, Any]:
-    """The value a gate compares: the stored scalar (our stored rates are correctly rounded exact fractions)."""
-    from nerb_verify.pointers import resolve
-
-    return resolve(evidence, target)
-
-
 def evaluate_checks(checks: list[dict[str, Any]], evidence: dict[str, Any]) -> list[dict[str, Any]]:
-    """Fill ``actual`` (a type-exact copy of the stored scalar) and ``passed`` (exact rational comparison)."""
+    """Fill ``actual`` (a type-exact copy of the stored scalar) and ``passed``: the exact rational comparison of the
+    figure the verifier recomputes (:func:`gate_figures.exact_figure`, never the stored double) with the threshold
+    read as the decimal it is written as. A figure that cannot be derived fails its gate."""
     out = []
     for check in checks:
-        found, stored = _exact_figure(evidence, check["target"])
+        found, stored, value = gate_figures.exact_figure(evidence, check["target"])
         actual = stored if found else None
         passed = False
-        if found and gate_eval.is_number(stored) and gate_eval.is_number(check["threshold"]):
-            passed = gate_eval.compare(Fraction(stored), check["operator"],
-                                       gate_eval.decimal_value(check["threshold"]))  # type: ignore[arg-type]
-        elif found and type(stored) is type(check["threshold"]):
-            passed = check["operator"] == "eq" and stored == check["threshold"]
+        limit = gate_eval.decimal_value(check["threshold"])
+        if found and (gate_eval.is_number(value) or isinstance(value, Fraction)):
+            passed = limit is not None and gate_eval.compare(Fraction(value), check["operator"], limit)
+        elif found and value is not None and type(value) is type(check["threshold"]):
+            passed = check["operator"] == "eq" and value == check["threshold"]
         out.append({**check, "actual": actual, "passed": passed})
     return out
 
