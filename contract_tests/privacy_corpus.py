@@ -493,6 +493,13 @@ HAND_REJECT: list[Row] = [
     ("email-bracketed-letter-a-spelled-dot", "m.rossi {a«»} libero punto it", {EMAIL}, set()),
     ("path-unc-forward-slashes", "//«»hr-files01/salaries/2026.xlsx", {SHARE}, set()),
     ("path-unc-forward-slashes-private-suffix", "copied to //nas02.«»corp.internal/scans", {SHARE}, set()),
+    # Session 14: a combining mark after a letter (NFKC would compose the two into an accented letter the rules do
+    # not read as the plain one), and the precomposed accented letter itself.
+    ("path-home-combining-acute", "/ho\u0301«»me/jroe/notes", {PERSONAL}, {PERSONAL}),
+    ("path-users-combining-diaeresis", "/U\u0308«»sers/jroe/Library", {PERSONAL}, {PERSONAL}),
+    ("path-home-precomposed-accent", "/h\u00f3«»me/jroe/notes", {PERSONAL}, {PERSONAL}),
+    ("path-windows-users-combining", "C:\\U\u0301«»sers\\jroe\\Desktop", {PERSONAL}, {PERSONAL}),
+    ("email-spelled-at-combining-grave", "priya.nair a\u0300«»t rediffmail dot com", {EMAIL}, set()),
     # Fail closed.
     ("not-converged-percent", "A%«»" + "25" * 9 + "41", {NOT_CONVERGED}, {NOT_CONVERGED}),
     ("not-converged-html", "A&«»" + "amp;" * 9 + "amp;x", {NOT_CONVERGED}, {NOT_CONVERGED}),
@@ -583,6 +590,9 @@ ACCEPT_BOTH: list[str] = [
     "option (a) numpy.array", "variant (a) model.pt", "see (a) and (b).", "case (A) v2.0 or (B) v3.1",
     "//cdn.example.org/lib.min.js", "http://mirror.example.org/a//b", "a // comment", "1//2 floor division",
     "https://example.org//double", "s3://bucket//key",
+    # Session 14: accented words, composed and with combining marks, are words.
+    "cr\u00e8me br\u00fbl\u00e9e at 20:00", "S\u00e3o Paulo 2026-05-01", "Zoe\u0308 and Ren\u00e9e: home page",
+    "na\u00efve r\u00e9sum\u00e9 (2 pages)", "Jos\u00e9 M. / Universit\u00e4t Z\u00fcrich",
 ]
 
 ACCEPT_REPOSITORY_ONLY: list[tuple[str, set[str]]] = [

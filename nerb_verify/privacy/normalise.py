@@ -9,8 +9,9 @@ middle dot, no-break spaces) and the decimal digits of other scripts. One *round
    digits, Roman and CJK numerals with a value of 0-9, parenthesised, negative circled and squared letters), from
    Python's ``unicodedata``; then Unicode NFKC (mathematical alphanumerics, circled letters, fullwidth forms);
 2. tag characters (U+E0020-E007E) to their ASCII twins, then removal of default-ignorable code points and combining
-   marks (so a mark between two digits does not hide a
-   number); C0/C1 control characters other than tab and newline become a space;
+   marks, between NFKC's decomposition and its composition (so a mark between two digits does not hide a number,
+   and a mark after a letter does not turn it into another letter: ``o`` plus U+0301 reads as ``o``, and so does
+   the precomposed accented letter); C0/C1 control characters other than tab and newline become a space;
 3. look-alike mapping: the UTS #39 confusables that look like one ASCII character (``confusables_data.py``, generated
    by ``tools/gen_confusables.py``; also applied before NFKC, which turns some confusables into other letters) and
    hand-kept slash, backslash, hyphen, dot, colon, tilde and space look-alikes; any-script decimal digits to ASCII;
@@ -229,10 +230,14 @@ def _unicode_steps(text: str) -> str:
     other scripts' digits) on ``text``."""
     text = _NUMERAL_OR_ENCLOSED.sub(_numeral, text)
     text = text.translate(_LOOKALIKES)  # before NFKC too: NFKC turns some confusables into other letters
-    text = unicodedata.normalize("NFKC", text)
+    # NFKC, with the combining marks taken out between its two halves (compatibility decomposition, then canonical
+    # composition): a mark after a letter is then removed like any other, instead of composing with it (``o`` plus
+    # U+0301 would become one accented letter and ``/ho\u0301me/`` no home folder).
+    text = unicodedata.normalize("NFKD", text)
     if _TAG_CHAR.search(text):  # translate() is costly on long text; most text holds no tag character
         text = text.translate(_TAGS)
     text = _IGNORABLE.sub("", text)
+    text = unicodedata.normalize("NFC", text)
     text = text.translate(_LOOKALIKES)
     return _NON_ASCII_DIGIT.sub(_digit, text)
 
