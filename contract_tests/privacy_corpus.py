@@ -500,6 +500,24 @@ HAND_REJECT: list[Row] = [
     ("path-home-precomposed-accent", "/h\u00f3«»me/jroe/notes", {PERSONAL}, {PERSONAL}),
     ("path-windows-users-combining", "C:\\U\u0301«»sers\\jroe\\Desktop", {PERSONAL}, {PERSONAL}),
     ("email-spelled-at-combining-grave", "priya.nair a\u0300«»t rediffmail dot com", {EMAIL}, set()),
+    # Session 14: digit groups split by a character no number rule reads as a separator (the strict profiles read
+    # an odd-separator view; the repository profile does not).
+    ("phone-semicolons", "call 713;5«»55;0198 after six", {PHONE}, set()),
+    ("phone-apostrophes-spaced", "713 ' 5«»55 ' 0198", {PHONE}, set()),
+    ("phone-bar-glued", "713|5«»55|0198", {PHONE}, set()),
+    ("phone-ampersand-after-bracket", "(713)&5«»55&0198", {PHONE}, set()),
+    ("phone-caret-and-bang", "713^5«»55!0198", {PHONE}, set()),
+    ("phone-equals-double", "713==5«»55==0198", {PHONE}, set()),
+    ("phone-box-drawing", "713\u25005«»55\u25000198", {PHONE}, set()),
+    ("phone-white-bullet", "713\u25e65«»55\u25e60198", {PHONE}, set()),
+    ("phone-triangular-bullet", "713\u20235«»55\u20230198", {PHONE}, set()),
+    ("phone-arabic-full-stop", "713\u06d45«»55\u06d40198", {PHONE}, set()),
+    ("phone-international-semicolons", "+44;79«»11;123456", {PHONE}, set()),
+    ("phone-pairs-asterisks", "06*12*3«»4*56*78", {PHONE}, set()),
+    ("ssn-bars", "219|0«»9|9999", {SSN}, set()),
+    ("ssn-quotes", '219"0«»9"9999', {SSN}, set()),
+    ("ssn-hash-signs", "219#0«»9#9999", {SSN}, set()),
+    ("ssn-horizontal-line-extension", "219\u23af0«»9\u23af9999", {SSN}, set()),
     # Fail closed.
     ("not-converged-percent", "A%«»" + "25" * 9 + "41", {NOT_CONVERGED}, {NOT_CONVERGED}),
     ("not-converged-html", "A&«»" + "amp;" * 9 + "amp;x", {NOT_CONVERGED}, {NOT_CONVERGED}),
@@ -593,6 +611,11 @@ ACCEPT_BOTH: list[str] = [
     # Session 14: accented words, composed and with combining marks, are words.
     "cr\u00e8me br\u00fbl\u00e9e at 20:00", "S\u00e3o Paulo 2026-05-01", "Zoe\u0308 and Ren\u00e9e: home page",
     "na\u00efve r\u00e9sum\u00e9 (2 pages)", "Jos\u00e9 M. / Universit\u00e4t Z\u00fcrich",
+    # Session 14: odd separators between numbers that are not identifiers: a Markdown table row, thousands, a
+    # resolution, ratios, short lists and comparisons.
+    "| 256 | 512 | 1024 |", "| 713 | 555 | 0198 |", "1920\u00d71080", "13,201 / 13,201", "a=1;b=2;c=3",
+    "p99 <= 0.05; n = 100", "1'234'567 rows", "12;34;56", "x=713; y=55; z=1", "45\u00b030'15\"",
+    "v1.2.3;v1.2.4", "3 * 4 = 12",
 ]
 
 ACCEPT_REPOSITORY_ONLY: list[tuple[str, set[str]]] = [

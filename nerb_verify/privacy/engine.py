@@ -7,7 +7,8 @@ For each string:
    ``key=value`` text, so the undecoded view is always scanned too); if normalisation fails the string raises only
    the fail-closed code (we cannot know what it says, so no other verdict is meaningful);
 2. run the profile's identifier rules (scope ``full``) on the whole normalised text, URLs included, and, around a
-   hint only, on a letter-O-for-zero view (SSN and phone rules) and a ROT13 view (e-mail rules);
+   hint only, on a letter-O-for-zero view (SSN and phone rules), an odd-separator view (the strict SSN and phone
+   rules: ``713;555;0123``, ``separator_view.py``) and a ROT13 view (e-mail rules);
 3. blank every http(s) URL and run the path rules (scope ``remainder``) on what is left;
 4. partition every URL into authority, path, query and fragment: a drive-letter or malformed authority is checked as
    a local path, the path gets the ``url_path`` rules (file URIs, shares, drive paths hidden in a remote path), and
@@ -51,7 +52,8 @@ from nerb_verify.privacy.payloads import (
     word_has_raw_payload,
 )
 from nerb_verify.privacy.prefilter import Hint, needs_full_scan
-from nerb_verify.privacy.profiles import PROFILES, Profile
+from nerb_verify.privacy import separator_view
+from nerb_verify.privacy.profiles import PROFILES, STRICT_NUMBER_RULES, Profile
 from nerb_verify.privacy.rules.email import AT_SIGN, EMAIL
 from nerb_verify.privacy.rules.paths import LOCAL_PATH, PERSONAL_PATH, PLAIN_TRAVERSAL
 from nerb_verify.privacy.rules.phone import PHONE
@@ -304,10 +306,25 @@ def _may_have_rot13_at(raw: bytes) -> bool:
     return b".ng." in marks or marks.startswith(b"ng") or marks.endswith(b"ng")
 
 
+# A profile's rule tuple (one object per profile) -> (that tuple, its strict number rules). Keyed by identity: hashing
+# a tuple of some forty rules for every string would cost more than the view.
+_STRICT_BY_RULES: dict[int, tuple[tuple, tuple]] = {}
+
+
+def _strict_number_rules(rules: tuple) -> tuple:
+    """The SSN and phone rules of ``rules`` that are the strict profiles' forms (``STRICT_NUMBER_RULES``)."""
+    entry = _STRICT_BY_RULES.get(id(rules))
+    if entry is None or entry[0] is not rules:
+        entry = (rules, tuple(rule for rule in rules if rule.name in STRICT_NUMBER_RULES))
+        _STRICT_BY_RULES[id(rules)] = entry
+    return entry[1]
+
+
 def _scan_rewritten(clean: str, raw: bytes, rules: tuple, found: set[str]) -> None:
-    """Run the number rules on the letter-O view and the e-mail rules on the ROT13 view of the text around their
-    hints (only where a hint matches; each hint search runs only where its necessary condition on the bytes ``raw``,
-    the UTF-8 of ``clean`` with ``surrogatepass``, holds, so ordinary text pays two translations and a few substring
+    """Run the number rules on the letter-O view, the strict number rules on the odd-separator view
+    (``separator_view.py``) and the e-mail rules on the ROT13 view of the text around their hints (only where a hint
+    matches; the letter-O and ROT13 hint searches run only where their necessary condition on the bytes ``raw``, the
+    UTF-8 of ``clean`` with ``surrogatepass``, holds, so ordinary text pays two translations and a few substring
     tests)."""
     if (SSN not in found or PHONE not in found) and _may_have_letter_o(raw):
         hints = list(_LETTER_O_HINT.finditer(clean))
@@ -316,6 +333,12 @@ def _scan_rewritten(clean: str, raw: bytes, rules: tuple, found: set[str]) -> No
             for window in _windows(clean, hints):
                 view = _DIGIT_RUN_WITH_O.sub(lambda match: match.group(0).replace("O", "0").replace("o", "0"), window)
                 _run(number_rules, "full", view, found)
+    if (SSN not in found or PHONE not in found) and separator_view.may_hold(raw):
+        strict = _strict_number_rules(rules)
+        for window in _windows(clean, list(separator_view.HINT.finditer(clean)) if strict else []):
+            view = separator_view.rewrite(window)
+            if view != window:
+                _run(strict, "full", view, found)
     if EMAIL not in found and _may_have_rot13_at(raw):
         hints = list(_ROT13_AT_HINT.finditer(clean))
         if hints:
@@ -780,7 +803,8 @@ def _finish(found: set[str]) -> frozenset[str]:
 # cheaper necessary form of the wrap hint: its part from the line break on).
 PREFILTER_HINTS = (Hint(min_digits=1, lower=("o",), pattern=_LETTER_O_HINT.pattern),
                    Hint(lower=("ng",), pattern=_ROT13_AT_HINT.pattern),
-                   Hint(literal="\n", pattern=r"\n[ \t]*[A-Za-z0-9+/_-]"))
+                   Hint(literal="\n", pattern=r"\n[ \t]*[A-Za-z0-9+/_-]"),
+                   Hint(min_digits=9, pattern=separator_view.PREFILTER_PATTERN))
 
 
 def scan_full(text: str, profile: Profile, skip_paths: bool = False) -> frozenset[str]:

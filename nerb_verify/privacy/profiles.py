@@ -79,6 +79,10 @@ _STRICT_IDENTIFIERS = (
     "phone.spaced_digits", "phone.e164_bare", "phone.national", "phone.national_compact",
 )
 
+# The strict SSN and phone rules, which also read the odd-separator view (``separator_view.py``).
+STRICT_NUMBER_RULES = frozenset(name for name in _STRICT_SHAPES + _STRICT_IDENTIFIERS
+                                if name.startswith(("ssn.", "phone.")))
+
 CONTRACT = Profile(
     name="contract",
     rule_names=_BOTH + _STRICT_SHAPES + _STRICT_IDENTIFIERS + (
