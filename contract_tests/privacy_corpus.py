@@ -616,6 +616,9 @@ ACCEPT_BOTH: list[str] = [
     "| 256 | 512 | 1024 |", "| 713 | 555 | 0198 |", "1920\u00d71080", "13,201 / 13,201", "a=1;b=2;c=3",
     "p99 <= 0.05; n = 100", "1'234'567 rows", "12;34;56", "x=713; y=55; z=1", "45\u00b030'15\"",
     "v1.2.3;v1.2.4", "3 * 4 = 12",
+    # Session 14: whole numbers one per line (a column of counts, a JSON array of batch sizes joined line by line).
+    "256\n512\n1024\n2048", "128\n256\n512\n1024\n2048\n4096", "0\n250\n500\n750\n1000",
+    "batch sizes:\n  64\n  128\n  256\n  1024\n  4096", "312\r\n455\r\n1290\r\n77",
 ]
 
 ACCEPT_REPOSITORY_ONLY: list[tuple[str, set[str]]] = [

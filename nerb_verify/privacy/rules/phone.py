@@ -107,19 +107,25 @@ def _citation_or_list(match: regex.Match[str]) -> bool:
     between = text[match.end("exchange"):match.start("line")]
     if _YEAR_AFTER_BREAK.search(between):
         return True
-    following = regex.match(r"[ \t]+\d", text[match.end():match.end() + 9])
-    preceding = regex.search(r"\d[ \t]+$", text[max(0, match.start() - 9):match.start()])
+    following = regex.match(rf"{_LIST_GAP}\d", text[match.end():match.end() + 18])
+    preceding = regex.search(rf"\d{_LIST_GAP}$", text[max(0, match.start() - 18):match.start()])
     return following is not None or preceding is not None
 
 
+# What separates the items of a list of numbers: spaces or tabs, or one line break with spaces or tabs around it
+# (numbers one per line: a column pasted from a table, a JSON array of numbers joined line by line).
+_LIST_GAP = r"(?:[ \t]+|[ \t]{0,8}\r?\n[ \t]{0,8})"
+
+
 def _not_in_number_list(match: regex.Match[str]) -> bool:
-    """Contract profile: the shape is not three items of a list of whole numbers separated by spaces (the joined
-    view of a JSON array of batch sizes, "256 512 1024 2048"; an SVG axis, "0 250 500 750 1000"). A list has another
-    whole number right before the match or right after it, spaces between; a phone number written in prose has a word
-    or punctuation there ("7719 9am" is a time after the number, not a list)."""
+    """Contract profile: the shape is not three items of a list of whole numbers separated by spaces or one per line
+    (the joined view of a JSON array of batch sizes, "256 512 1024 2048"; an SVG axis, "0 250 500 750 1000"; a
+    column of counts). A list has another whole number right before the match or right after it, spaces or a line
+    break between; a phone number written in prose has a word or punctuation there ("7719 9am" is a time after the
+    number, not a list)."""
     text = match.string
-    after = regex.match(r"[ \t]+\d+(?![\w.])", text[match.end():match.end() + 24])
-    before = regex.search(r"(?<![\w.])\d+[ \t]+$", text[max(0, match.start() - 24):match.start()])
+    after = regex.match(rf"{_LIST_GAP}\d+(?![\w.])", text[match.end():match.end() + 32])
+    before = regex.search(rf"(?<![\w.])\d+{_LIST_GAP}$", text[max(0, match.start() - 32):match.start()])
     return after is None and before is None
 
 
