@@ -518,6 +518,14 @@ HAND_REJECT: list[Row] = [
     ("ssn-quotes", '219"0«»9"9999', {SSN}, set()),
     ("ssn-hash-signs", "219#0«»9#9999", {SSN}, set()),
     ("ssn-horizontal-line-extension", "219\u23af0«»9\u23af9999", {SSN}, set()),
+    # A number on the next line does not make a phone written on one line a list item.
+    ("phone-then-a-number-on-the-next-line", "713 5«»55 2368\n1", {PHONE}, {PHONE}),
+    ("phone-after-a-number-on-the-line-before", "12\n(713) 5«»55-2368", {PHONE}, {PHONE}),
+    # A query value or fragment that is a path on the site is a URL path: what reads a person in it still counts.
+    ("url-query-site-path-home", "https://x.example.org/view?f=/ho«»me/jroe/notes.txt", {PERSONAL}, {PERSONAL}),
+    ("url-fragment-site-path-users", "https://x.example.org/#/Us«»ers/jroe/Desktop", {PERSONAL}, {PERSONAL}),
+    ("url-query-site-path-traversal", "https://x.example.org/dl?f=/../«»../etc/passwd", {TRAVERSAL}, set()),
+    ("url-query-drive", "https://x.example.org/dl?f=C:«»/data/x.csv", {LOCAL}, set()),
     # Fail closed.
     ("not-converged-percent", "A%«»" + "25" * 9 + "41", {NOT_CONVERGED}, {NOT_CONVERGED}),
     ("not-converged-html", "A&«»" + "amp;" * 9 + "amp;x", {NOT_CONVERGED}, {NOT_CONVERGED}),
@@ -619,6 +627,10 @@ ACCEPT_BOTH: list[str] = [
     # Session 14: whole numbers one per line (a column of counts, a JSON array of batch sizes joined line by line).
     "256\n512\n1024\n2048", "128\n256\n512\n1024\n2048\n4096", "0\n250\n500\n750\n1000",
     "batch sizes:\n  64\n  128\n  256\n  1024\n  4096", "312\r\n455\r\n1290\r\n77",
+    # Session 14: routes of a single-page application and redirect targets are paths on the site, not local paths.
+    "https://app.example.org/#/dashboard", "https://example.org/login?next=/runs/42",
+    "https://example.org/#/settings/profile", "https://example.org/auth?next=%2Fruns%2F42%3Ftab%3Dgates",
+    "https://example.org/?redirect=/docs/findings/privacy.html#codes",
 ]
 
 ACCEPT_REPOSITORY_ONLY: list[tuple[str, set[str]]] = [

@@ -401,6 +401,27 @@ def _scan_escaped(text: str, profile: Profile, found: set[str]) -> None:
         _run(profile.rules, "escaped", masked.text, found)
 
 
+# A query value or a fragment that is a path on the same site (``?next=/runs/42``, ``#/dashboard``, a single-page
+# application's route): a URL path, not a local file's. It is scanned as any payload, except that the generic
+# absolute-path rule (``path.posix_absolute``, "any absolute local path") does not apply to it; every rule that reads a
+# person, a share, a file URI, a drive or a traversal in it still does (``?f=/home/<name>/x`` is still a home folder).
+_SITE_PATH = re.compile(r"/(?![/\\])\S*")
+_GENERIC_ABSOLUTE = "path.posix_absolute"
+_SITE_PATH_PROFILES: dict[int, tuple[Profile, Profile]] = {}
+
+
+def _site_path_profile(profile: Profile) -> Profile:
+    """``profile`` without the generic absolute-path rule (the profile itself when it has none), one per profile."""
+    if _GENERIC_ABSOLUTE not in profile.rule_names:
+        return profile
+    entry = _SITE_PATH_PROFILES.get(id(profile))
+    if entry is None or entry[0] is not profile:
+        names = tuple(name for name in profile.rule_names if name != _GENERIC_ABSOLUTE)
+        entry = (profile, profile._replace(rule_names=names))
+        _SITE_PATH_PROFILES[id(profile)] = entry
+    return entry[1]
+
+
 def _scan_view(clean: str, profile: Profile, depth: int, budget: _Budget, skip_paths: bool, found: set[str],
                seen: set[str]) -> None:
     rules = profile.rules
@@ -429,7 +450,8 @@ def _scan_view(clean: str, profile: Profile, depth: int, budget: _Budget, skip_p
             decoded = normalise(payload, profile.max_rounds, profile.max_chars)
             if decoded.ok:
                 _run(rules, "url_payload", decoded.text, found)
-            _scan(payload, profile, depth + 1, budget, skip_paths, found)
+            site = decoded.ok and _SITE_PATH.fullmatch(decoded.text) is not None
+            _scan(payload, _site_path_profile(profile) if site else profile, depth + 1, budget, skip_paths, found)
     _scan_payloads(encoded_payloads(clean, raw), profile, depth, budget, skip_paths, found, seen)
 
 

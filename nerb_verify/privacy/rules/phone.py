@@ -107,14 +107,22 @@ def _citation_or_list(match: regex.Match[str]) -> bool:
     between = text[match.end("exchange"):match.start("line")]
     if _YEAR_AFTER_BREAK.search(between):
         return True
-    following = regex.match(rf"{_LIST_GAP}\d", text[match.end():match.end() + 18])
-    preceding = regex.search(rf"\d{_LIST_GAP}$", text[max(0, match.start() - 18):match.start()])
+    gap = _list_gap(match)
+    following = regex.match(rf"{gap}\d", text[match.end():match.end() + 18])
+    preceding = regex.search(rf"\d{gap}$", text[max(0, match.start() - 18):match.start()])
     return following is not None or preceding is not None
 
 
-# What separates the items of a list of numbers: spaces or tabs, or one line break with spaces or tabs around it
-# (numbers one per line: a column pasted from a table, a JSON array of numbers joined line by line).
-_LIST_GAP = r"(?:[ \t]+|[ \t]{0,8}\r?\n[ \t]{0,8})"
+# What separates the items of a list of numbers: spaces or tabs; or, when the shape itself is written over several
+# lines (numbers one per line: a column pasted from a table, a JSON array of numbers joined line by line), one line
+# break with spaces or tabs around it. A shape on one line is never made a list item by a number on the next line
+# (a line's verdict does not depend on its neighbours, and a number put after a phone on the next line hides nothing).
+_SPACE_GAP = r"[ \t]+"
+_LINE_GAP = r"[ \t]{0,8}\r?\n[ \t]{0,8}"
+
+
+def _list_gap(match: regex.Match[str]) -> str:
+    return _LINE_GAP if "\n" in match.group(0) else _SPACE_GAP
 
 
 def _not_in_number_list(match: regex.Match[str]) -> bool:
@@ -124,8 +132,9 @@ def _not_in_number_list(match: regex.Match[str]) -> bool:
     break between; a phone number written in prose has a word or punctuation there ("7719 9am" is a time after the
     number, not a list)."""
     text = match.string
-    after = regex.match(rf"{_LIST_GAP}\d+(?![\w.])", text[match.end():match.end() + 32])
-    before = regex.search(rf"(?<![\w.])\d+{_LIST_GAP}$", text[max(0, match.start() - 32):match.start()])
+    gap = _list_gap(match)
+    after = regex.match(rf"{gap}\d+(?![\w.])", text[match.end():match.end() + 32])
+    before = regex.search(rf"(?<![\w.])\d+{gap}$", text[max(0, match.start() - 32):match.start()])
     return after is None and before is None
 
 
