@@ -526,6 +526,12 @@ HAND_REJECT: list[Row] = [
     ("url-fragment-site-path-users", "https://x.example.org/#/Us«»ers/jroe/Desktop", {PERSONAL}, {PERSONAL}),
     ("url-query-site-path-traversal", "https://x.example.org/dl?f=/../«»../etc/passwd", {TRAVERSAL}, set()),
     ("url-query-drive", "https://x.example.org/dl?f=C:«»/data/x.csv", {LOCAL}, set()),
+    # Spelled-out addresses ending in a newer generic TLD; a circled letter a for the at-sign.
+    ("email-spelled-tld-dev", "t.okafor at corp«»mail dot dev", {EMAIL}, set()),
+    ("email-spelled-tld-xyz-real-dot", "t.okafor at corp«»mail.xyz", {EMAIL}, set()),
+    ("email-spelled-tld-tech", "m.rossi at studio«»rossi dot tech", {EMAIL}, set()),
+    ("email-circled-a-glued", "priya.nair\u24d0redi«»ffmail.com", {EMAIL}, set()),
+    ("email-circled-capital-a-spaced", "priya.nair \u24b6 redi«»ffmail dot com", {EMAIL}, set()),
     # Fail closed.
     ("not-converged-percent", "A%«»" + "25" * 9 + "41", {NOT_CONVERGED}, {NOT_CONVERGED}),
     ("not-converged-html", "A&«»" + "amp;" * 9 + "amp;x", {NOT_CONVERGED}, {NOT_CONVERGED}),
@@ -631,6 +637,9 @@ ACCEPT_BOTH: list[str] = [
     "https://app.example.org/#/dashboard", "https://example.org/login?next=/runs/42",
     "https://example.org/#/settings/profile", "https://example.org/auth?next=%2Fruns%2F42%3Ftab%3Dgates",
     "https://example.org/?redirect=/docs/findings/privacy.html#codes",
+    # Session 14: bundles and project files after "at"; circled letters as list markers and in words.
+    "look at Xcode.app", "built at qt/demo.pro", "see \u24d0 and \u24d1", "option \u24d0 numpy.array",
+    "\u24d9\u24d0\u24dd\u24d4 \u24d3\u24de\u24d4", "step \u24b6: look at the data",
 ]
 
 ACCEPT_REPOSITORY_ONLY: list[tuple[str, set[str]]] = [

@@ -217,8 +217,20 @@ def _numeral_or_letter(char: str) -> str:
     return named.group(2) if named.group(1) != "SMALL" else named.group(2).lower()
 
 
+# A circled letter a (U+24D0, U+24B6) looks like an at-sign; it reads as the letter it encloses inside a word written
+# in enclosed letters, and as a bracketed letter a, "(a)", anywhere else (``jroe\u24d0corp-mail.org``; the e-mail
+# rules read a bracketed letter a between a name and a host as the at-sign).
+_CIRCLED_A = frozenset("\u24d0\u24b6")
+_ENCLOSED_BLOCKS = ((0x2460, 0x24FF), (0x1F100, 0x1F1FF))
+
+
 def _numeral(match: regex.Match[str]) -> str:
-    return _numeral_or_letter(match.group(0))
+    char = match.group(0)
+    if char in _CIRCLED_A:
+        before = ord(match.string[match.start() - 1]) if match.start() else 0
+        if not any(low <= before <= high for low, high in _ENCLOSED_BLOCKS):
+            return "(" + _numeral_or_letter(char) + ")"
+    return _numeral_or_letter(char)
 
 
 def _digit(match: regex.Match[str]) -> str:

@@ -51,13 +51,17 @@ _CLOSE = r"[\)\]\}>]"
 # Spelled-out separators ("jane at corp", "jane_at_corp", "jane-at-corp") and words for the dot.
 _SEP = r"(?:\s+|\s*[-_]\s*)"
 # The last label of a spelled-out address: a country code or a common generic TLD ("... dot product" is prose).
-_SPELLED_TLD = r"(?:[a-z]{2}|com|org|net|edu|gov|mil|int|info|biz|name|mobi|email|mail|online|site|aero|coop)"
+# Session 14: and the generic TLDs registered most since 2014 (xyz, top, shop, app, dev, tech, ...).
+_SPELLED_TLD = (r"(?:[a-z]{2}|com|org|net|edu|gov|mil|int|info|biz|name|mobi|email|mail|online|site|aero|coop"
+                r"|xyz|top|shop|store|app|dev|tech|cloud|club|live|vip|icu|pro|space|website|fun|life|blog|link"
+                r"|digital|agency|studio|network|solutions|company|world|media|work)")
 # ... or a 2-4 letter label with a letter outside ASCII (a TLD spelled in its own script: .рф, .中国, .ком).
 _SCRIPT_TLD = r"(?=[^\W\d_]{2,4}(?![\w-]))[^\W\d_]*[^\W\d_a-zA-Z][^\W\d_]*"
 # Country codes that are also common file extensions: "look at setup.py" is not an address (nor "saved at
-# step_1000.pt", a PyTorch checkpoint; .pm Perl, .gd Godot, .bz bzip, .mo gettext, .tk Tcl).
+# step_1000.pt", a PyTorch checkpoint; .pm Perl, .gd Godot, .bz bzip, .mo gettext, .tk Tcl), nor generic TLDs that
+# are (.app a macOS bundle, .pro a Qt project, .link and .work files of build tools): "look at Xcode.app".
 _NOT_TLD_AFTER_REAL_DOT = (r"(?!(?:py|md|sh|pl|ps|so|rs|cc|mk|ml|mm|ai|am|in|lo|js|ts|cs|rb|go|gz|xz|7z|pt|pm|gd|bz|mo"
-                           r"|tk)(?![\w-]))")
+                           r"|tk|app|pro|link|work)(?![\w-]))")
 
 # Words people say for the at-sign and the dot (issue 17 class 3): English, Spanish, Portuguese, French, German,
 # Italian, Dutch, Swedish, Polish, Czech, Turkish, Russian, Greek, Chinese, Japanese, Korean and (below) more. Words of
