@@ -169,6 +169,11 @@ ENCODERS: dict[str, Callable[[str], str]] = {
     "base64_in_url_query": lambda t: "https://track.example.org/c?d=" + urllib.parse.quote(_base64(t), safe=""),
     "base64_as_query_value": lambda t: "token=" + _base64(t),
     "base64_misaligned": lambda t: "Xq" + _base64(t),
+    # Session 14: a short suffix glued on after an underscore or a hyphen; groups of four with spaces or hyphens.
+    "base64_glued_suffix": lambda t: _base64(t).rstrip("=") + "_v2",
+    "base64_glued_word": lambda t: _base64(t).rstrip("=") + "-final",
+    "base64_groups_of_four": lambda t: " ".join(_base64(t)[i:i + 4] for i in range(0, len(_base64(t)), 4)),
+    "base64_hyphen_groups": lambda t: "-".join(_base64(t)[i:i + 4] for i in range(0, len(_base64(t)), 4)),
     "base64_with_crlf": lambda t: base64.b64encode((t + "\r\n").encode("utf-8")).decode("ascii"),
     "base64_utf16le": lambda t: base64.b64encode(t.encode("utf-16-le")).decode("ascii"),
     "base64_mime_wrapped": lambda t: _wrapped(_base64("note: " + t), 16),
@@ -178,6 +183,8 @@ ENCODERS: dict[str, Callable[[str], str]] = {
     "base32": lambda t: base64.b32encode(t.encode("utf-8")).decode("ascii"),
     "base32_lower_nopad": lambda t: base64.b32encode(("to: " + t).encode("utf-8")).decode("ascii").lower().rstrip("="),
     "hex_space_separated": lambda t: " ".join(f"{b:02x}" for b in t.encode("utf-8")),
+    "hex_odd_digit_after": lambda t: t.encode("utf-8").hex() + "7",
+    "hex_odd_digit_before": lambda t: "c" + t.encode("utf-8").hex(),
     "hex_colon_separated": lambda t: ":".join(f"{b:02X}" for b in t.encode("utf-8")),
     "hex": lambda t: t.encode("utf-8").hex(),
     "hex_0x_upper": lambda t: "0x" + t.encode("utf-8").hex().upper(),
@@ -532,6 +539,11 @@ HAND_REJECT: list[Row] = [
     ("email-spelled-tld-tech", "m.rossi at studio«»rossi dot tech", {EMAIL}, set()),
     ("email-circled-a-glued", "priya.nair\u24d0redi«»ffmail.com", {EMAIL}, set()),
     ("email-circled-capital-a-spaced", "priya.nair \u24b6 redi«»ffmail dot com", {EMAIL}, set()),
+    # A home folder written as a shorthand inside a payload (a lone generic path in one is weak; this is not).
+    ("home-shorthand-in-base64", _base64("cat ~/.ssh/config"), {LOCAL}, set()),
+    ("home-variable-in-base64", _base64("cp $HOME/.aws/credentials ."), {LOCAL}, set()),
+    # The hex of a number written with digits only is read when it is a number written out.
+    ("phone-hex-decimal-digits-only", ("713555" + "2368").encode().hex(), {PHONE}, set()),
     # Fail closed.
     ("not-converged-percent", "A%«»" + "25" * 9 + "41", {NOT_CONVERGED}, {NOT_CONVERGED}),
     ("not-converged-html", "A&«»" + "amp;" * 9 + "amp;x", {NOT_CONVERGED}, {NOT_CONVERGED}),

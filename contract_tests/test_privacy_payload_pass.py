@@ -74,17 +74,23 @@ def _reference_raw_payloads(text: str) -> list[str]:
 
 
 def _reference_payloads(clean: str) -> list[str]:
-    """``engine.encoded_payloads`` at ``b9557cb``: the oracle."""
+    """``engine.encoded_payloads`` at ``b9557cb``, with session 14's additions written plainly (base64 in groups of
+    four searched over the whole text; a token without a short suffix glued after its only underscore or hyphen):
+    the oracle."""
     found: list[str] = []
     if len(clean) < 12:
         return found
     tokens = [match.group(0) for match in engine._BASE64_TOKEN.finditer(clean)]
     if "\n" in clean:
         tokens += [regex.sub(r"\s+", "", match.group(0)) for match in engine._WRAPPED_BASE64.finditer(clean)]
+    tokens += [regex.sub(r"[ -]", "", match.group(0)) for match in engine._GROUPED_BASE64.finditer(clean)]
     for token in tokens:
         text = engine._base64_text(token)
         if text is None:
             text = engine._reversed_base64_text(token)
+        glue = [i for i, char in enumerate(token) if char in "_-"]
+        if text is None and len(glue) == 1 and glue[0] >= 12 and len(token) - glue[0] - 1 <= 8:
+            text = engine._base64_text(token[:glue[0]])
         if text is not None:
             found.append(text)
     for match in engine._BASE32_TOKEN.finditer(clean):
@@ -145,6 +151,10 @@ def _payload_texts(count: int, seed: int) -> list[str]:
                     token = base64.b64encode(raw * 3).decode()
                 if encoding in (0, 1, 8) and rng.random() < 0.6:
                     token = _wrap(token, rng.choice([16, 17, 60, 64, 76]), rng)
+                elif encoding in (0, 8) and rng.random() < 0.3:  # in groups of four (session 14)
+                    token = rng.choice(" -").join(token[i:i + 4] for i in range(0, len(token), 4))
+                elif encoding in (0, 2) and rng.random() < 0.3:  # a suffix glued on (session 14)
+                    token = token.rstrip("=") + rng.choice(["_v2", "-final", "_x", "-2026"])
                 if rng.random() < 0.2:
                     cut = rng.randint(1, max(1, len(token) - 1))
                     token = token[:cut] if rng.random() < 0.5 else token[cut:]
@@ -269,3 +279,9 @@ def test_a_decoder_padding_one_short_fails_the_comparison(monkeypatch: pytest.Mo
     monkeypatch.setattr(payloads, "_decode_85_groups", mutated)
     run = base64.b85encode(b"jroe-xy").decode()
     assert payloads._decode_bare_base85(run) != _module_decode(base64.b85decode, run)
+
+
+def test_a_stricter_group_screen_fails_the_comparison(texts: list[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    # Four groups asked of the screen where the pattern needs three: runs of exactly four groups are lost.
+    monkeypatch.setattr(engine, "_THREE_GROUPS", b"bbbbsbbbbsbbbbsbbbbs")
+    assert _differences(texts)

@@ -114,7 +114,8 @@ def test_rewritten_hex_token_patterns_find_what_the_lookbehind_first_forms_found
 
     from nerb_verify.privacy import engine
 
-    before = {engine._HEX_TOKEN: re.compile(r"(?<![0-9A-Fa-f])(?:[0-9A-Fa-f]{2}){6,}(?![0-9A-Fa-f])"),
+    # (Plain runs of either parity since session 14: an odd run is decoded without one end digit.)
+    before = {engine._HEX_TOKEN: re.compile(r"(?<![0-9A-Fa-f])[0-9A-Fa-f]{12,}(?![0-9A-Fa-f])"),
               engine._SEPARATED_HEX: re.compile(
                   r"(?<![0-9A-Fa-f])[0-9A-Fa-f]{2}(?:[ :-][0-9A-Fa-f]{2}){5,}(?![0-9A-Fa-f])")}
     rng = random.Random(7)

@@ -54,6 +54,7 @@ from nerb_verify.privacy.payloads import (
 from nerb_verify.privacy.prefilter import Hint, needs_full_scan
 from nerb_verify.privacy import separator_view
 from nerb_verify.privacy.profiles import PROFILES, STRICT_NUMBER_RULES, Profile
+from nerb_verify.privacy.rules import ALL_RULES
 from nerb_verify.privacy.rules.email import AT_SIGN, EMAIL
 from nerb_verify.privacy.rules.paths import LOCAL_PATH, PERSONAL_PATH, PLAIN_TRAVERSAL
 from nerb_verify.privacy.rules.phone import PHONE
@@ -97,7 +98,9 @@ _PAYLOAD_SPLIT = regex.compile(r"[&;]")
 _BASE64_TOKEN = re.compile(r"(?<![A-Za-z0-9+/_-])[A-Za-z0-9+/_-]{12,}={0,2}(?![A-Za-z0-9+/_=-])")
 # (The two hex patterns test "no hex digit before" just after their first character rather than before it: the same
 # matches, found about three times faster, since the engine then scans ahead for a hex digit.)
-_HEX_TOKEN = re.compile(r"[0-9A-Fa-f](?<![0-9A-Fa-f][0-9A-Fa-f])[0-9A-Fa-f](?:[0-9A-Fa-f]{2}){5,}(?![0-9A-Fa-f])")
+# A plain run of 12 hex digits or more, of either parity (a digit glued to either end of the bytes, "...6f72672",
+# does not hide them: an odd run is decoded without its last digit, then without its first).
+_HEX_TOKEN = re.compile(r"[0-9A-Fa-f](?<![0-9A-Fa-f][0-9A-Fa-f])[0-9A-Fa-f]{11,}(?![0-9A-Fa-f])")
 # Hex bytes written with a separator ("6a 61 6e", "6a:61:6e", "6a-61-6e").
 _SEPARATED_HEX = re.compile(
     r"[0-9A-Fa-f](?<![0-9A-Fa-f][0-9A-Fa-f])[0-9A-Fa-f](?:[ :-][0-9A-Fa-f]{2}){5,}(?![0-9A-Fa-f])")
@@ -140,6 +143,26 @@ def _base64_tokens(clean: str) -> list[str]:
     tokens = [first.group(0)] if first is not None else []
     tokens += _BASE64_AFTER.findall(clean, first.end() if first is not None else 0)
     return tokens
+
+
+# Base64 written in groups of four characters with a space or a hyphen between them ("amFu ZUBj b3Jw ..."), four
+# groups at least: the groups joined are decoded as one token. Searched only where the byte marks (a base64 character
+# "b", a space or hyphen "s") hold three groups in a row, each followed by a separator.
+_GROUPED_BASE64 = re.compile(r"(?<![A-Za-z0-9+/=])(?:[A-Za-z0-9+/]{4}[ -]){3,}[A-Za-z0-9+/]{2,4}={0,2}(?![A-Za-z0-9+/=])")
+_GROUP_MARKS = bytes.maketrans(
+    b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/ -",
+    b"b" * 64 + b"ss")
+_GROUP_MARKS = bytes(b if b in b"bs" else ord(".") for b in _GROUP_MARKS)
+_THREE_GROUPS = b"bbbbsbbbbsbbbbs"
+_GROUP_SEPARATORS = str.maketrans("", "", " -")
+
+
+def _grouped_base64_runs(clean: str, raw: bytes) -> list[str]:
+    """The runs of ``_GROUPED_BASE64`` in ``clean``, separators removed; searched only where ``_THREE_GROUPS`` occurs
+    in the marks of ``raw`` (the text's UTF-8): every run holds three whole groups, each followed by a separator."""
+    if len(clean) < 17 or _THREE_GROUPS not in raw.translate(_GROUP_MARKS):
+        return []
+    return [match.group(0).translate(_GROUP_SEPARATORS) for match in _GROUPED_BASE64.finditer(clean)]
 
 
 def _wrapped_base64_runs(clean: str) -> list[str]:
@@ -561,12 +584,27 @@ _HEX_SEPARATORS = str.maketrans("", "", " :-")  # deletes what _SEPARATED_HEX al
 
 @functools.lru_cache(maxsize=65536)
 def _hex_text(match: str) -> str | None:
-    """The printable text a hex run (plain or byte-separated) carries, or None; all-decimal runs are numbers
-    (cached per run)."""
+    """The printable text a hex run (plain or byte-separated) carries, or None; an odd run is read without its last
+    digit, then without its first (cached per run)."""
     digits = match.translate(_HEX_SEPARATORS)
-    if digits.isdigit():
+    if len(digits) % 2:
+        text = _hex_pairs_text(digits[:-1])
+        return text if text is not None else _hex_pairs_text(digits[1:])
+    return _hex_pairs_text(digits)
+
+
+# What the hex of a number looks like: bytes 0x30-0x39 and a few separators, all written with decimal digits only.
+_NUMBER_TEXT = re.compile(r"[0-9 ()+./-]+")
+
+
+def _hex_pairs_text(digits: str) -> str | None:
+    """The printable text an even run of hex digits carries, or None. A run of decimal digits only is mostly a number
+    (an id, a timestamp): it counts only when its text is a number written out (digits and separators, such as the
+    hex of an SSN or a phone number)."""
+    text = as_text(bytes.fromhex(digits))
+    if text is not None and digits.isdigit() and _NUMBER_TEXT.fullmatch(text) is None:
         return None
-    return as_text(bytes.fromhex(digits))
+    return text
 
 
 # Base64 of printable ASCII: the first character of every 4-character group carries the top six bits of a byte from
@@ -687,12 +725,13 @@ def encoded_payloads(clean: str, raw: bytes | None = None) -> list[str]:
     tokens = _base64_tokens(clean)
     if "\n" in clean:
         tokens += _wrapped_base64_runs(clean)
+    if raw is None:
+        raw = clean.encode("utf-8", "surrogatepass")
+    tokens += _grouped_base64_runs(clean, raw)
     for token in tokens:
         text = _token_text(token)
         if text is not None:
             found.append(text)
-    if raw is None:
-        raw = clean.encode("utf-8", "surrogatepass")
     for token in _base32_tokens(clean, raw):
         text = _base32_text(token)
         if text is not None:
@@ -711,10 +750,34 @@ def encoded_payloads(clean: str, raw: bytes | None = None) -> list[str]:
 
 @functools.lru_cache(maxsize=65536)
 def _token_text(token: str) -> str | None:
-    """What :func:`encoded_payloads` finds in one base64 token: its text forwards, else backwards (cached per token:
-    a source block holds each identifier many times, and one lookup per token is cheaper than two)."""
+    """What :func:`encoded_payloads` finds in one base64 token: its text forwards, else backwards, else the text of
+    the token without a short suffix glued on after an underscore or a hyphen (cached per token: a source block holds
+    each identifier many times, and one lookup per token is cheaper than two)."""
     text = _base64_text(token)
-    return _reversed_base64_text(token) if text is None else text
+    if text is None:
+        text = _reversed_base64_text(token)
+    if text is None:
+        body = _without_glued_suffix(token)
+        if body is not None:
+            text = _base64_text(body)
+    return text
+
+
+# A suffix glued to a base64 token ("..._v2", "...-final"): at most this many characters after the last underscore
+# or hyphen, which must be the only one (a snake_case or kebab-case identifier has several), after 12 characters.
+_MAX_GLUED_SUFFIX = 8
+_MIN_GLUED_BODY = 12
+
+
+def _without_glued_suffix(token: str) -> str | None:
+    """``token`` without the suffix glued after its only underscore or hyphen, or None when it has no such suffix."""
+    cut = max(token.rfind("_"), token.rfind("-"))
+    if cut < _MIN_GLUED_BODY or len(token) - cut - 1 > _MAX_GLUED_SUFFIX:
+        return None
+    body = token[:cut]
+    if "_" in body or "-" in body:
+        return None
+    return body
 
 
 @functools.lru_cache(maxsize=65536)
@@ -748,7 +811,8 @@ def has_encoded_payload(clean: str) -> bool:
       they see at the text's ends, and the tokens of the text are the tokens of its words, in order;
     * bare base85/ascii85 runs and uuencoded tokens: see :func:`payloads.word_has_raw_payload`;
     * the searches that may cross white space are run on the whole text: MIME-wrapped base64 (line breaks and
-      blanks inside), byte-separated hex (a space may separate bytes), Adobe ascii85 blocks and uuencoded lines
+      blanks inside), base64 in groups of four, byte-separated hex (a space may separate bytes), Adobe ascii85
+      blocks and uuencoded lines
       (:func:`payloads.block_has_raw_payload`);
     * the length cut of :func:`encoded_payloads` (nothing in a text under 12 characters) is applied to the text,
       and each per-word search keeps its pattern's own minimum length.
@@ -760,10 +824,14 @@ def has_encoded_payload(clean: str) -> bool:
         for run in _wrapped_base64_runs(clean):
             if _token_text(run) is not None:
                 return True
-    if _SEPARATED_HEX_RUN in clean.encode("utf-8", "surrogatepass").translate(_HEX_MARKS):
+    raw = clean.encode("utf-8", "surrogatepass")
+    if _SEPARATED_HEX_RUN in raw.translate(_HEX_MARKS):
         for match in _SEPARATED_HEX.finditer(clean):
             if _hex_text(match.group(0)) is not None:
                 return True
+    for run in _grouped_base64_runs(clean, raw):
+        if _token_text(run) is not None:
+            return True
     if block_has_raw_payload(clean):
         return True
     for word in clean.split():
@@ -782,6 +850,18 @@ _WEAK_IN_PAYLOADS = frozenset({AT_SIGN, LOCAL_PATH})
 _BARE_ADDRESS = LazyPattern(r"\s*[a-z][a-z0-9._+-]*[a-z0-9]@[a-z][a-z0-9.-]+[a-z0-9]\s*")
 
 
+# ... and a home folder written as a shorthand (``~/``, ``$HOME``, ``%USERPROFILE%``) counts when the profile reads
+# it: two or more particular characters in a row, which random bytes decoded to printable text practically never hold.
+_HOME_SHORTHAND = "path.home_shorthand"
+
+
+def _home_shorthand(profile: Profile, text: str) -> bool:
+    """Whether ``profile`` has the home-shorthand rule and it matches ``text``."""
+    if _HOME_SHORTHAND not in profile.rule_names:
+        return False
+    return ALL_RULES[_HOME_SHORTHAND].hits(text, {})
+
+
 def _scan_payloads(payloads: list[str], profile: Profile, depth: int, budget: _Budget, skip_paths: bool,
                    found: set[str], seen: set[str]) -> None:
     """Scan every decoded payload not yet scanned for this string (``seen``) as a string of its own, one layer
@@ -798,10 +878,12 @@ def _scan_payloads(payloads: list[str], profile: Profile, depth: int, budget: _B
         inner: set[str] = set()
         _scan(payload, profile, depth + 1, budget, skip_paths, inner)
         weak = _WEAK_IN_PAYLOADS
-        if AT_SIGN in inner:
+        if AT_SIGN in inner or LOCAL_PATH in inner:
             decoded = normalise(payload, profile.max_rounds, profile.max_chars)
-            if decoded.ok and _BARE_ADDRESS.fullmatch(decoded.text):
+            if AT_SIGN in inner and decoded.ok and _BARE_ADDRESS.fullmatch(decoded.text):
                 weak = weak - {AT_SIGN}
+            if LOCAL_PATH in inner and decoded.ok and _home_shorthand(profile, decoded.text):
+                weak = weak - {LOCAL_PATH}
         found.update(inner - weak)
 
 
