@@ -356,9 +356,9 @@ def _scan_rewritten(clean: str, raw: bytes, rules: tuple, found: set[str]) -> No
             for window in _windows(clean, hints):
                 view = _DIGIT_RUN_WITH_O.sub(lambda match: match.group(0).replace("O", "0").replace("o", "0"), window)
                 _run(number_rules, "full", view, found)
-    if (SSN not in found or PHONE not in found) and separator_view.may_hold(raw):
-        strict = _strict_number_rules(rules)
-        for window in _windows(clean, list(separator_view.HINT.finditer(clean)) if strict else []):
+    strict = _strict_number_rules(rules)
+    if strict and (SSN not in found or PHONE not in found) and separator_view.may_hold(raw):
+        for window in _windows(clean, list(separator_view.HINT.finditer(clean))):
             view = separator_view.rewrite(window)
             if view != window:
                 _run(strict, "full", view, found)
