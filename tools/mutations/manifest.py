@@ -401,6 +401,11 @@ CASES = [
           [_set(EVIDENCE, "/quality/slices/2/evaluated_characters", 590045)],
           "The person diagnostic claims one more evaluated character than the panel's shared text view (its "
           "over-redaction rate is 0 either way, so only the panel identity sees it)."),
+    # --- identities a coherent forger can break while every copy and hash agrees
+    _case("manifest.scanner_source_mismatch", "scanner-source-differs-in-both-copies",
+          _both("/privacy/scanner_source_sha256", "sha256:" + "ab" * 32),
+          "The manifest and the evidence both name a privacy scanner source other than the verifier's source "
+          "(the copies still agree with each other; resealed)."),
 ]
 
 

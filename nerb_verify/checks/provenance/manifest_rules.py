@@ -22,7 +22,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from nerb_verify.checks.provenance import release_identity
+from nerb_verify.checks.provenance import release_identity, scanner_identity
 from nerb_verify.codes import register
 from nerb_verify.context import EVIDENCE, MANIFEST, VerifyContext
 from nerb_verify.findings import Label
@@ -284,6 +284,7 @@ def run(ctx: VerifyContext) -> None:
     if not isinstance(manifest, dict) and not isinstance(evidence, dict):
         ctx.collector.ran(FAMILY, "not_evaluated", reason=Label("manifest and evidence missing or invalid"))
         return
+    scanner_identity.run(ctx)
     if isinstance(manifest, dict):
         check_manifest(ctx, manifest)
     if isinstance(evidence, dict):

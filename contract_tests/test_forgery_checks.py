@@ -1,0 +1,70 @@
+"""Coherent forgeries that only a re-derived relationship catches.
+
+Each test edits a primitive of a valid bundle (the real one or the synthetic smoke bundle), rewrites everything that
+depends on it with ``tools/coherent.py``'s forward re-derivation (every figure, rendering and hash resealed), and
+asserts that the *only* error left is the new check's code: without that check the forgery verifies. The unedited
+bases raise none of these codes.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+REPO = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(REPO))
+
+from nerb_verify.canonical import nerb_pretty_bytes  # noqa: E402
+from nerb_verify.verify import VerifyResult  # noqa: E402
+from tools.coherent import rederive  # noqa: E402
+
+BUNDLES = REPO / "fixtures" / "bundles"
+EVIDENCE = "benchmark-evidence.json"
+MANIFEST = "benchmark-manifest.json"
+SCANNER = "manifest.scanner_source_mismatch"
+NEW_CODES = (SCANNER,)
+OTHER_HASH = "sha256:" + "ab" * 32
+
+Edit = tuple[str, tuple[str | int, ...], Any]
+
+
+def forge(base: str, tmp_path: Path, edits: list[Edit]) -> VerifyResult:
+    """Copy ``base``, set each (artifact, path, value), re-derive everything else and return the verification."""
+    root = tmp_path / "bundle"
+    shutil.copytree(BUNDLES / base, root)
+    for artifact, path, value in edits:
+        document = json.loads((root / artifact).read_text(encoding="utf-8"))
+        node = document
+        for key in path[:-1]:
+            node = node[key]
+        node[path[-1]] = value
+        (root / artifact).write_bytes(nerb_pretty_bytes(document))
+    return rederive(root, {(artifact, path) for artifact, path, _ in edits}).result
+
+
+def errors(result: VerifyResult) -> set[str]:
+    """The error codes of a verification."""
+    return {f.code for f in result.collector.findings if f.severity == "error"}
+
+
+@pytest.mark.parametrize("base", ["nerb-enron", "synthetic-smoke"])
+def test_the_bases_raise_none_of_the_new_codes(base: str, tmp_path: Path) -> None:
+    result = forge(base, tmp_path, [])
+    assert result.verdict == "verified"
+    assert not {f.code for f in result.collector.findings} & set(NEW_CODES)
+
+
+def test_a_scanner_source_hash_other_than_the_verifiers_is_rejected(tmp_path: Path) -> None:
+    """Both copies (manifest and evidence) name another scanner source; the binding between them still holds."""
+    pointer = ("privacy", "scanner_source_sha256")
+    result = forge("nerb-enron", tmp_path, [(MANIFEST, pointer, OTHER_HASH), (EVIDENCE, pointer, OTHER_HASH)])
+    assert errors(result) == {SCANNER}
+    assert {(f.artifact, f.pointer) for f in result.collector.findings if f.code == SCANNER} == {
+        (MANIFEST, "/privacy/scanner_source_sha256"), (EVIDENCE, "/privacy/scanner_source_sha256")}
+    assert all("ab" * 8 not in (f.message or "") for f in result.collector.findings)
+
