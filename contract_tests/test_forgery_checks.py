@@ -27,7 +27,8 @@ BUNDLES = REPO / "fixtures" / "bundles"
 EVIDENCE = "benchmark-evidence.json"
 MANIFEST = "benchmark-manifest.json"
 SCANNER = "manifest.scanner_source_mismatch"
-NEW_CODES = (SCANNER,)
+ADJUDICATION = "manifest.adjudication_is_label_artifact"
+NEW_CODES = (SCANNER, ADJUDICATION)
 OTHER_HASH = "sha256:" + "ab" * 32
 
 Edit = tuple[str, tuple[str | int, ...], Any]
@@ -68,3 +69,38 @@ def test_a_scanner_source_hash_other_than_the_verifiers_is_rejected(tmp_path: Pa
         (MANIFEST, "/privacy/scanner_source_sha256"), (EVIDENCE, "/privacy/scanner_source_sha256")}
     assert all("ab" * 8 not in (f.message or "") for f in result.collector.findings)
 
+
+def _gold_annotations(base: str) -> dict[str, Any]:
+    manifest = json.loads((BUNDLES / base / MANIFEST).read_text(encoding="utf-8"))
+    return dict(manifest["labels"][0]["artifact"])
+
+
+def test_gold_adjudicated_by_its_own_annotations_is_rejected(tmp_path: Path) -> None:
+    """Every gold label names the sealed annotations as their adjudication (same id, hash and size): the labels still
+    agree about the file, the review flag and the strength still read "independent", only the identity is false."""
+    annotations = _gold_annotations("nerb-enron")
+    edits: list[Edit] = [(MANIFEST, ("labels", i, "annotation_provenance", "adjudication_artifact"), annotations)
+                         for i in range(3)]
+    result = forge("nerb-enron", tmp_path, edits)
+    assert errors(result) == {ADJUDICATION}
+    pointers = {f.pointer for f in result.collector.findings if f.code == ADJUDICATION}
+    assert pointers == {f"/labels/{i}/annotation_provenance/adjudication_artifact/{field}"
+                        for i in range(3) for field in ("id", "sha256")}
+
+
+def test_an_adjudication_renamed_but_with_the_annotations_hash_is_rejected(tmp_path: Path) -> None:
+    """The same bytes under a fresh id (so no other label describes that id differently)."""
+    annotations = dict(_gold_annotations("nerb-enron"), id="sealed_gold_review_record")
+    edits: list[Edit] = [(MANIFEST, ("labels", i, "annotation_provenance", "adjudication_artifact"), annotations)
+                         for i in range(3)]
+    result = forge("nerb-enron", tmp_path, edits)
+    assert errors(result) == {ADJUDICATION}
+    assert {f.pointer.rsplit("/", 1)[1] for f in result.collector.findings if f.code == ADJUDICATION} == {"sha256"}
+
+
+def test_conformance_labels_adjudicated_by_the_gold_annotations_are_rejected(tmp_path: Path) -> None:
+    """Across labels: the conformance label's adjudication is another label's annotation artifact."""
+    edits: list[Edit] = [(MANIFEST, ("labels", 3, "annotation_provenance", "adjudication_artifact"),
+                          _gold_annotations("nerb-enron"))]
+    result = forge("nerb-enron", tmp_path, edits)
+    assert errors(result) == {ADJUDICATION}

@@ -37,6 +37,9 @@ EXTRA_LABEL: dict[str, Any] = {
     "roles": ["train"],
     "span_count": 0,
 }
+# The real bundle's sealed gold annotations (labels 0 to 2 name this artifact).
+GOLD_ANNOTATIONS = {"bytes": 92451, "id": "sealed_gold_annotations",
+                    "sha256": "sha256:6c3e6176d0e4fb3f137bcf651934c4938b271b2949d79cf6f168e1eb6b1b6f9b"}
 REVIEWED = {"adjudication_artifact": {"bytes": 10, "id": "extra_adjudication", "sha256": "sha256:" + "3" * 64},
             "independently_reviewed": True, "producer_id": "extra_producer",
             "protocol_sha256": "sha256:" + "1" * 64, "reviewer_id": "extra_reviewer"}
@@ -406,6 +409,11 @@ CASES = [
           _both("/privacy/scanner_source_sha256", "sha256:" + "ab" * 32),
           "The manifest and the evidence both name a privacy scanner source other than the verifier's source "
           "(the copies still agree with each other; resealed)."),
+    _case("manifest.adjudication_is_label_artifact", "gold-adjudicated-by-its-own-annotations",
+          [_set(MANIFEST, f"/labels/{i}/annotation_provenance/adjudication_artifact", GOLD_ANNOTATIONS)
+           for i in range(3)],
+          "Every gold label names the sealed gold annotations (same id, hash and size) as their own adjudication "
+          "record, so the independent review they claim has no record of its own (resealed)."),
 ]
 
 

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from nerb_verify.checks.provenance import release_identity, scanner_identity
+from nerb_verify.checks.provenance import adjudication_identity, release_identity, scanner_identity
 from nerb_verify.codes import register
 from nerb_verify.context import EVIDENCE, MANIFEST, VerifyContext
 from nerb_verify.findings import Label
@@ -287,6 +287,7 @@ def run(ctx: VerifyContext) -> None:
     scanner_identity.run(ctx)
     if isinstance(manifest, dict):
         check_manifest(ctx, manifest)
+        adjudication_identity.run(ctx)
     if isinstance(evidence, dict):
         _check_splits(ctx, EVIDENCE, evidence)
         _check_bank(ctx, EVIDENCE, evidence)
