@@ -28,7 +28,8 @@ EVIDENCE = "benchmark-evidence.json"
 MANIFEST = "benchmark-manifest.json"
 SCANNER = "manifest.scanner_source_mismatch"
 ADJUDICATION = "manifest.adjudication_is_label_artifact"
-NEW_CODES = (SCANNER, ADJUDICATION)
+ELAPSED = "performance.command_elapsed_below_samples"
+NEW_CODES = (SCANNER, ADJUDICATION, ELAPSED)
 OTHER_HASH = "sha256:" + "ab" * 32
 
 Edit = tuple[str, tuple[str | int, ...], Any]
@@ -104,3 +105,28 @@ def test_conformance_labels_adjudicated_by_the_gold_annotations_are_rejected(tmp
                           _gold_annotations("nerb-enron"))]
     result = forge("nerb-enron", tmp_path, edits)
     assert errors(result) == {ADJUDICATION}
+
+
+def warnings(result: VerifyResult) -> set[str]:
+    """The warning codes of a verification."""
+    return {f.code for f in result.collector.findings if f.severity == "warning"}
+
+
+def test_a_command_shorter_than_its_samples_warns(tmp_path: Path) -> None:
+    """The smoke bundle's runner records 3.744 s for about 1.07 s of samples; a forger who shortens it to 1 s (in
+    manifest and evidence alike, within the timeout) gets a warning, and the bundle still verifies."""
+    pointer = ("commands", 0, "elapsed_seconds")
+    result = forge("synthetic-smoke", tmp_path, [(MANIFEST, pointer, 1.0), (EVIDENCE, pointer, 1.0)])
+    assert errors(result) == set()
+    assert result.verdict == "verified"
+    assert ELAPSED in warnings(result)
+    assert {(f.artifact, f.pointer) for f in result.collector.findings if f.code == ELAPSED} == {
+        (EVIDENCE, "/commands/0/elapsed_seconds")}
+
+
+def test_an_elapsed_time_of_zero_is_not_recorded_and_does_not_warn(tmp_path: Path) -> None:
+    """0.0 (the real bundle's value) means the command's time was not measured."""
+    pointer = ("commands", 0, "elapsed_seconds")
+    result = forge("synthetic-smoke", tmp_path, [(MANIFEST, pointer, 0.0), (EVIDENCE, pointer, 0.0)])
+    assert result.verdict == "verified"
+    assert ELAPSED not in warnings(result)

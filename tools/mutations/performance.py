@@ -36,6 +36,7 @@ from nerb_verify.loader import sha256_prefixed  # noqa: E402
 
 EVIDENCE = "benchmark-evidence.json"
 REPORT = "performance-report.json"
+MANIFEST = "benchmark-manifest.json"
 OTHER = "sha256:" + "7" * 64
 BASE = "nerb-enron"
 
@@ -552,4 +553,8 @@ CASES: list[dict[str, Any]] = [
            _set(f"{W}/{REAL_COLD}/peak_rss_bytes", 9000000000)],
           ["performance.absolute_policy", "performance.decision_grade_mismatch", "gate.actual", "gate.result",
            "summary.verdict_mismatch"]),
+    dict(_case("performance.command_elapsed_below_samples", "runner-shorter-than-its-samples",
+               [_set("/commands/0/elapsed_seconds", 1.0), _set("/commands/0/elapsed_seconds", 1.0, MANIFEST)], []),
+         base="synthetic-smoke", expect={"verdict": "verified", "codes": [],
+                                         "warnings": ["performance.command_elapsed_below_samples"]}),
 ]

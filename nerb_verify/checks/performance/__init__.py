@@ -20,6 +20,7 @@ from typing import Any
 
 from nerb_verify.checks.performance import (
     breakeven,
+    command_time,
     cross_path,
     decision,
     hashes,
@@ -134,6 +135,7 @@ def run(ctx: VerifyContext) -> None:
         environment = report.get("environment") if isinstance(report, dict) else evidence.get("environment")
         _guard(state, "capacity", lambda: policy.check_capacity(state, environment))
         _guard(state, "harness_commands", lambda: policy.check_harness_commands(state))
+        _guard(state, "command_time", lambda: command_time.check_command_elapsed(state))
         _guard(state, "absolute", lambda: policy.check_absolute(state))
         _guard(state, "value_model", lambda: policy.check_value_model(state))
     else:

@@ -195,3 +195,12 @@ ABSOLUTE_POLICY = register(
     "performance.absolute_policy", "A decision direct scan breaks an absolute practical bound.",
     "Document p99 <= 50 ms; whole-input median >= 100 documents/s and >= 1 MiB/s, p99 within the same per-input "
     "floors; peak RSS <= 8 GiB. Compared exactly.")
+COMMAND_ELAPSED_BELOW_SAMPLES = register(
+    "performance.command_elapsed_below_samples",
+    "A command records less elapsed time than the timing samples it measured.",
+    "Every workload names a harness and every harness names the evidence command that ran it, so a command's "
+    "elapsed_seconds is at least the sum of the timing samples of every workload its harnesses measured (warmups, "
+    "setup and process starts only add to it). A non-zero elapsed time below that sum cannot both be true. An "
+    "elapsed time of 0 means not recorded (the real bundle's command) and is not compared. A warning, not an error: "
+    "the charter does not define the command's clock, only the samples'. The message carries no figure. Fix: record "
+    "the command's wall time, or 0 when it was not measured.", severity="warning")
