@@ -246,6 +246,51 @@ class _Junctions:
         self.batch, self.size, self.held = [], 0, 0
 
 
+# A comment marker at a line's start (``#``, ``//``, ``--``, ``;``, ``*``, ``>``, with white space around it): what
+# follows it is what a reader reads, as in the lines around it.
+_COMMENT_LEAD = re.compile(r"[ \t]*(?:#+|/{2,}|--|;+|\*+|>+)[ \t]?")
+
+
+def comment_body(line: str) -> tuple[str, bool]:
+    """``line`` without a leading comment marker, and whether it had one."""
+    lead = _COMMENT_LEAD.match(line)
+    return (line[lead.end():], True) if lead is not None else (line, False)
+
+
+class _Gaps(_Junctions):
+    """Line breaks a reader reads across: the last non-blank line and the next non-blank one, when blank lines lie
+    between them or either starts with a comment marker (issue 17 class 1, a split with a blank or a comment line in
+    it). Each pair is read as the two lines without their comment markers, joined with one line break, and glued as
+    :class:`_Junctions` glue unless the second starts with ``@`` (in source code a line after blank lines that starts
+    with ``@`` is a decorator); it counts when it raises codes neither line raises alone. Screened in batches as :class:`_Junctions` are (the same context on
+    each side), so only pairs whose batch raises something are scanned exactly."""
+
+    def add(self, index: int, left: str, right: str) -> None:
+        """Line ``index`` (its body ``left``) read across a gap into the next non-blank line's body ``right``."""
+        snippet = _tail(left) + "\n" + _head(right)
+        if not right.startswith("@"):
+            snippet += SCREEN_SEPARATOR + glued_pair(_tail(left), _head(right))
+        self.batch.append((index, left, right, snippet))
+        self.size += len(snippet) + 3
+        self.held += len(left) + len(right)
+        if self.size >= SCREEN_BYTES // 4 or self.held >= SCREEN_BYTES * 4:
+            self.flush()
+
+    def flush(self) -> None:
+        if not self.batch:
+            return
+        if scan_uncached(SCREEN_SEPARATOR.join(item[3] for item in self.batch), self.screen):
+            for index, left, right, _snippet in self.batch:
+                codes = view_codes(left + "\n" + right, self.profile)
+                if not right.startswith("@"):  # (a decorator after blank lines: never glued)
+                    codes |= view_codes(glued_pair(left, right), self.profile)
+                codes -= _line_codes(left, self.profile) | _line_codes(right, self.profile)
+                if codes:
+                    self.found.append((index, codes))
+                    self.codes += len(codes)
+        self.batch, self.size, self.held = [], 0, 0
+
+
 class TextDriver:
     """Scans a text one line at a time (:meth:`feed_lines`), holding one block of about ``block_chars`` characters
     of whole lines: the in-memory :func:`scan_text` and the streaming reader both use it, so they report the same
@@ -274,6 +319,11 @@ class TextDriver:
         self.seam_reported: set[tuple[int, str]] = set()
         self.junctions = _Junctions(profile)
         self.previous: str | None = None  # the previous line's last JUNCTION_CONTEXT characters, "\r" removed
+        self.gaps = _Gaps(profile)
+        # The last non-blank line's index and body (comment marker removed, last JUNCTION_CONTEXT characters), whether
+        # it had a marker, and whether blank lines followed it.
+        self.gap_left: tuple[int, str, bool] | None = None
+        self.gap_blank = False
 
     def report(self, code: str, number: int, column: int, label: Label) -> bool:
         """Add one finding; False (and one truncation warning) once ``limit`` findings were added."""
@@ -307,6 +357,15 @@ class TextDriver:
                     and junctions.codes <= limit and not self.stopped:
                 junctions.add(self.index - 1, left, stripped[:JUNCTION_CONTEXT])
             self.previous = stripped[-JUNCTION_CONTEXT:]
+            body, marked = comment_body(stripped) if stripped and not stripped.isspace() else ("", False)
+            if not body or body.isspace():  # a blank line, or a comment marker alone
+                self.gap_blank = self.gap_left is not None
+            else:
+                gap_left = self.gap_left
+                if gap_left is not None and (self.gap_blank or marked or gap_left[2]) \
+                        and self.gaps.codes <= limit and not self.stopped:
+                    self.gaps.add(gap_left[0], gap_left[1], body[:JUNCTION_CONTEXT])
+                self.gap_left, self.gap_blank = (self.index, body[-JUNCTION_CONTEXT:], marked), False
             if self.stopped:
                 continue
             self.block.append(line)
@@ -320,8 +379,13 @@ class TextDriver:
         if self.block and not self.stopped:
             self._held_block()
         self.junctions.flush()
-        for index, codes in self.junctions.found:
+        self.gaps.flush()
+        reported: set[tuple[int, str]] = set()
+        for index, codes in self.junctions.found + self.gaps.found:
             for code in sorted(codes):
+                if (index, code) in reported:
+                    continue
+                reported.add((index, code))
                 if not self.report(code, index + 1, 1, messages.JOINED):
                     return
 
@@ -392,6 +456,7 @@ class TextDriver:
         """A long line ends its block, which cannot be screened (too long): every line of it is scanned alone."""
         self._junction(line.head, line.head)
         self.previous = None
+        self.gap_left, self.gap_blank = None, False
         held, first = self.block, self.block_first
         if not self.stopped and self._scan_lines(held, first):
             number = self.index + 1
