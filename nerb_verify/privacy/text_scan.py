@@ -251,10 +251,20 @@ class _Junctions:
 _COMMENT_LEAD = re.compile(r"[ \t]*(?:#+|/{2,}|--|;+|\*+|>+)[ \t]?")
 
 
+_MARKER_STARTS = frozenset("#/-;*>")
+
+
 def comment_body(line: str) -> tuple[str, bool]:
     """``line`` without a leading comment marker, and whether it had one."""
+    if line.lstrip(" \t")[:1] not in _MARKER_STARTS:  # (the common case, without the pattern)
+        return line, False
     lead = _COMMENT_LEAD.match(line)
     return (line[lead.end():], True) if lead is not None else (line, False)
+
+
+# A pair read across a gap can raise what neither line raises only through a number, an address or a path split at
+# the gap: the two sides' context must hold a digit, an at-sign, a slash or a backslash (prose comments do not).
+_GAP_WORTHY = re.compile(r"[0-9@/\\]")
 
 
 class _Gaps(_Junctions):
@@ -262,12 +272,19 @@ class _Gaps(_Junctions):
     between them or either starts with a comment marker (issue 17 class 1, a split with a blank or a comment line in
     it). Each pair is read as the two lines without their comment markers, joined with one line break, and glued as
     :class:`_Junctions` glue unless the second starts with ``@`` (in source code a line after blank lines that starts
-    with ``@`` is a decorator); it counts when it raises codes neither line raises alone. Screened in batches as :class:`_Junctions` are (the same context on
-    each side), so only pairs whose batch raises something are scanned exactly."""
+    with ``@`` is a decorator); it counts when it raises codes neither line raises alone. A pair whose last and first
+    ``GLUE_CONTEXT`` characters hold no digit, at-sign, slash or backslash is not read (``_GAP_WORTHY``: prose
+    comments). Screened in batches as
+    :class:`_Junctions` are (the same context on each side), so only pairs whose batch raises something are scanned
+    exactly."""
 
     def add(self, index: int, left: str, right: str) -> None:
         """Line ``index`` (its body ``left``) read across a gap into the next non-blank line's body ``right``."""
-        snippet = _tail(left) + "\n" + _head(right)
+        if _GAP_WORTHY.search(left, max(0, len(left) - GLUE_CONTEXT)) is None \
+                and _GAP_WORTHY.search(right, 0, GLUE_CONTEXT) is None:
+            return
+        tail, head = _tail(left), _head(right)
+        snippet = tail + "\n" + head
         if not right.startswith("@"):
             snippet += SCREEN_SEPARATOR + glued_pair(_tail(left), _head(right))
         self.batch.append((index, left, right, snippet))
