@@ -29,7 +29,8 @@ MANIFEST = "benchmark-manifest.json"
 SCANNER = "manifest.scanner_source_mismatch"
 ADJUDICATION = "manifest.adjudication_is_label_artifact"
 ELAPSED = "performance.command_elapsed_below_samples"
-NEW_CODES = (SCANNER, ADJUDICATION, ELAPSED)
+SOURCE_PIN = "manifest.source_pin_split"
+NEW_CODES = (SCANNER, ADJUDICATION, ELAPSED, SOURCE_PIN)
 OTHER_HASH = "sha256:" + "ab" * 32
 
 Edit = tuple[str, tuple[str | int, ...], Any]
@@ -130,3 +131,59 @@ def test_an_elapsed_time_of_zero_is_not_recorded_and_does_not_warn(tmp_path: Pat
     result = forge("synthetic-smoke", tmp_path, [(MANIFEST, pointer, 0.0), (EVIDENCE, pointer, 0.0)])
     assert result.verdict == "verified"
     assert ELAPSED not in warnings(result)
+
+
+PINNED_ID = "corbt/enron-emails"
+
+
+def forge_renamed(base: str, tmp_path: Path, new_id: str) -> VerifyResult:
+    """Copy ``base``, rename the pinned dataset id in every JSON artifact (the forger's search and replace over every
+    copy: manifest, evidence, bank card, capacity policy and phases), re-derive and return the verification."""
+    root = tmp_path / "bundle"
+    shutil.copytree(BUNDLES / base, root)
+    renamed = 0
+    for path in sorted(root.rglob("*.json")):
+        text = path.read_text(encoding="utf-8")
+        if PINNED_ID in text:
+            path.write_text(text.replace(PINNED_ID, new_id), encoding="utf-8")
+            renamed += 1
+    assert renamed >= 4
+    return rederive(root, set()).result
+
+
+def test_a_renamed_dataset_with_the_pinned_revision_is_rejected(tmp_path: Path) -> None:
+    """Every copy of the dataset id renamed (so no charter pin applies), revision and row commitment kept."""
+    result = forge_renamed("nerb-enron", tmp_path, "corbt/enron-emails-mirror")
+    assert errors(result) == {SOURCE_PIN}
+    assert {(f.artifact, f.pointer) for f in result.collector.findings if f.code == SOURCE_PIN} == {
+        (MANIFEST, "/source/id"), (EVIDENCE, "/source/id")}
+    assert all("mirror" not in (f.message or "") for f in result.collector.findings)
+
+
+def test_the_rename_verifies_with_the_source_pin_check_switched_off(tmp_path: Path,
+                                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    """Without the rule the renamed bundle is verified: the check is what catches it."""
+    from nerb_verify.checks.provenance import source_pin
+
+    monkeypatch.setattr(source_pin, "run", lambda ctx: None)
+    result = forge_renamed("nerb-enron", tmp_path, "corbt/enron-emails-mirror")
+    assert result.verdict == "verified"
+    assert not errors(result)
+
+
+def test_the_source_pin_rule_catches_only_a_rename() -> None:
+    """The pin, a wholly other corpus, the pinned id at another revision (not this rule's) and renames."""
+    from nerb_verify.checks.capacity.capacity_policy import PUBLISHED
+    from nerb_verify.checks.provenance.source_pin import (PINNED_CONTENT_SHA256, PINNED_ID as PIN_ID,
+                                                          PINNED_REVISION, renamed)
+
+    assert (PIN_ID, PINNED_REVISION) == (PUBLISHED["dataset_id"], PUBLISHED["dataset_revision"])
+    real = json.loads((BUNDLES / "nerb-enron" / MANIFEST).read_text(encoding="utf-8"))["source"]
+    assert real["content_sha256"] == PINNED_CONTENT_SHA256
+    pin = {"id": PIN_ID, "revision": PINNED_REVISION, "content_sha256": PINNED_CONTENT_SHA256}
+    assert not renamed(pin)
+    assert not renamed({"id": "own", "revision": "r", "content_sha256": OTHER_HASH})
+    assert not renamed({**pin, "revision": "0" * 40, "content_sha256": OTHER_HASH})
+    assert renamed({**pin, "id": "own"})
+    assert renamed({**pin, "id": "own", "content_sha256": OTHER_HASH})
+    assert renamed({**pin, "id": "own", "revision": "0" * 40})

@@ -409,6 +409,12 @@ CASES = [
           _both("/privacy/scanner_source_sha256", "sha256:" + "ab" * 32),
           "The manifest and the evidence both name a privacy scanner source other than the verifier's source "
           "(the copies still agree with each other; resealed)."),
+    _case("manifest.source_pin_split", "dataset-renamed-with-the-pinned-revision",
+          [{"op": "replace_text", "file": name, "old": "corbt/enron-emails", "new": "corbt/enron-emails-mirror",
+            "count": -1}
+           for name in (MANIFEST, EVIDENCE, "bank-card.json", "capacity-decision.json")],
+          "Every copy of the dataset id (manifest, evidence, bank card, capacity policy and phases) renamed, so the "
+          "charter's pins no longer apply, while the Enron revision and row commitment are kept (resealed)."),
     _case("manifest.adjudication_is_label_artifact", "gold-adjudicated-by-its-own-annotations",
           [_set(MANIFEST, f"/labels/{i}/annotation_provenance/adjudication_artifact", GOLD_ANNOTATIONS)
            for i in range(3)],

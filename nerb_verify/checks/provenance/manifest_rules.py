@@ -22,7 +22,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from nerb_verify.checks.provenance import adjudication_identity, release_identity, scanner_identity
+from nerb_verify.checks.provenance import adjudication_identity, release_identity, scanner_identity, source_pin
 from nerb_verify.codes import register
 from nerb_verify.context import EVIDENCE, MANIFEST, VerifyContext
 from nerb_verify.findings import Label
@@ -285,6 +285,7 @@ def run(ctx: VerifyContext) -> None:
         ctx.collector.ran(FAMILY, "not_evaluated", reason=Label("manifest and evidence missing or invalid"))
         return
     scanner_identity.run(ctx)
+    source_pin.run(ctx)
     if isinstance(manifest, dict):
         check_manifest(ctx, manifest)
         adjudication_identity.run(ctx)
