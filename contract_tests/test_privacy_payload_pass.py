@@ -116,7 +116,8 @@ def _payload_texts(count: int, seed: int) -> list[str]:
     """Seeded random texts made of payload-shaped tokens (of secrets and of random bytes), words and code."""
     rng = random.Random(seed)
     words = ["plain", "snake_case_identifier_of_length", "return value", "def f(x):", "    self.assertEqual(",
-             "0123456789abcdef" * 2, "M", "end", "begin 644 x", "<~", "~>", "import os", "# comment"]
+             "0123456789abcdef" * 2, "M", "end", "begin 644 x", "<~", "~>", "import os", "# comment",
+             "caf\u00e9 au lait", "\u2014", "\u65e5\u672c\u8a9e", "\U0001f600 ok"]
     texts: list[str] = []
     for _ in range(count):
         parts: list[str] = []
@@ -279,6 +280,24 @@ def test_a_decoder_padding_one_short_fails_the_comparison(monkeypatch: pytest.Mo
     monkeypatch.setattr(payloads, "_decode_85_groups", mutated)
     run = base64.b85encode(b"jroe-xy").decode()
     assert payloads._decode_bare_base85(run) != _module_decode(base64.b85decode, run)
+
+
+def test_a_wrong_run_start_test_fails_the_comparison(texts: list[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    # A run may not start right after a base64 character; taking a separator for one loses the runs after a blank.
+    monkeypatch.setattr(engine, "_BASE64_MARK", ord("s"))
+    assert _differences(texts)
+
+
+@pytest.mark.parametrize("prefix", ["", "x ", "caf\u00e9 ", "\u65e5\u672c\u8a9e\u3000", "\U0001f600\U0001f600 ", "a\u0301-",
+                                    "\ud800 "])
+def test_grouped_runs_after_non_ascii_text_are_found_where_they_start(prefix: str) -> None:
+    # The marks are one per character: a multi-byte character before the run must not shift where it is looked for.
+    token = base64.b64encode(_SECRETS[0].encode()).decode()
+    grouped = " ".join(token[i:i + 4] for i in range(0, len(token), 4))
+    for text in (prefix + grouped, prefix + grouped + " \u00e9 " + grouped, prefix * 3 + "word " + grouped + "."):
+        raw = text.encode("utf-8", "surrogatepass")
+        expected = [match.group(0).replace(" ", "") for match in engine._GROUPED_BASE64.finditer(text)]
+        assert expected and engine._grouped_base64_runs(text, raw) == expected
 
 
 def test_a_stricter_group_screen_fails_the_comparison(texts: list[str], monkeypatch: pytest.MonkeyPatch) -> None:

@@ -154,15 +154,38 @@ _GROUP_MARKS = bytes.maketrans(
     b"b" * 64 + b"ss")
 _GROUP_MARKS = bytes(b if b in b"bs" else ord(".") for b in _GROUP_MARKS)
 _THREE_GROUPS = b"bbbbsbbbbsbbbbs"
+_BASE64_MARK = ord("b")
 _GROUP_SEPARATORS = str.maketrans("", "", " -")
 
 
 def _grouped_base64_runs(clean: str, raw: bytes) -> list[str]:
     """The runs of ``_GROUPED_BASE64`` in ``clean``, separators removed; searched only where ``_THREE_GROUPS`` occurs
-    in the marks of ``raw`` (the text's UTF-8): every run holds three whole groups, each followed by a separator."""
-    if len(clean) < 17 or _THREE_GROUPS not in raw.translate(_GROUP_MARKS):
+    in the marks of ``raw`` (the text's UTF-8): every run holds three whole groups, each followed by a separator.
+
+    The pattern is tried only where a run can start: at a ``_THREE_GROUPS`` of the marks (taken one per character for
+    this, a non-ASCII character being a dot, as each of its UTF-8 bytes is) not right after a base64 character's mark
+    (the pattern's lookbehind). Every match ``finditer`` finds starts at such a place, so trying them in order, from
+    the end of the previous match on, finds the same matches. (English prose often holds three four-letter words in
+    a row: a search from each would try every position after it.)"""
+    if len(clean) < 17:
         return []
-    return [match.group(0).translate(_GROUP_SEPARATORS) for match in _GROUPED_BASE64.finditer(clean)]
+    marks = raw.translate(_GROUP_MARKS)
+    at = marks.find(_THREE_GROUPS)
+    if at == -1:
+        return []
+    if len(raw) != len(clean):  # one mark per character: every non-ASCII character is a "?", marked as a dot
+        marks = clean.encode("ascii", "replace").translate(_GROUP_MARKS)
+        at = marks.find(_THREE_GROUPS)
+    runs: list[str] = []
+    position = 0
+    while at != -1:
+        if at >= position and (at == 0 or marks[at - 1] != _BASE64_MARK):
+            match = _GROUPED_BASE64.match(clean, at)
+            if match is not None:
+                runs.append(match.group(0).translate(_GROUP_SEPARATORS))
+                position = match.end()
+        at = marks.find(_THREE_GROUPS, max(at + 1, position))
+    return runs
 
 
 def _wrapped_base64_runs(clean: str) -> list[str]:
