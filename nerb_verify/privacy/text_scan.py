@@ -199,19 +199,13 @@ def _seam_side(lines: Sequence[str], from_end: bool) -> list[str]:
     return taken[::-1] if from_end else taken
 
 
-class _Junctions:
-    """Line breaks whose two lines, glued without a separator, raise codes neither line raises alone.
-
-    Only a line break with a non-blank character on both sides can glue two tokens into one, so only those are
-    looked at, with at most ``JUNCTION_CONTEXT`` characters of each line: first screened together in batches (the
-    last ``GLUE_CONTEXT`` characters of the line, extended back to the start of its last token, glued to the first
-    ``GLUE_CONTEXT`` characters of the next, extended to the end of its first token), then, for a batch that raises
-    something, each such pair is scanned glued. The screen only decides which pairs are scanned exactly, so the
-    result does not depend on how the pairs are batched. Where the second line starts with ``@`` (a Python
-    decorator), a glued address counts only with a country-code or common generic last label
-    (``has_common_tld_address``): ``# ... accuracy`` glued to ``@pytest.mark.xfail`` is not one. A line starting with
-    an http(s) URL is not glued (``_URL_START``).
-    """
+class _ReadPairs:
+    """Pairs of lines a reader reads as one (subclasses say which pairs, and how they are read), batched: each pair's
+    *snippet* (at most ``GLUE_CONTEXT`` characters of each side, extended to whole tokens) is screened together with
+    the others of its batch, and only the pairs of a batch whose screen raises something are scanned exactly
+    (:meth:`_pair_codes`). The screen only decides which pairs are scanned exactly, so the result does not depend on
+    how the pairs are batched. ``found`` gets ``(index, codes)`` for each pair that raises codes neither line raises
+    alone."""
 
     def __init__(self, profile: Profile) -> None:
         self.profile = profile
@@ -223,8 +217,11 @@ class _Junctions:
         self.codes = 0
 
     def add(self, index: int, left: str, right: str) -> None:
-        """Line ``index`` (its context ``left``, carriage return removed) glued to the next line (``right``)."""
-        snippet = glued_pair(_tail(left), _head(right))
+        """Line ``index`` (its context ``left``) read into the next line's context ``right``, unless
+        :meth:`_snippet` says the pair cannot raise anything."""
+        snippet = self._snippet(left, right)
+        if snippet is None:
+            return
         self.batch.append((index, left, right, snippet))
         self.size += len(snippet) + 3
         self.held += len(left) + len(right)
@@ -232,18 +229,47 @@ class _Junctions:
             self.flush()
 
     def flush(self) -> None:
+        """Screen the held batch; scan its pairs exactly if the screen raises something."""
         if not self.batch:
             return
         if scan_uncached(SCREEN_SEPARATOR.join(item[3] for item in self.batch), self.screen):
             for index, left, right, _snippet in self.batch:
-                text = glued_pair(left, right)
-                codes = view_codes(text, self.profile) - _line_codes(left, self.profile) - _line_codes(right, self.profile)
-                if EMAIL in codes and right.startswith("@") and not has_common_tld_address(text):
-                    codes.discard(EMAIL)  # a comment's last word glued to a decorator (``@pytest.mark.xfail``)
+                codes = self._pair_codes(left, right)
                 if codes:
                     self.found.append((index, codes))
                     self.codes += len(codes)
         self.batch, self.size, self.held = [], 0, 0
+
+    def _snippet(self, left: str, right: str) -> str | None:
+        """What the screen reads of the pair (every code the pair can raise is raised by it), or None."""
+        raise NotImplementedError
+
+    def _pair_codes(self, left: str, right: str) -> set[str]:
+        """The codes the pair raises that neither line raises alone."""
+        raise NotImplementedError
+
+
+class _Junctions(_ReadPairs):
+    """Line breaks whose two lines, glued without a separator, raise codes neither line raises alone.
+
+    Only a line break with a non-blank character on both sides can glue two tokens into one, so only those are
+    looked at (the caller's test), with at most ``JUNCTION_CONTEXT`` characters of each line; the snippet is the
+    last ``GLUE_CONTEXT`` characters of the line, extended back to the start of its last token, glued to the first
+    ``GLUE_CONTEXT`` characters of the next, extended to the end of its first token. Where the second line starts
+    with ``@`` (a Python decorator), a glued address counts only with a country-code or common generic last label
+    (``has_common_tld_address``): ``# ... accuracy`` glued to ``@pytest.mark.xfail`` is not one. A line starting with
+    an http(s) URL is not glued (``_URL_START``).
+    """
+
+    def _snippet(self, left: str, right: str) -> str | None:
+        return glued_pair(_tail(left), _head(right))
+
+    def _pair_codes(self, left: str, right: str) -> set[str]:
+        text = glued_pair(left, right)
+        codes = view_codes(text, self.profile) - _line_codes(left, self.profile) - _line_codes(right, self.profile)
+        if EMAIL in codes and right.startswith("@") and not has_common_tld_address(text):
+            codes.discard(EMAIL)  # a comment's last word glued to a decorator (``@pytest.mark.xfail``)
+        return codes
 
 
 # A comment marker at a line's start (``#``, ``//``, ``--``, ``;``, ``*``, ``>``, with white space around it): what
@@ -267,45 +293,30 @@ def comment_body(line: str) -> tuple[str, bool]:
 _GAP_WORTHY = re.compile(r"[0-9@/\\]")
 
 
-class _Gaps(_Junctions):
+class _Gaps(_ReadPairs):
     """Line breaks a reader reads across: the last non-blank line and the next non-blank one, when blank lines lie
     between them or either starts with a comment marker (issue 17 class 1, a split with a blank or a comment line in
     it). Each pair is read as the two lines without their comment markers, joined with one line break, and glued as
     :class:`_Junctions` glue unless the second starts with ``@`` (in source code a line after blank lines that starts
     with ``@`` is a decorator); it counts when it raises codes neither line raises alone. A pair whose last and first
     ``GLUE_CONTEXT`` characters hold no digit, at-sign, slash or backslash is not read (``_GAP_WORTHY``: prose
-    comments). Screened in batches as
-    :class:`_Junctions` are (the same context on each side), so only pairs whose batch raises something are scanned
-    exactly."""
+    comments)."""
 
-    def add(self, index: int, left: str, right: str) -> None:
-        """Line ``index`` (its body ``left``) read across a gap into the next non-blank line's body ``right``."""
+    def _snippet(self, left: str, right: str) -> str | None:
         if _GAP_WORTHY.search(left, max(0, len(left) - GLUE_CONTEXT)) is None \
                 and _GAP_WORTHY.search(right, 0, GLUE_CONTEXT) is None:
-            return
+            return None
         tail, head = _tail(left), _head(right)
         snippet = tail + "\n" + head
         if not right.startswith("@"):
-            snippet += SCREEN_SEPARATOR + glued_pair(_tail(left), _head(right))
-        self.batch.append((index, left, right, snippet))
-        self.size += len(snippet) + 3
-        self.held += len(left) + len(right)
-        if self.size >= SCREEN_BYTES // 4 or self.held >= SCREEN_BYTES * 4:
-            self.flush()
+            snippet += SCREEN_SEPARATOR + glued_pair(tail, head)
+        return snippet
 
-    def flush(self) -> None:
-        if not self.batch:
-            return
-        if scan_uncached(SCREEN_SEPARATOR.join(item[3] for item in self.batch), self.screen):
-            for index, left, right, _snippet in self.batch:
-                codes = view_codes(left + "\n" + right, self.profile)
-                if not right.startswith("@"):  # (a decorator after blank lines: never glued)
-                    codes |= view_codes(glued_pair(left, right), self.profile)
-                codes -= _line_codes(left, self.profile) | _line_codes(right, self.profile)
-                if codes:
-                    self.found.append((index, codes))
-                    self.codes += len(codes)
-        self.batch, self.size, self.held = [], 0, 0
+    def _pair_codes(self, left: str, right: str) -> set[str]:
+        codes = view_codes(left + "\n" + right, self.profile)
+        if not right.startswith("@"):  # (a decorator after blank lines: never glued)
+            codes |= view_codes(glued_pair(left, right), self.profile)
+        return codes - (_line_codes(left, self.profile) | _line_codes(right, self.profile))
 
 
 class TextDriver:
