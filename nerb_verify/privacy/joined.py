@@ -125,6 +125,11 @@ def views(pieces: Sequence[str]) -> list[str]:
     return [glued(pieces), spaced] if fragment == spaced else [glued(pieces), spaced, fragment]
 
 
+def joined_chunks(text: str) -> list[str]:
+    """The chunks a joined view is scanned in (``CHUNK`` characters, overlapping by ``OVERLAP``)."""
+    return _chunks(text)
+
+
 def _chunks(text: str) -> list[str]:
     if len(text) <= CHUNK:
         return [text]

@@ -22,10 +22,20 @@ from collections.abc import Iterable, Iterator, Sequence
 from nerb_verify.findings import Collector, Label
 from nerb_verify.privacy import messages
 from nerb_verify.privacy.engine import FAIL_CLOSED, TOO_LONG, scan_string, scan_uncached
-from nerb_verify.privacy.joined import SCREEN_SEPARATOR, glued_pair, joined_codes, svg_text_elements, view_codes
+from nerb_verify.privacy.joined import (
+    SCREEN_SEPARATOR,
+    glued_pair,
+    joined_chunks,
+    joined_codes,
+    joined_findings,
+    svg_text_elements,
+    view_codes,
+    views,
+)
+from nerb_verify.privacy.key_values import KeyValueReader, Run, is_key_value_file
 from nerb_verify.privacy.normalise import EXPANSION_RATIO, may_expand_past
 from nerb_verify.privacy.profiles import Profile
-from nerb_verify.privacy.rules.email import EMAIL, has_common_tld_address
+from nerb_verify.privacy.rules.email import EMAIL, has_common_tld_address, has_real_tld_address
 from nerb_verify.privacy.rules.paths import FILE_URI, LOCAL_PATH, NETWORK_SHARE, PERSONAL_PATH
 
 # Codes whose span is a path: the column walks back to the start of the path (see the module docstring).
@@ -319,6 +329,16 @@ class _Gaps(_ReadPairs):
         return codes - (_line_codes(left, self.profile) | _line_codes(right, self.profile))
 
 
+def _real_address_in(run: Run) -> bool:
+    """Whether a joined view of the run holds an address whose last label is a common generic TLD or a country's code
+    (``has_real_tld_address``), read in the chunks the joined scan reads (so a long run is never cleared for being
+    too long to normalise). An address glued from a key-value run counts only then: ``jane.roe@`` +
+    ``corp-mail.org`` is one, a version tag glued to the next entry (``uses: owner/action@v7``, then
+    ``if: env.rc == 0``) is not."""
+    return any(has_real_tld_address(chunk) for pieces in (run.pieces, run.values) for view in views(pieces)
+               for chunk in joined_chunks(view))
+
+
 class TextDriver:
     """Scans a text one line at a time (:meth:`feed_lines`), holding one block of about ``block_chars`` characters
     of whole lines: the in-memory :func:`scan_text` and the streaming reader both use it, so they report the same
@@ -352,6 +372,9 @@ class TextDriver:
         # it had a marker, and whether blank lines followed it.
         self.gap_left: tuple[int, str, bool] | None = None
         self.gap_blank = False
+        # A key-value file's mappings and lists, read as JSON objects and arrays are (``key_values.py``).
+        self.key_values = KeyValueReader() if is_key_value_file(artifact) else None
+        self.key_value_found: list[tuple[int, set[str]]] = []
 
     def report(self, code: str, number: int, column: int, label: Label) -> bool:
         """Add one finding; False (and one truncation warning) once ``limit`` findings were added."""
@@ -396,6 +419,8 @@ class TextDriver:
                 self.gap_left, self.gap_blank = (self.index, body[-JUNCTION_CONTEXT:], marked), False
             if self.stopped:
                 continue
+            if self.key_values is not None:
+                self._key_value_line(stripped)
             self.block.append(line)
             self.size += len(line) + 1
             self.index += 1
@@ -408,14 +433,46 @@ class TextDriver:
             self._held_block()
         self.junctions.flush()
         self.gaps.flush()
+        if self.key_values is not None and not self.stopped:
+            self.key_values.finish()
+            self._key_value_runs()
         reported: set[tuple[int, str]] = set()
-        for index, codes in self.junctions.found + self.gaps.found:
+        for index, codes in self.junctions.found + self.gaps.found + self.key_value_found:
             for code in sorted(codes):
                 if (index, code) in reported:
                     continue
                 reported.add((index, code))
                 if not self.report(code, index + 1, 1, messages.JOINED):
                     return
+
+    def _key_value_line(self, line: str) -> None:
+        """Feed one line to the key-value reader; read its finished runs once they hold ``SCREEN_BYTES`` characters."""
+        reader = self.key_values
+        assert reader is not None
+        reader.feed(self.index, line)
+        if reader.chars >= SCREEN_BYTES:
+            self._key_value_runs()
+
+    def _key_value_runs(self) -> None:
+        """Read the finished key-value runs joined, as JSON containers (:func:`joined.joined_findings`); a run's
+        codes that none of its lines raises alone are kept for :meth:`finish`, at the run's first line."""
+        reader = self.key_values
+        assert reader is not None
+        runs, reader.runs, reader.chars = reader.runs, [], 0
+        containers = [(position, run.pieces) for position, run in enumerate(runs)]
+        containers += [(position, run.values) for position, run in enumerate(runs) if run.values != run.pieces]
+        found: dict[int, set[str]] = {}
+        for position, codes in joined_findings(containers, self.profile):
+            found.setdefault(position, set()).update(codes)  # (a copy: the joined results are remembered)
+        for position in sorted(found):
+            run = runs[position]
+            remaining = found[position]
+            for line in run.lines:
+                remaining -= _line_codes(line, self.profile)
+            if EMAIL in remaining and not _real_address_in(run):
+                remaining.discard(EMAIL)  # ``uses: owner/action@v7`` glued to ``if: env.rc == 0``
+            if remaining:
+                self.key_value_found.append((run.first, remaining))
 
     def _junction(self, right_raw: str, right_context: str) -> None:
         """Note the line break before the line now arriving: ``right_raw`` starts as the line does, ``right_context``
@@ -485,6 +542,8 @@ class TextDriver:
         self._junction(line.head, line.head)
         self.previous = None
         self.gap_left, self.gap_blank = None, False
+        if self.key_values is not None:
+            self.key_values.finish()  # (a line too long to hold ends every run)
         held, first = self.block, self.block_first
         if not self.stopped and self._scan_lines(held, first):
             number = self.index + 1

@@ -15,6 +15,7 @@ every address (and every at-sign).
 
 from __future__ import annotations
 
+import functools
 import re
 
 import regex
@@ -210,6 +211,27 @@ def has_common_tld_address(text: str) -> bool:
     TLD (see ``_COMMON_TLD_ADDRESS``)."""
     clean = normalise(text)
     return clean.ok and _COMMON_TLD_ADDRESS.search(clean.text) is not None
+
+
+def has_real_tld_address(text: str) -> bool:
+    """:func:`has_common_tld_address`, with a two-letter last label counted only when it is a country's code (a
+    region of libphonenumber's metadata, which follows ISO 3166-1, plus ``uk`` and ``eu``): for views glued from
+    separate entries, where ``...@v7`` + ``env.rc`` reads as an address at ``.rc``."""
+    clean = normalise(text)
+    if not clean.ok:
+        return False
+    for match in _COMMON_TLD_ADDRESS.finditer(clean.text):
+        label = match.group(0).rsplit(".", 1)[-1]
+        if len(label) != 2 or label.upper() in _country_codes():
+            return True
+    return False
+
+
+@functools.lru_cache(maxsize=1)
+def _country_codes() -> frozenset[str]:
+    import phonenumbers  # (imported only where a glued view needs it)
+
+    return frozenset(phonenumbers.SUPPORTED_REGIONS) | {"UK", "EU"}
 
 
 # SSH algorithm and extension names (RFC 4251, section 6: ``name@domain``), such as ``aes256-gcm@openssh.com`` or

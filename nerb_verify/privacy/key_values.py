@@ -1,0 +1,176 @@
+"""Key-value files (YAML, TOML, INI, ``.properties``, ``.env``, ``.cfg``/``.conf``) read as a reader reads a mapping.
+
+A JSON object's keys and string values are joined (``joined.py``): ``{"local": "jane.roe@", "domain": "corp..."}``
+is read as one address. The same mapping written as YAML or INI is two lines, ``local: jane.roe@`` and
+``domain: corp...``, and no line break lies between the two values, so neither the line-joined block nor the glued
+line breaks read them together. This module turns the lines of such a file into the same *containers* a JSON object
+gives: one per run of entries at one indentation (a mapping, or a list of ``- item`` lines), holding each entry's
+key and its value, in order; :func:`joined.joined_findings` then reads them exactly as it reads JSON containers.
+
+What is an entry, line by line (the file is not parsed: a reader's reading, bounded and forgiving):
+
+* blank lines and comment lines (``#``, ``;``) are skipped and end nothing;
+* a section header (``[name]``, ``[[name]]``) or a document marker (``---``, ``...``) ends every open run;
+* ``key: value``, ``key = value`` or ``key=value`` (the key holds no ``:`` or ``=``), or ``- item``, at some
+  indentation, is an entry of the run at that indentation; it ends the runs of deeper indentation. Any other line
+  (a continued value, a block scalar's text) ends the runs at its indentation and deeper.
+* The value loses a trailing `` #`` comment and one pair of enclosing quotes. An empty value (a nested mapping
+  follows) adds only the key; a value that is a bare number, a boolean or null adds nothing: a JSON object's numbers
+  are not joined either (``port: 5432`` after ``timeout: 30`` is no telephone number).
+
+Bounded: a run is handed over once it holds ``MAX_RUN_CHARS`` characters (the next run starts with its last entry,
+so the two entries at the cut are still read together) or ``MAX_RUN_LINES`` lines.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from nerb_verify.frozen import Frozen
+
+KEY_VALUE_SUFFIXES = (".yaml", ".yml", ".toml", ".ini", ".cfg", ".conf", ".properties", ".env")
+MAX_RUN_CHARS = 65536
+MAX_RUN_LINES = 4096
+
+_ENTRY = re.compile(r"(?P<key>[^\s:=#;\[\]{}-][^:=]*?|\"[^\"]*\"|'[^']*')[ \t]*(?::(?=[ \t]|$)|=)[ \t]*(?P<value>.*)")
+_ITEM = re.compile(r"-(?:[ \t]+(?P<value>.*)|$)")
+_COMMENT = re.compile(r"[ \t]+[#;].*$")
+_SCALAR = re.compile(r"[-+]?(?:\d[\d_]*(?:\.\d*)?(?:[eE][-+]?\d+)?|\.\d+|0[xX][0-9a-fA-F]+|\.inf|\.nan)"
+                     r"|true|false|yes|no|on|off|null|none|~", re.IGNORECASE)
+
+
+def is_key_value_file(name: str) -> bool:
+    """Whether a file named ``name`` (a path) is read as a key-value file: by its suffix, or ``.env`` files by
+    name (``.env``, ``.env.local``, ...)."""
+    lower = name.lower()
+    base = lower.replace("\\", "/").rsplit("/", 1)[-1]
+    return lower.endswith(KEY_VALUE_SUFFIXES) or base == ".env" or base.startswith(".env.")
+
+
+def _value(raw: str) -> str | None:
+    """The text a value adds to its run, or None (empty, or a typed scalar)."""
+    value = _COMMENT.sub("", raw).strip()
+    if len(value) >= 2 and value[0] == value[-1] and value[0] in "\"'":
+        value = value[1:-1]
+    elif _SCALAR.fullmatch(value):
+        return None
+    return value or None
+
+
+def _unquoted(key: str) -> str:
+    return key[1:-1] if len(key) >= 2 and key[0] == key[-1] and key[0] in "\"'" else key
+
+
+class Run(Frozen):
+    """One container: the 0-based index of its first line, its pieces (keys and values, in order), its values
+    alone (sibling values, as a JSON object's are also joined without its keys) and its lines (to tell what a line
+    raises on its own)."""
+
+    __slots__ = ("first", "pieces", "values", "lines")
+
+    first: int
+    pieces: tuple[str, ...]
+    values: tuple[str, ...]
+    lines: tuple[str, ...]
+
+    def __init__(self, first: int, pieces: tuple[str, ...], values: tuple[str, ...], lines: tuple[str, ...]) -> None:
+        object.__setattr__(self, "first", first)
+        object.__setattr__(self, "pieces", pieces)
+        object.__setattr__(self, "values", values)
+        object.__setattr__(self, "lines", lines)
+
+
+class _Open:
+    __slots__ = ("first", "last", "pieces", "values", "lines", "chars")
+
+    def __init__(self, first: int) -> None:
+        self.first = first
+        self.last = first  # the index of the last line fed
+        self.pieces: list[str] = []
+        self.values: list[str] = []
+        self.lines: list[str] = []
+        self.chars = 0
+
+
+class KeyValueReader:
+    """Reads lines one at a time (:meth:`feed`) and collects the finished runs of two pieces or more in ``runs``
+    (the caller takes them and empties the list whenever it likes; :meth:`finish` ends the open ones)."""
+
+    def __init__(self) -> None:
+        self.open: dict[int, _Open] = {}
+        self.runs: list[Run] = []
+        self.chars = 0  # characters held in ``runs``
+
+    def feed(self, index: int, line: str) -> None:
+        """Line ``index`` (0-based, without its line feed; a trailing carriage return is ignored)."""
+        line = line.removesuffix("\r")
+        body = line.lstrip(" \t")
+        if not body or body[0] in "#;":
+            return
+        indent = len(line) - len(body)
+        if body[0] == "[" or body.startswith(("---", "...")):
+            self._close_from(0)
+            return
+        item = _ITEM.match(body)
+        key: str | None = None
+        if item is not None:
+            text = item.group("value") or ""
+            entry = _ENTRY.fullmatch(text)
+            if entry is not None:  # "- key: value", the first entry of a mapping inside a list
+                key = _unquoted(entry.group("key").strip())
+                value = _value(entry.group("value"))
+            else:
+                value = _value(text)
+        else:
+            entry = _ENTRY.fullmatch(body)
+            if entry is None:
+                self._close_from(indent)
+                return
+            key = _unquoted(entry.group("key").strip())
+            value = _value(entry.group("value"))
+        self._close_from(indent + 1)
+        current = self.open.get(indent)
+        if current is None:
+            current = self.open[indent] = _Open(index)
+        if current.chars >= MAX_RUN_CHARS or len(current.lines) >= MAX_RUN_LINES:
+            self._hand_over(current)
+            carried = _Open(current.last)
+            carried.lines.append(current.lines[-1])
+            if current.pieces:  # (a list of numbers holds lines and no piece)
+                carried.pieces.append(current.pieces[-1])
+                carried.chars = len(current.pieces[-1])
+            if current.values:
+                carried.values.append(current.values[-1])
+            current = self.open[indent] = carried
+        if key is not None:
+            current.pieces.append(key)
+            current.chars += len(key)
+        if value is not None:
+            current.pieces.append(value)
+            current.values.append(value)
+            current.chars += len(value)
+        current.lines.append(line)
+        current.last = index
+
+    def finish(self) -> None:
+        """End every open run."""
+        self._close_from(0)
+
+    def _close_from(self, indent: int) -> None:
+        for level in [level for level in self.open if level >= indent]:
+            self._hand_over(self.open.pop(level))
+
+    def _hand_over(self, run: _Open) -> None:
+        if len(run.pieces) >= 2:
+            self.runs.append(Run(run.first, tuple(run.pieces), tuple(run.values), tuple(run.lines)))
+            self.chars += run.chars
+
+
+def runs_of(lines: Sequence[str]) -> list[Run]:
+    """Every run of ``lines`` (the lines of one file), for tests and tools."""
+    reader = KeyValueReader()
+    for index, line in enumerate(lines):
+        reader.feed(index, line)
+    reader.finish()
+    return reader.runs
