@@ -180,6 +180,11 @@ ENCODERS: dict[str, Callable[[str], str]] = {
     "base64_gzip": lambda t: base64.b64encode(gzip.compress(t.encode("utf-8"), mtime=0)).decode("ascii"),
     "base64_zlib": lambda t: base64.b64encode(zlib.compress(t.encode("utf-8"))).decode("ascii"),
     "hex_zlib": lambda t: zlib.compress(t.encode("utf-8")).hex(),
+    # Session 15: UTF-7 (RFC 2152), the whole text in one shift sequence, or only its at-sign, slashes and digits.
+    "utf7_whole": lambda t: "+" + base64.b64encode(t.encode("utf-16-be")).decode("ascii").rstrip("=") + "-",
+    "utf7_specials": lambda t: "".join(
+        "+" + base64.b64encode(c.encode("utf-16-be")).decode("ascii").rstrip("=") + "-" if c in "@/\\0123456789"
+        else "+-" if c == "+" else c for c in t),
     "base32": lambda t: base64.b32encode(t.encode("utf-8")).decode("ascii"),
     "base32_lower_nopad": lambda t: base64.b32encode(("to: " + t).encode("utf-8")).decode("ascii").lower().rstrip("="),
     "hex_space_separated": lambda t: " ".join(f"{b:02x}" for b in t.encode("utf-8")),
@@ -649,6 +654,8 @@ ACCEPT_BOTH: list[str] = [
     "https://app.example.org/#/dashboard", "https://example.org/login?next=/runs/42",
     "https://example.org/#/settings/profile", "https://example.org/auth?next=%2Fruns%2F42%3Ftab%3Dgates",
     "https://example.org/?redirect=/docs/findings/privacy.html#codes",
+    # Session 15: text that looks like a UTF-7 shift sequence but decodes to no printable ASCII (code, base64, C++).
+    "x = a+self.b", "C++ and +AB", "total+ACde", "i+=1; j+AZ9", "ab+/w==", "+Zm9v-bar", "1+2+3=6",
     # Session 14: bundles and project files after "at"; circled letters as list markers and in words.
     "look at Xcode.app", "built at qt/demo.pro", "see \u24d0 and \u24d1", "option \u24d0 numpy.array",
     "\u24d9\u24d0\u24dd\u24d4 \u24d3\u24de\u24d4", "step \u24b6: look at the data",

@@ -43,7 +43,8 @@ import regex
 
 from nerb_verify.codes import register
 from nerb_verify.privacy.lazy import LazyPattern
-from nerb_verify.privacy.normalise import decode_quoted_printable, has_quoted_printable, normalise
+from nerb_verify.privacy.normalise import (decode_quoted_printable, decode_utf7, has_quoted_printable, has_utf7,
+                                          normalise)
 from nerb_verify.privacy.payloads import (
     MIN_WORD_TOKEN,
     as_text,
@@ -421,6 +422,13 @@ def _scan(text: str, profile: Profile, depth: int, budget: _Budget, skip_paths: 
         if not has_quoted_printable(normalised.text):
             break
         current = decode_quoted_printable(normalised.text)
+    for view in [view for view in views if has_utf7(view)]:  # (UTF-7 shift sequences: a view of their own)
+        decoded = normalise(decode_utf7(view), profile.max_rounds, profile.max_chars, quoted_printable=False)
+        if not decoded.ok:
+            found.add(_FAIL_CLOSED_CODE[decoded.status])
+            return
+        if decoded.text not in views:
+            views.append(decoded.text)
     seen: set[str] = set()
     for view in views:
         _scan_view(view, profile, depth, budget, skip_paths, found, seen)

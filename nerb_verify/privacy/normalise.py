@@ -320,6 +320,53 @@ def decode_quoted_printable(text: str) -> str:
     return _QP_RUN.sub(_qp_bytes, text)
 
 
+# UTF-7 (RFC 2152) writes characters as "+", modified base64 of their UTF-16 code units, and an optional "-":
+# "+AEA-" is an at-sign, "+/yA-" a fullwidth one, so "<name>+AEA-<host>" is read as an address by a UTF-7 reader (a
+# mail client, an old browser). Like quoted-printable, it is peeled into an extra view of its own (``engine.py``):
+# "+" and base64 letters also occur in base64 tokens and in ordinary text, which a decoding step inside the fixed point
+# would destroy. Only a shift sequence whose every code unit is printable ASCII or a fullwidth form (U+FF01-U+FF5E,
+# which the normaliser folds to ASCII) is decoded: what hides an identifier is an at-sign, a digit or a slash, and text
+# that merely looks like a shift sequence ("+self") decodes to other scripts and is left alone. So a sequence that
+# changes starts with "+A" and a second character C-H (the first unit is 0x0020-0x007E) or "+/" and w-z, 0 or 1 (the
+# first unit is 0xFF01-0xFF5E): ``UTF7_HINT``, a necessary condition the prefilter uses too.
+UTF7_HINT = r"\+(?:A[C-H]|/[w-z01])"
+_UTF7_HINT = LazyPattern(UTF7_HINT)
+_UTF7_SHIFT = LazyPattern(r"\+(?:([A-Za-z0-9+/]{3,})-?|-)")  # a shift sequence, or "+-" (a plus sign)
+_BASE64_VALUE = {char: value for value, char in
+                 enumerate("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/")}
+
+
+def has_utf7(text: str) -> bool:
+    """True when ``text`` holds a UTF-7 shift sequence :func:`decode_utf7` may decode (``UTF7_HINT``)."""
+    return "+" in text and _UTF7_HINT.search(text) is not None
+
+
+def decode_utf7(text: str) -> str:
+    """``text`` with every UTF-7 shift sequence of printable ASCII or fullwidth code units decoded (see
+    ``UTF7_HINT``) and every ``+-`` read as a plus sign; every other sequence, and everything else, unchanged. Bits
+    left over after the last whole code unit are ignored (an encoder pads them with zeros)."""
+    return _UTF7_SHIFT.sub(_utf7_shift, text)
+
+
+def _utf7_shift(match: regex.Match[str]) -> str:
+    if match.group(1) is None:
+        return "+"
+    bits = 0
+    count = 0
+    units: list[str] = []
+    for char in match.group(1):
+        bits = (bits << 6) | _BASE64_VALUE[char]
+        count += 6
+        if count >= 16:
+            count -= 16
+            unit = bits >> count
+            bits &= (1 << count) - 1
+            if not (0x20 <= unit <= 0x7E or 0xFF01 <= unit <= 0xFF5E):
+                return match.group(0)
+            units.append(chr(unit))
+    return "".join(units)
+
+
 # Short strings are normalised once per process: the engine, the joined views (each piece is glued, tested for an
 # open address and for a leading at-sign) and the JSON walker ask for the same short strings many times.
 _CACHED_CHARS = 256

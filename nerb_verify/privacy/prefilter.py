@@ -14,7 +14,8 @@ Why "provably": the hints are necessary conditions, read off the engine and the 
   other than tab and newline, and holds none of the escape hints (``&`` before ``#`` or a letter, ``%`` before two
   hex digits or ``u``, a backslash before ``u U x N / @`` or an octal digit, ``=`` before two upper-case hex
   digits): then one normalisation round changes nothing, the fixed point is the text itself and there is no
-  quoted-printable view. Any other character or escape sends the text to the full path.
+  quoted-printable view. Any other character or escape sends the text to the full path; so does a UTF-7 shift
+  sequence that decodes to ASCII or fullwidth characters (``normalise.UTF7_HINT``: a view of its own).
 * No ``://``: no URL, so the remainder is the text itself and no URL part or payload is scanned.
 * No letter-O-for-zero hint and no ROT13 ``ng`` hint (the engine's own patterns, passed in by the engine): no
   rewritten view.
@@ -41,7 +42,7 @@ import re
 from collections.abc import Callable, Sequence
 
 from nerb_verify.frozen import Frozen
-from nerb_verify.privacy.normalise import INERT_SEPARATOR
+from nerb_verify.privacy.normalise import INERT_SEPARATOR, UTF7_HINT
 
 
 class Hint(Frozen):
@@ -79,6 +80,7 @@ ENGINE_HINTS: tuple[Hint, ...] = (
     Hint(literal="%", pattern=r"%[0-9A-Fa-f]{2}|%[uU]"),  # a percent escape
     Hint(literal="\\", pattern=r"\\[uUxN/@0-3]"),  # a backslash escape
     Hint(literal="=", pattern=r"=[0-9A-F]{2}"),  # a quoted-printable escape (a view of its own)
+    Hint(literal="+", pattern=UTF7_HINT),  # a UTF-7 shift sequence of ASCII or fullwidth characters (a view of its own)
     Hint(literal="://"),  # a URL: its parts and payloads are scanned on their own
 )
 
