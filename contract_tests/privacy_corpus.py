@@ -353,6 +353,11 @@ HAND_REJECT: list[Row] = [
     ("phone-letter-o", "(713) «»555-O368", {PHONE}, {PHONE}),
     ("phone-letter-o-lower-intl", "+44 «»79o1 123456", {PHONE}, {PHONE}),
     ("ssn-letter-o", "219-«»O9-9999", {SSN}, {SSN}),
+    # Session 15: a capital I or a small l for a one.
+    ("phone-letter-small-l", "(713) «»382-l234", {PHONE}, {PHONE}),
+    ("phone-letter-capital-i", "713-«»382-I234", {PHONE}, {PHONE}),
+    ("phone-letters-mixed-intl", "+44 «»79l1 I23456", {PHONE}, {PHONE}),
+    ("ssn-letter-capital-i", "219-«»I9-9999", {SSN}, {SSN}),
     ("phone-in-url-query", "https://example.org/c?n=713«»5552368&x=1", {PHONE}, {PHONE}),
     ("phone-in-url-query-encoded", "https://example.org/c?n=%2B1713«»5552368", {PHONE}, {PHONE}),
     ("phone-in-url-path-segment", "https://example.org/u/1713«»5552368/profile", {PHONE}, {PHONE}),
@@ -654,6 +659,9 @@ ACCEPT_BOTH: list[str] = [
     "https://app.example.org/#/dashboard", "https://example.org/login?next=/runs/42",
     "https://example.org/#/settings/profile", "https://example.org/auth?next=%2Fruns%2F42%3Ftab%3Dgates",
     "https://example.org/?redirect=/docs/findings/privacy.html#codes",
+    # Session 15: a capital I or a small l next to digits that is no digit run of an identifier.
+    "l10n and i18n", "I2C bus 100", "x = 1000000l", "level1 col2 row3", "Model 3I, 2024", "HTML5 l0gin",
+    "Ill 1990-2001", "page l2 of 300",
     # Session 15: text that looks like a UTF-7 shift sequence but decodes to no printable ASCII (code, base64, C++).
     "x = a+self.b", "C++ and +AB", "total+ACde", "i+=1; j+AZ9", "ab+/w==", "+Zm9v-bar", "1+2+3=6",
     # Session 14: bundles and project files after "at"; circled letters as list markers and in words.

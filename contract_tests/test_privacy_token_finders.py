@@ -7,7 +7,7 @@ give exactly what the forms they replace give.
   on the repository's own source files, and on seeded random texts drawn from an alphabet dense in the cases that
   matter: a token at the very start, after "=", before three or more "=", URL-safe and standard characters, short
   runs, line breaks with blanks and carriage returns, and non-ASCII letters.
-* The two rewritten views' byte screens (session 11): wherever ``_LETTER_O_HINT`` or ``_ROT13_AT_HINT`` matches, its
+* The two rewritten views' byte screens (session 11): wherever ``_LETTER_DIGIT_HINT`` or ``_ROT13_AT_HINT`` matches, its
   screen holds (they are necessary conditions), on the same texts and on texts dense in digits of other scripts next
   to an "O", "ng" words and lone surrogates; each condition is needed (a screen without one part misses a hint).
 * :func:`engine._base64_text` and :func:`engine._reversed_base64_text` (one encoding per token, the leader screen on
@@ -155,18 +155,19 @@ def test_a_stricter_reversed_wrap_end_fails_the_comparison(monkeypatch: pytest.M
 
 
 _HINT_PIECES = ["O", "o", "OO", "0", "7", "\u0665", "\u0967", "\uff15", "\ud800", "a", "Z", "ng", "NG", "nG", "n",
-                "g", " ", "-", ".", "\n", "é", "\u0430", "1O", "O1", "xng", "ngx", " ng ", "5o"]
+                "g", " ", "-", ".", "\n", "é", "\u0430", "1O", "O1", "xng", "ngx", " ng ", "5o",
+                "I", "l", "Il", "3l", "I4", "i", "L"]  # (session 15: I and l for a one)
 
 
 def _hint_texts() -> list[str]:
     rng = random.Random(12)
     texts = ["".join(rng.choice(_HINT_PIECES) for _ in range(rng.randint(0, 12))) for _ in range(20000)]
-    return texts + ["ng", "O", "1O", "O1", "\u0665O", "O\u0665", "x ng", "ng y", "a\ud8001O"]
+    return texts + ["ng", "O", "1O", "O1", "\u0665O", "O\u0665", "x ng", "ng y", "a\ud8001O", "1l", "I1", "\u0665l"]
 
 
 def _screens(text: str) -> tuple[bool, bool]:
     raw = text.encode("utf-8", "surrogatepass")
-    return engine._may_have_letter_o(raw), engine._may_have_rot13_at(raw)
+    return engine._may_have_letter_digit(raw), engine._may_have_rot13_at(raw)
 
 
 def test_the_rewritten_view_screens_hold_wherever_a_hint_matches() -> None:
@@ -174,7 +175,7 @@ def test_the_rewritten_view_screens_hold_wherever_a_hint_matches() -> None:
     letter_o = rot13 = skipped = 0
     for text in texts:
         may_o, may_rot13 = _screens(text)
-        if engine._LETTER_O_HINT.search(text) is not None:
+        if engine._LETTER_DIGIT_HINT.search(text) is not None:
             assert may_o, text
             letter_o += 1
         if engine._ROT13_AT_HINT.search(text) is not None:
@@ -184,17 +185,17 @@ def test_the_rewritten_view_screens_hold_wherever_a_hint_matches() -> None:
     assert letter_o > 1000 and rot13 > 1000 and skipped > 1000  # hints of both kinds, and texts the screens skip
 
 
-@pytest.mark.parametrize("marks, kept", [("_DIGIT_O_MARKS", "od"), ("_DIGIT_O_MARKS", "do"),
+@pytest.mark.parametrize("marks, kept", [("_DIGIT_LETTER_MARKS", "od"), ("_DIGIT_LETTER_MARKS", "do"),
                                          ("_NG_MARKS", "start"), ("_NG_MARKS", "end")])
 def test_each_part_of_a_screen_is_needed(monkeypatch: pytest.MonkeyPatch, marks: str, kept: str) -> None:
     """A screen that drops one of its parts misses a hint: "do" (a digit before the O), "od" (after the run), a
     non-ASCII digit marked as one, and "ng" at a text's start or end."""
-    if marks == "_DIGIT_O_MARKS":
-        monkeypatch.setattr(engine, "_may_have_letter_o",
+    if marks == "_DIGIT_LETTER_MARKS":
+        monkeypatch.setattr(engine, "_may_have_letter_digit",
                             lambda raw: ("d" + "o" if kept == "do" else "o" + "d").encode() in raw.translate(
-                                engine._DIGIT_O_MARKS))
-        texts = ["x1O", "Oo5", "\u0665O", "O\u0967"]
-        assert any(engine._LETTER_O_HINT.search(text) and not _screens(text)[0] for text in texts)
+                                engine._DIGIT_LETTER_MARKS))
+        texts = ["x1O", "Oo5", "\u0665O", "O\u0967", "x1l", "Il5"]
+        assert any(engine._LETTER_DIGIT_HINT.search(text) and not _screens(text)[0] for text in texts)
     else:
         monkeypatch.setattr(engine, "_may_have_rot13_at",
                             lambda raw: b".ng." in raw.translate(engine._NG_MARKS) or (
@@ -205,10 +206,10 @@ def test_each_part_of_a_screen_is_needed(monkeypatch: pytest.MonkeyPatch, marks:
 
 
 def test_a_non_ascii_digit_counts_as_a_digit_in_the_letter_o_screen() -> None:
-    table = bytearray(engine._DIGIT_O_MARKS)
+    table = bytearray(engine._DIGIT_LETTER_MARKS)
     for byte in range(0x80, 0x100):
         assert table[byte] == ord("d")
-    assert engine._LETTER_O_HINT.search("\u0665O") and engine._may_have_letter_o("\u0665O".encode())
+    assert engine._LETTER_DIGIT_HINT.search("\u0665O") and engine._may_have_letter_digit("\u0665O".encode())
 
 
 def test_decoders_match_the_per_alignment_forms() -> None:

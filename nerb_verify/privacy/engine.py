@@ -7,8 +7,8 @@ For each string:
    ``key=value`` text, so the undecoded view is always scanned too); if normalisation fails the string raises only
    the fail-closed code (we cannot know what it says, so no other verdict is meaningful);
 2. run the profile's identifier rules (scope ``full``) on the whole normalised text, URLs included, and, around a
-   hint only, on a letter-O-for-zero view (SSN and phone rules), an odd-separator view (the strict SSN and phone
-   rules: ``713;555;0123``, ``separator_view.py``) and a ROT13 view (e-mail rules);
+   hint only, on a letters-for-digits view (O for zero, I or l for one; SSN and phone rules), an odd-separator view
+   (the strict SSN and phone rules: ``713;555;0123``, ``separator_view.py``) and a ROT13 view (e-mail rules);
 3. blank every http(s) URL and run the path rules (scope ``remainder``) on what is left;
 4. partition every URL into authority, path, query and fragment: a drive-letter or malformed authority is checked as
    a local path, the path gets the ``url_path`` rules (file URIs, shares, drive paths hidden in a remote path), and
@@ -282,11 +282,13 @@ def _run(rules: tuple, scope: str, text: str, found: set[str]) -> None:
             found.add(rule.code)
 
 
-# The letter O written for a zero inside a run of digits ("555-O123"): a cheap necessary condition, then the run's
-# letters O become zeros in a view that only the SSN and phone rules see.
-# (Each pattern starts with a literal letter class, which ``re`` scans for fast; the context comes after.)
-_LETTER_O_HINT = re.compile(r"[Oo](?:(?<=\d[Oo])(?![A-Za-z])|(?<![A-Za-z][Oo])[Oo]*\d)")
-_DIGIT_RUN_WITH_O = re.compile(r"[0-9Oo]*[0-9][0-9Oo]*")
+# The letter O written for a zero, or a capital I or a small l for a one, inside a run of digits ("555-O123",
+# "555-l234"): a cheap necessary condition, then the run's letters become digits in a view that only the SSN and
+# phone rules see. (Each pattern starts with a literal letter class, which ``re`` scans for fast; the context comes
+# after.)
+_LETTER_DIGIT_HINT = re.compile(r"[OoIl](?:(?<=\d[OoIl])(?![A-Za-z])|(?<![A-Za-z][OoIl])[OoIl]*\d)")
+_DIGIT_RUN_WITH_LETTERS = re.compile(r"[0-9OoIl]*[0-9][0-9OoIl]*")
+_LETTERS_AS_DIGITS = str.maketrans("OoIl", "0011")
 # ROT13 of a spelled-out address keeps its shape but turns "at" into "ng" and "dot" into "qbg"; text holding a
 # ROT13 "at" word gets a ROT13 view that only the e-mail rules see.
 _ROT13_AT_HINT = re.compile(r"[Nn][Gg](?<![A-Za-z][Nn][Gg])(?![A-Za-z])")
@@ -330,20 +332,21 @@ def _marks(characters: dict[str, bytes]) -> bytes:
 # Whole-text necessary conditions for the two rewritten views' hints, tested in C on the text as UTF-8 bytes
 # (``surrogatepass``), each byte replaced by its class mark. ASCII letters and digits are one byte each; every byte of
 # a non-ASCII character (a lone surrogate included) is 0x80 or more.
-# * _LETTER_O_HINT matches at an "O" or "o" that has a digit (``\d``: any Unicode decimal digit) right before it, or
-#   that ends a run of them with a digit right after it. So the marks hold "do" or "od", where "d" marks an ASCII
+# * _LETTER_DIGIT_HINT matches at an "O", "o", "I" or "l" that has a digit (``\d``: any Unicode decimal digit) right
+#   before it, or that ends a run of them with a digit right after it. So the marks hold "do" or "od" (each of the four
+#   letters marked "o"), where "d" marks an ASCII
 #   digit *and* every byte of 0x80 or more (a non-ASCII digit's last byte stands right before the "O", its first byte
 #   right after the run): a text without either cannot match.
 # * _ROT13_AT_HINT matches "ng" (either case) with no ASCII letter right before or after it. In the second marks
 #   (n and g, "a" for every other ASCII letter, a dot for everything else) that is ".ng." inside the text, or "ng" at
 #   its start or end (taken as possible there, whatever follows or precedes).
-_DIGIT_O_MARKS = _marks({"0123456789" + "".join(map(chr, range(0x80, 0x100))): b"d", "Oo": b"o"})
+_DIGIT_LETTER_MARKS = _marks({"0123456789" + "".join(map(chr, range(0x80, 0x100))): b"d", "OoIl": b"o"})
 _NG_MARKS = _marks({"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz": b"a", "Nn": b"n", "Gg": b"g"})
 
 
-def _may_have_letter_o(raw: bytes) -> bool:
-    """False only when ``_LETTER_O_HINT`` cannot match the text ``raw`` encodes (see ``_DIGIT_O_MARKS``)."""
-    marks = raw.translate(_DIGIT_O_MARKS)
+def _may_have_letter_digit(raw: bytes) -> bool:
+    """False only when ``_LETTER_DIGIT_HINT`` cannot match the text ``raw`` encodes (see ``_DIGIT_LETTER_MARKS``)."""
+    marks = raw.translate(_DIGIT_LETTER_MARKS)
     return b"do" in marks or b"od" in marks
 
 
@@ -368,17 +371,17 @@ def _strict_number_rules(rules: tuple) -> tuple:
 
 
 def _scan_rewritten(clean: str, raw: bytes, rules: tuple, found: set[str]) -> None:
-    """Run the number rules on the letter-O view, the strict number rules on the odd-separator view
+    """Run the number rules on the letters-for-digits view, the strict number rules on the odd-separator view
     (``separator_view.py``) and the e-mail rules on the ROT13 view of the text around their hints (only where a hint
-    matches; the letter-O and ROT13 hint searches run only where their necessary condition on the bytes ``raw``, the
-    UTF-8 of ``clean`` with ``surrogatepass``, holds, so ordinary text pays two translations and a few substring
-    tests)."""
-    if (SSN not in found or PHONE not in found) and _may_have_letter_o(raw):
-        hints = list(_LETTER_O_HINT.finditer(clean))
+    matches; the letters-for-digits and ROT13 hint searches run only where their necessary condition on the bytes
+    ``raw``, the UTF-8 of ``clean`` with ``surrogatepass``, holds, so ordinary text pays two translations and a few
+    substring tests)."""
+    if (SSN not in found or PHONE not in found) and _may_have_letter_digit(raw):
+        hints = list(_LETTER_DIGIT_HINT.finditer(clean))
         if hints:
             number_rules = tuple(rule for rule in rules if rule.code in (SSN, PHONE))
             for window in _windows(clean, hints):
-                view = _DIGIT_RUN_WITH_O.sub(lambda match: match.group(0).replace("O", "0").replace("o", "0"), window)
+                view = _DIGIT_RUN_WITH_LETTERS.sub(lambda run: run.group(0).translate(_LETTERS_AS_DIGITS), window)
                 _run(number_rules, "full", view, found)
     strict = _strict_number_rules(rules)
     if strict and (SSN not in found or PHONE not in found) and separator_view.may_hold(raw):
@@ -934,9 +937,9 @@ def _finish(found: set[str]) -> frozenset[str]:
 
 
 # The hints of the engine's own rewritten views and of wrapped base64, for the prefilter (``prefilter.py``).
-# The letter-O view needs a digit and an O; the ROT13 view an "ng"; wrapped base64 a line break (the prefilter uses a
-# cheaper necessary form of the wrap hint: its part from the line break on).
-PREFILTER_HINTS = (Hint(min_digits=1, lower=("o",), pattern=_LETTER_O_HINT.pattern),
+# The letters-for-digits view needs a digit and an O, I or l; the ROT13 view an "ng"; wrapped base64 a line break (the
+# prefilter uses a cheaper necessary form of the wrap hint: its part from the line break on).
+PREFILTER_HINTS = (Hint(min_digits=1, lower=("o", "i", "l"), pattern=_LETTER_DIGIT_HINT.pattern),
                    Hint(lower=("ng",), pattern=_ROT13_AT_HINT.pattern),
                    Hint(literal="\n", pattern=r"\n[ \t]*[A-Za-z0-9+/_-]"),
                    Hint(min_digits=9, pattern=separator_view.PREFILTER_PATTERN))

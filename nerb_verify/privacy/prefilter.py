@@ -17,8 +17,8 @@ Why "provably": the hints are necessary conditions, read off the engine and the 
   quoted-printable view. Any other character or escape sends the text to the full path; so does a UTF-7 shift
   sequence that decodes to ASCII or fullwidth characters (``normalise.UTF7_HINT``: a view of its own).
 * No ``://``: no URL, so the remainder is the text itself and no URL part or payload is scanned.
-* No letter-O-for-zero hint and no ROT13 ``ng`` hint (the engine's own patterns, passed in by the engine): no
-  rewritten view.
+* No letters-for-digits hint (O for zero, I or l for one) and no ROT13 ``ng`` hint (the engine's own patterns,
+  passed in by the engine): no rewritten view.
 * No line break between base64 characters (the engine's wrap hint) and no base64, base32 or hex token that the
   engine's cached decoders turn into text: no decoded payload is scanned.
 * Every rule of the profile has a hint that any text it matches also matches (:data:`RULE_HINTS`): ``@`` for the
