@@ -180,6 +180,9 @@ ENCODERS: dict[str, Callable[[str], str]] = {
     "base64_gzip": lambda t: base64.b64encode(gzip.compress(t.encode("utf-8"), mtime=0)).decode("ascii"),
     "base64_zlib": lambda t: base64.b64encode(zlib.compress(t.encode("utf-8"))).decode("ascii"),
     "hex_zlib": lambda t: zlib.compress(t.encode("utf-8")).hex(),
+    # Session 15: text glued after a token's padding.
+    "base64_glued_after_padding": lambda t: (_base64(t) if _base64(t).endswith("=") else _base64(t + " ")) + "x",
+    "base64_extra_padding": lambda t: (_base64(t) if _base64(t).endswith("=") else _base64(t + " ")) + "==",
     # Session 15: UTF-7 (RFC 2152), the whole text in one shift sequence, or only its at-sign, slashes and digits.
     "utf7_whole": lambda t: "+" + base64.b64encode(t.encode("utf-16-be")).decode("ascii").rstrip("=") + "-",
     "utf7_specials": lambda t: "".join(

@@ -84,6 +84,7 @@ def _reference_payloads(clean: str) -> list[str]:
     if "\n" in clean:
         tokens += [regex.sub(r"\s+", "", match.group(0)) for match in engine._WRAPPED_BASE64.finditer(clean)]
     tokens += [regex.sub(r"[ -]", "", match.group(0)) for match in engine._GROUPED_BASE64.finditer(clean)]
+    tokens += [match.group(0) for match in engine._GLUED_PADDING.finditer(clean)]  # (session 15)
     for token in tokens:
         text = engine._base64_text(token)
         if text is None:
@@ -156,6 +157,8 @@ def _payload_texts(count: int, seed: int) -> list[str]:
                     token = rng.choice(" -").join(token[i:i + 4] for i in range(0, len(token), 4))
                 elif encoding in (0, 2) and rng.random() < 0.3:  # a suffix glued on (session 14)
                     token = token.rstrip("=") + rng.choice(["_v2", "-final", "_x", "-2026"])
+                elif encoding == 0 and token.endswith("=") and rng.random() < 0.4:  # glued after the padding (15)
+                    token += rng.choice(["x", "=x", "_v2", "==", "AB", "-"])
                 if rng.random() < 0.2:
                     cut = rng.randint(1, max(1, len(token) - 1))
                     token = token[:cut] if rng.random() < 0.5 else token[cut:]
@@ -298,6 +301,22 @@ def test_grouped_runs_after_non_ascii_text_are_found_where_they_start(prefix: st
         raw = text.encode("utf-8", "surrogatepass")
         expected = [match.group(0).replace(" ", "") for match in engine._GROUPED_BASE64.finditer(text)]
         assert expected and engine._grouped_base64_runs(text, raw) == expected
+
+
+def test_a_longer_body_asked_after_glued_padding_fails_the_comparison(texts: list[str],
+                                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    # The run before the padding must hold 12 characters, as the pattern asks; 13 loses the shortest tokens.
+    monkeypatch.setattr(engine, "_MIN_BASE64_BODY", 13)
+    assert _differences(texts)
+
+
+def test_glued_padding_after_non_ascii_text_is_found_where_it_starts() -> None:
+    token = base64.b64encode(_SECRETS[0].encode()).decode()
+    for prefix in ("", "caf\u00e9 ", "\u65e5\u672c ", "\U0001f600=", "a\u0301."):
+        text = prefix + token + "x and " + prefix + token + "==_v2"
+        raw = text.encode("utf-8", "surrogatepass")
+        expected = [match.group(0) for match in engine._GLUED_PADDING.finditer(text)]
+        assert len(expected) == 2 and engine._glued_padding_tokens(text, raw) == expected
 
 
 def test_a_stricter_group_screen_fails_the_comparison(texts: list[str], monkeypatch: pytest.MonkeyPatch) -> None:

@@ -189,6 +189,46 @@ def _grouped_base64_runs(clean: str, raw: bytes) -> list[str]:
     return runs
 
 
+# A token with more text glued after its padding ("...Zw==x", "...Zw==_v2", "...Zw===="): the token pattern refuses it
+# (its lookahead sees a base64 character or "=" after the padding), so the body and its padding are also taken as a
+# token where that follows them. Searched only at the ends of the runs of base64 characters that a "=" follows (the
+# marks "b=", one mark per character), from the run's start.
+_GLUED_PADDING = re.compile(r"(?<![A-Za-z0-9+/_-])[A-Za-z0-9+/_-]{12,}={1,2}(?=[A-Za-z0-9+/_=-])")
+_PADDING_MARKS = bytes.maketrans(
+    b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/_-=",
+    b"b" * 66 + b"=")
+_PADDING_MARKS = bytes(b if b in b"b=" else ord(".") for b in _PADDING_MARKS)
+_MIN_BASE64_BODY = 12
+
+
+def _glued_padding_tokens(clean: str, raw: bytes) -> list[str]:
+    """The matches of ``_GLUED_PADDING`` in ``clean``, as ``finditer`` finds them. ``raw`` is ``clean`` as UTF-8.
+
+    Why the same: a match's body is a maximal run of base64 characters (the lookbehind, and the greedy run stops only
+    at a character outside the alphabet, which must be its first "="), so each match starts at the start of the run
+    that ends at a "b=" of the marks, and the runs of distinct matches are distinct; the pattern is tried once at each
+    such run's start (when it holds 12 characters or more), in order. Matches never overlap a later run's start (a run
+    starts after a "=" or another character outside the alphabet)."""
+    if "=" not in clean or len(clean) < _MIN_BASE64_BODY + 2:
+        return []
+    marks = raw.translate(_PADDING_MARKS)
+    at = marks.find(b"b=")
+    if at == -1:
+        return []
+    if len(raw) != len(clean):  # one mark per character: every non-ASCII character is a "?", marked as a dot
+        marks = clean.encode("ascii", "replace").translate(_PADDING_MARKS)
+        at = marks.find(b"b=")
+    tokens: list[str] = []
+    while at != -1:
+        start = max(marks.rfind(b".", 0, at), marks.rfind(b"=", 0, at)) + 1
+        if at + 1 - start >= _MIN_BASE64_BODY:
+            match = _GLUED_PADDING.match(clean, start)
+            if match is not None:
+                tokens.append(match.group(0))
+        at = marks.find(b"b=", at + 2)
+    return tokens
+
+
 def _wrapped_base64_runs(clean: str) -> list[str]:
     """The matches of ``_WRAPPED_BASE64`` in ``clean``, as ``finditer`` finds them, white space removed. The costly
     search runs only from the places where the wrap condition holds (:func:`_wrap_starts`, a necessary condition at
@@ -762,6 +802,7 @@ def encoded_payloads(clean: str, raw: bytes | None = None) -> list[str]:
     if raw is None:
         raw = clean.encode("utf-8", "surrogatepass")
     tokens += _grouped_base64_runs(clean, raw)
+    tokens += _glued_padding_tokens(clean, raw)
     for token in tokens:
         text = _token_text(token)
         if text is not None:
@@ -824,6 +865,10 @@ def _word_has_payload(word: str) -> bool:
         for token in _base64_tokens(word):
             if _token_text(token) is not None:
                 return True
+        if "=" in word:
+            for token in _glued_padding_tokens(word, word.encode("utf-8", "surrogatepass")):
+                if _token_text(token) is not None:
+                    return True
         for match in _HEX_TOKEN.finditer(word):
             if _hex_text(match.group(0)) is not None:
                 return True
