@@ -146,7 +146,23 @@ def test_runs_are_bounded():
         reader.feed(index, f"k{index}: {'v' * 50}")
     reader.finish()
     assert len(reader.runs) > 1
-    assert max(sum(map(len, run.pieces)) for run in reader.runs) <= key_values.MAX_RUN_CHARS + 60
+    assert max(sum(map(len, run.lines)) for run in reader.runs) <= key_values.MAX_RUN_CHARS + 70
+
+
+def test_what_the_open_runs_hold_is_bounded_however_deep_the_nesting():
+    # A mapping per indentation level, each with long entries: the open runs together never hold more than
+    # MAX_OPEN_CHARS (and a line too long for a run is no entry).
+    reader = KeyValueReader()
+    index = 0
+    for depth in range(300):
+        for entry in range(40):
+            reader.feed(index, " " * depth + f"k{entry}: " + "v" * 400)
+            index += 1
+            assert reader.open_chars <= key_values.MAX_OPEN_CHARS
+            assert reader.open_chars == sum(run.chars for run in reader.open.values())
+        reader.runs.clear()
+    reader.feed(index, "k: " + "v" * (key_values.MAX_RUN_CHARS + 1))
+    assert not reader.open
 
 
 def test_the_stream_agrees_with_the_in_memory_scan():

@@ -18,8 +18,10 @@ What is an entry, line by line (the file is not parsed: a reader's reading, boun
   follows) adds only the key; a value that is a bare number, a boolean or null adds nothing: a JSON object's numbers
   are not joined either (``port: 5432`` after ``timeout: 30`` is no telephone number).
 
-Bounded: a run is handed over once it holds ``MAX_RUN_CHARS`` characters (the next run starts with its last entry,
-so the two entries at the cut are still read together) or ``MAX_RUN_LINES`` lines.
+Bounded: a run is handed over once its lines hold ``MAX_RUN_CHARS`` characters (the next run starts with its last
+entry, so the two entries at the cut are still read together) or ``MAX_RUN_LINES`` lines, and every open run is cut so
+once the open runs (one per indentation) hold ``MAX_OPEN_CHARS`` in all; a line longer than ``MAX_RUN_CHARS`` is no
+entry (it ends the runs at its indentation and deeper; it is scanned as a line, as every line is).
 """
 
 from __future__ import annotations
@@ -32,6 +34,7 @@ from nerb_verify.frozen import Frozen
 KEY_VALUE_SUFFIXES = (".yaml", ".yml", ".toml", ".ini", ".cfg", ".conf", ".properties", ".env")
 MAX_RUN_CHARS = 65536
 MAX_RUN_LINES = 4096
+MAX_OPEN_CHARS = 4 * MAX_RUN_CHARS
 
 _ENTRY = re.compile(r"(?P<key>[^\s:=#;\[\]{}-][^:=]*?|\"[^\"]*\"|'[^']*')[ \t]*(?::(?=[ \t]|$)|=)[ \t]*(?P<value>.*)")
 _ITEM = re.compile(r"-(?:[ \t]+(?P<value>.*)|$)")
@@ -99,6 +102,7 @@ class KeyValueReader:
 
     def __init__(self) -> None:
         self.open: dict[int, _Open] = {}
+        self.open_chars = 0  # characters of the lines held in ``open``
         self.runs: list[Run] = []
         self.chars = 0  # characters held in ``runs``
 
@@ -111,6 +115,9 @@ class KeyValueReader:
         indent = len(line) - len(body)
         if body[0] == "[" or body.startswith(("---", "...")):
             self._close_from(0)
+            return
+        if len(line) > MAX_RUN_CHARS:
+            self._close_from(indent)
             return
         item = _ITEM.match(body)
         key: str | None = None
@@ -130,38 +137,48 @@ class KeyValueReader:
             key = _unquoted(entry.group("key").strip())
             value = _value(entry.group("value"))
         self._close_from(indent + 1)
+        if self.open_chars + len(line) > MAX_OPEN_CHARS:
+            for level in list(self.open):
+                self._cut(level)
         current = self.open.get(indent)
         if current is None:
             current = self.open[indent] = _Open(index)
-        if current.chars >= MAX_RUN_CHARS or len(current.lines) >= MAX_RUN_LINES:
-            self._hand_over(current)
-            carried = _Open(current.last)
-            carried.lines.append(current.lines[-1])
-            if current.pieces:  # (a list of numbers holds lines and no piece)
-                carried.pieces.append(current.pieces[-1])
-                carried.chars = len(current.pieces[-1])
-            if current.values:
-                carried.values.append(current.values[-1])
-            current = self.open[indent] = carried
+        elif current.chars + len(line) > MAX_RUN_CHARS or len(current.lines) >= MAX_RUN_LINES:
+            current = self._cut(indent)
         if key is not None:
             current.pieces.append(key)
-            current.chars += len(key)
         if value is not None:
             current.pieces.append(value)
             current.values.append(value)
-            current.chars += len(value)
         current.lines.append(line)
+        current.chars += len(line)
+        self.open_chars += len(line)
         current.last = index
 
     def finish(self) -> None:
         """End every open run."""
         self._close_from(0)
 
+    def _cut(self, indent: int) -> _Open:
+        """Hand over the open run at ``indent`` and open the next one with its last entry (its last line, key and
+        value), so the two entries at the cut are read together."""
+        run = self.open.pop(indent)
+        self._hand_over(run)
+        carried = _Open(run.last)
+        carried.lines.append(run.lines[-1])
+        carried.chars = len(run.lines[-1])
+        self.open_chars += carried.chars
+        carried.pieces.extend(run.pieces[-2:])  # (the last entry's key and value; one piece more is harmless)
+        carried.values.extend(run.values[-1:])
+        self.open[indent] = carried
+        return carried
+
     def _close_from(self, indent: int) -> None:
         for level in [level for level in self.open if level >= indent]:
             self._hand_over(self.open.pop(level))
 
     def _hand_over(self, run: _Open) -> None:
+        self.open_chars -= run.chars
         if len(run.pieces) >= 2:
             self.runs.append(Run(run.first, tuple(run.pieces), tuple(run.values), tuple(run.lines)))
             self.chars += run.chars
