@@ -30,7 +30,7 @@ def _findings(text: str, name: str, profile=REPOSITORY) -> list[tuple[str, int |
     return sorted((f.code, f.line, f.message.startswith(messages.JOINED)) for f in collector.findings)
 
 
-def test_the_reader_takes_keys_and_text_values_per_mapping():
+def test_the_reader_takes_text_values_and_keys_that_are_not_plain_names_per_mapping():
     text = ("# settings\n"
             "name: demo\n"
             "owner:\n"
@@ -42,18 +42,23 @@ def test_the_reader_takes_keys_and_text_values_per_mapping():
             "  - x\n"
             "  - 3\n"
             "  - key: y\n"
+            "    more: z\n"
+            "  - key: w\n"
+            "    other: v\n"
             "[section]\n"
             "user = u\n"
             "host=h\n"
             "---\n"
-            "z: w\n")
-    runs = [(run.first, run.pieces, run.values) for run in runs_of(text.split("\n"))]
+            "a.b: w\n"
+            "'c d': x\n"
+            "9lives: y\n")
+    runs = sorted((run.first, run.pieces, run.values) for run in runs_of(text.split("\n")))
     assert runs == [
-        (3, ("local", "a b", "port", "enabled", "domain", "c d"), ("a b", "c d")),
-        (1, ("name", "demo", "owner", "list"), ("demo",)),
-        (8, ("x", "key", "y"), ("x", "y")),
-        (12, ("user", "u", "host", "h"), ("u", "h")),
-        (15, ("z", "w"), ("w",)),
+        (3, ("a b", "c d"), ("a b", "c d")),  # (plain-name keys are field names; numbers and booleans not joined)
+        (10, ("y", "z"), ("y", "z")),  # (one mapping per list item; "x" alone is no run)
+        (12, ("w", "v"), ("w", "v")),
+        (15, ("u", "h"), ("u", "h")),
+        (18, ("a.b", "w", "c d", "x", "9lives", "y"), ("w", "x", "y")),
     ]
 
 

@@ -5,9 +5,11 @@ of a given size, deterministic for a seed. They are generated, never committed.
 
 writes ``OUT_DIR/large-evidence.json`` (an object with run metadata and an array of per-document records: ids,
 hashes, timestamps, labels, offsets, per-sample integer timings, short notes in varied words, nested metrics; every
-container is small, as in real evidence) and ``OUT_DIR/large-notes.txt`` (log-like and
-prose lines of varied length, with an occasional long line). ``--plant`` adds one e-mail address near the end of
-each file (assembled at run time), so a run can check that the end of a 200 MiB file is still read.
+container is small, as in real evidence), ``OUT_DIR/large-notes.txt`` (log-like and
+prose lines of varied length, with an occasional long line) and ``OUT_DIR/large-config.yaml`` (the same records as
+YAML mappings and lists, nested, as a large configuration or data file is). ``--plant`` adds one e-mail address near
+the end of each file (assembled at run time; in the YAML file split over two entries of one mapping, which only the
+key-value reader joins), so a run can check that the end of a 200 MiB file is still read.
 
 Then measure, one core, peak RSS and CPU seconds::
 
@@ -98,13 +100,45 @@ def write_text(path: Path, size: int, seed: int, plant: bool) -> int:
     return written
 
 
+def write_yaml(path: Path, size: int, seed: int, plant: bool) -> int:
+    """Write the YAML file of about ``size`` bytes; returns the bytes written."""
+    rng = random.Random(seed + 2)
+    written = 0
+    with path.open("w", encoding="utf-8") as out:
+        head = f"schema_version: '1.0'\nrun:\n  tool: generator\n  seed: {seed}\nrecords:\n"
+        out.write(head)
+        written += len(head)
+        index = 0
+        while written < size - 512:
+            record = _record(rng, index)
+            lines = [f"  - document_id: {record['document_id']}", f"    sha256: '{record['sha256']}'",
+                     f"    recorded_at: {record['recorded_at']}", f"    label: {record['label']}", "    spans:"]
+            spans, metrics, tags = record["spans"], record["metrics"], record["tags"]
+            assert isinstance(spans, list) and isinstance(metrics, dict) and isinstance(tags, list)
+            for span in spans:
+                lines += [f"      - start: {span['start']}", f"        end: {span['end']}",
+                          f"        label: {span['label']}"]
+            lines += ["    metrics:"] + [f"      {key}: {value}" for key, value in metrics.items()]
+            lines += [f"    note: {record['note']}  # {_words(rng, 1, 4)}", "    tags:"]
+            lines += [f"      - {tag}" for tag in tags]
+            text = "\n".join(lines) + "\n"
+            out.write(text)
+            written += len(text)
+            index += 1
+        local, domain = ("ops" + chr(64), "corp-mail.co.uk") if plant else ("none", "none")
+        tail = f"summary:\n  records: {index}\n  contact_local: {local}\n  contact_domain: {domain}\n"
+        out.write(tail)
+        written += len(tail)
+    return written
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("out", type=Path)
     parser.add_argument("--mib", type=float, default=200.0, help="size of each file in MiB (default 200)")
     parser.add_argument("--seed", type=int, default=17)
     parser.add_argument("--plant", action="store_true", help="add one e-mail address near the end of each file")
-    parser.add_argument("--only", choices=("json", "text"), help="write only one of the two files")
+    parser.add_argument("--only", choices=("json", "text", "yaml"), help="write only one of the files")
     args = parser.parse_args(argv)
     args.out.mkdir(parents=True, exist_ok=True)
     size = int(args.mib * 1024 * 1024)
@@ -114,6 +148,9 @@ def main(argv: list[str] | None = None) -> int:
     if args.only in (None, "text"):
         count = write_text(args.out / "large-notes.txt", size, args.seed, args.plant)
         sys.stdout.write(f"{args.out / 'large-notes.txt'}: {count} bytes\n")
+    if args.only in (None, "yaml"):
+        count = write_yaml(args.out / "large-config.yaml", size, args.seed, args.plant)
+        sys.stdout.write(f"{args.out / 'large-config.yaml'}: {count} bytes\n")
     return 0
 
 

@@ -12,8 +12,12 @@ What is an entry, line by line (the file is not parsed: a reader's reading, boun
 * blank lines and comment lines (``#``, ``;``) are skipped and end nothing;
 * a section header (``[name]``, ``[[name]]``) or a document marker (``---``, ``...``) ends every open run;
 * ``key: value``, ``key = value`` or ``key=value`` (the key holds no ``:`` or ``=``), or ``- item``, at some
-  indentation, is an entry of the run at that indentation; it ends the runs of deeper indentation. Any other line
-  (a continued value, a block scalar's text) ends the runs at its indentation and deeper.
+  indentation, is an entry of the run at that indentation; it ends the runs of deeper indentation. ``- key: value``
+  starts a new mapping, one item of a list, at the key's column (its next entries stand there). Any other line (a
+  continued value, a block scalar's text) ends the runs at its indentation and deeper.
+* A key that is a plain name (a letter, then letters, digits, ``_`` and ``-``: ``sha256``, ``recorded_at``) is the
+  name of a field, not text, and is left out, as the JSON scanner leaves out its schema vocabulary; any other key
+  (one holding a dot, an at-sign, a slash, a space, or starting with a digit) is a piece.
 * The value loses a trailing `` #`` comment and one pair of enclosing quotes. An empty value (a nested mapping
   follows) adds only the key; a value that is a bare number, a boolean or null adds nothing: a JSON object's numbers
   are not joined either (``port: 5432`` after ``timeout: 30`` is no telephone number).
@@ -39,6 +43,7 @@ MAX_OPEN_CHARS = 4 * MAX_RUN_CHARS
 _ENTRY = re.compile(r"(?P<key>[^\s:=#;\[\]{}-][^:=]*?|\"[^\"]*\"|'[^']*')[ \t]*(?::(?=[ \t]|$)|=)[ \t]*(?P<value>.*)")
 _ITEM = re.compile(r"-(?:[ \t]+(?P<value>.*)|$)")
 _COMMENT = re.compile(r"[ \t]+[#;].*$")
+_PLAIN_KEY = re.compile(r"[A-Za-z][A-Za-z0-9_-]*")
 _SCALAR = re.compile(r"[-+]?(?:\d[\d_]*(?:\.\d*)?(?:[eE][-+]?\d+)?|\.\d+|0[xX][0-9a-fA-F]+|\.inf|\.nan)"
                      r"|true|false|yes|no|on|off|null|none|~", re.IGNORECASE)
 
@@ -124,7 +129,11 @@ class KeyValueReader:
         if item is not None:
             text = item.group("value") or ""
             entry = _ENTRY.fullmatch(text)
-            if entry is not None:  # "- key: value", the first entry of a mapping inside a list
+            if entry is not None:
+                # "- key: value": the first entry of a new mapping, an item of the list; the mapping's entries stand at
+                # the key's column (where the next lines of the item continue it).
+                indent += len(body) - len(text)
+                self._close_from(indent)
                 key = _unquoted(entry.group("key").strip())
                 value = _value(entry.group("value"))
             else:
@@ -145,7 +154,7 @@ class KeyValueReader:
             current = self.open[indent] = _Open(index)
         elif current.chars + len(line) > MAX_RUN_CHARS or len(current.lines) >= MAX_RUN_LINES:
             current = self._cut(indent)
-        if key is not None:
+        if key is not None and not _PLAIN_KEY.fullmatch(key):
             current.pieces.append(key)
         if value is not None:
             current.pieces.append(value)
