@@ -30,7 +30,8 @@ SCANNER = "manifest.scanner_source_mismatch"
 ADJUDICATION = "manifest.adjudication_is_label_artifact"
 ELAPSED = "performance.command_elapsed_below_samples"
 SOURCE_PIN = "manifest.source_pin_split"
-NEW_CODES = (SCANNER, ADJUDICATION, ELAPSED, SOURCE_PIN)
+GOLD_SLICE = "publication.gold_slice_unsupported"
+NEW_CODES = (SCANNER, ADJUDICATION, ELAPSED, SOURCE_PIN, GOLD_SLICE)
 OTHER_HASH = "sha256:" + "ab" * 32
 
 Edit = tuple[str, tuple[str | int, ...], Any]
@@ -187,3 +188,70 @@ def test_the_source_pin_rule_catches_only_a_rename() -> None:
     assert renamed({**pin, "id": "own"})
     assert renamed({**pin, "id": "own", "content_sha256": OTHER_HASH})
     assert renamed({**pin, "id": "own", "revision": "0" * 40})
+
+
+HEADLINE = "person_contact_all_test"
+GOLD_POINTERS = {("publication.json", "/scope/gold_sample_documents"), ("publication.json", "/scope/gold_spans")}
+
+
+def forge_slice_ids(base: str, tmp_path: Path, renames: dict[str, str]) -> VerifyResult:
+    """Copy ``base``, rename quality slice ids (``renames``: old -> new, applied at once, so ids can swap) in the
+    manifest's quality plan and the evidence's slices, re-derive (the publication's gold counts follow whatever slice
+    now carries the headline id) and return the verification."""
+    root = tmp_path / "bundle"
+    shutil.copytree(BUNDLES / base, root)
+    for name, path in ((MANIFEST, ("quality_plan",)), (EVIDENCE, ("quality", "slices"))):
+        document = json.loads((root / name).read_text(encoding="utf-8"))
+        items = document
+        for key in path:
+            items = items[key]
+        for item in items:
+            item["id"] = renames.get(item["id"], item["id"])
+        (root / name).write_bytes(nerb_pretty_bytes(document))
+    return rederive(root, set()).result
+
+
+def test_a_renamed_headline_slice_is_rejected(tmp_path: Path) -> None:
+    """The headline slice renamed in plan and evidence alike: the published gold counts have no slice behind them."""
+    result = forge_slice_ids("nerb-enron", tmp_path, {HEADLINE: "person_contact_panel_test"})
+    assert errors(result) == {GOLD_SLICE}
+    assert {(f.artifact, f.pointer) for f in result.collector.findings if f.code == GOLD_SLICE} == GOLD_POINTERS
+    assert all("panel_test" not in (f.message or "") for f in result.collector.findings)
+
+
+def test_the_headline_id_on_the_contact_slice_is_rejected(tmp_path: Path) -> None:
+    """The headline id swapped with the contact slice's: the forward re-derivation restates the gold spans from the
+    contact slice (126), which the publication comparison alone accepts."""
+    result = forge_slice_ids("nerb-enron", tmp_path, {HEADLINE: "contact_all_test", "contact_all_test": HEADLINE})
+    assert errors(result) == {GOLD_SLICE}
+    published = json.loads((tmp_path / "bundle" / "publication.json").read_text(encoding="utf-8"))
+    assert published["scope"]["gold_spans"] == 126
+    assert {(f.artifact, f.pointer) for f in result.collector.findings if f.code == GOLD_SLICE} == GOLD_POINTERS
+
+
+@pytest.mark.parametrize("renames", [{HEADLINE: "person_contact_panel_test"},
+                                     {HEADLINE: "contact_all_test", "contact_all_test": HEADLINE}])
+def test_the_slice_forgeries_verify_with_the_gold_slice_check_switched_off(
+        renames: dict[str, str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Without the rule both forgeries are verified: the check is what catches them."""
+    from nerb_verify.checks.presentation import gold_slice
+
+    monkeypatch.setattr(gold_slice, "run", lambda ctx: None)
+    result = forge_slice_ids("nerb-enron", tmp_path, renames)
+    assert result.verdict == "verified"
+    assert not errors(result)
+
+
+def test_the_gold_slice_rule_reads_only_the_headline_slice() -> None:
+    """No slices (insufficient support) is not this rule's; the headline id must name the combined test panel."""
+    from nerb_verify.checks.presentation.gold_slice import headline_problem
+
+    panel = {"id": HEADLINE, "entity_class": "person_contact", "split_role": "test", "cohort": "all"}
+    assert headline_problem([]) is None
+    assert headline_problem([panel, dict(panel, id="contact_all_test", entity_class="contact")]) is None
+    assert headline_problem([dict(panel, id="other")]) is not None
+    for key, value in (("entity_class", "contact"), ("split_role", "validation"), ("cohort", "tail")):
+        assert headline_problem([dict(panel, **{key: value})]) is not None
+    gate = dict(panel, promotion_gate=True)
+    assert headline_problem([dict(gate, entity_class="contact")]) is not None
+    assert headline_problem([dict(gate, cohort="head")]) is None  # the gate rules' finding (invalid_gate_slice)

@@ -3,6 +3,12 @@
 from __future__ import annotations
 
 FILE = "publication.json"
+HEADLINE = '"person_contact_all_test"'
+PLAN_AND_SLICES = ("benchmark-manifest.json", "benchmark-evidence.json")
+
+
+def _rename(old: str, new: str) -> list[dict]:
+    return [{"op": "replace_text", "file": name, "old": old, "new": new, "count": -1} for name in PLAN_AND_SLICES]
 
 
 def _case(code: str, slug: str, pointer: str, value: object, description: str) -> dict:
@@ -33,4 +39,17 @@ CASES = [
               "value": {"path": "bank-card.json", "sha256": "sha256:" + "0" * 64, "bytes": 1}}],
      "reseal": True, "description": "The artifact list is out of path order (hashes refreshed).",
      "expect": {"codes": ["publication.artifacts_unsorted"]}},
+    {"code": "publication.gold_slice_unsupported", "slug": "headline-slice-renamed", "base": "nerb-enron",
+     "ops": _rename(HEADLINE, '"person_contact_panel_test"'), "reseal": True,
+     "description": "The headline gold slice is renamed in the manifest plan and the evidence alike (resealed): the "
+                    "publication's gold counts no longer have the slice they are taken from.",
+     "expect": {"codes": ["publication.gold_slice_unsupported"]}},
+    {"code": "publication.gold_slice_unsupported", "slug": "headline-id-on-the-contact-slice", "base": "nerb-enron",
+     "ops": _rename(HEADLINE, '"swap_placeholder"') + _rename('"contact_all_test"', HEADLINE)
+     + _rename('"swap_placeholder"', '"contact_all_test"')
+     + [{"op": "json_set", "file": FILE, "pointer": "/scope/gold_spans", "value": 126}],
+     "reseal": True,
+     "description": "The headline id and the contact slice's id are swapped in the plan and the evidence, and the "
+                    "publication's gold spans restated from the contact slice (resealed).",
+     "expect": {"codes": ["publication.gold_slice_unsupported"]}},
 ]

@@ -6,7 +6,8 @@ The publication is a seal over the bundle. Its raw-byte artifact hashes and the 
 * the ``decision`` block (7 booleans/enums) recomputed from the audit chain, the evidence's own quality gate
   checks (exact rationals, decimal thresholds), catalog conformance, the capacity gates and the performance
   report's decision grade;
-* the ``scope`` counts from the manifest, evidence and bank card;
+* the ``scope`` counts from the manifest, evidence and bank card (the gold counts' headline slice must exist and
+  be the combined test panel: :mod:`nerb_verify.checks.presentation.gold_slice`);
 * the 12 ``bindings`` recomputed (the manifest and performance-report hashes are recomputed from the objects,
   not copied from a field), each recorded as a recomputed figure;
 * (the ``privacy`` block is a constant of the schema, reported as ``schema.const``);
@@ -22,9 +23,10 @@ from typing import Any
 
 from nerb_verify import context as C
 from nerb_verify.canonical import python_canonical_sha256, self_hash
-from nerb_verify.checks.raw._access import as_dict, as_int, as_list, check_self_hash, dig, same
-from nerb_verify.checks.raw import gate_eval
 from nerb_verify.checks.capacity import capacity_absent
+from nerb_verify.checks.presentation import gold_slice
+from nerb_verify.checks.raw import gate_eval
+from nerb_verify.checks.raw._access import as_dict, as_int, as_list, check_self_hash, dig, same
 from nerb_verify.codes import register
 from nerb_verify.context import VerifyContext
 from nerb_verify.findings import Label
@@ -57,7 +59,7 @@ UNSORTED = register(
 # Published True where the recomputation says False: reported by the decision family (decision.bundle_overstates_*).
 OVERSTATEMENT_FIELDS = frozenset({"standalone_privacy_redaction_allowed", "standalone_privacy_redaction_quality_passed",
                                   "catalog_conformance_passed"})
-HEADLINE_SLICE = "person_contact_all_test"
+HEADLINE_SLICE = gold_slice.HEADLINE_SLICE
 
 
 # Exact readings of JSON numbers are shared with the gate family: a stored double at its binary value, a threshold
@@ -108,6 +110,7 @@ def run(ctx: VerifyContext) -> None:
         return
     check_self_hash(ctx, A, pub, "publication_sha256", HASH)
     _artifacts(ctx, pub)
+    gold_slice.run(ctx)
     parts = {
         "decision": _expected_decision(ctx),
         "scope": _expected_scope(ctx),
