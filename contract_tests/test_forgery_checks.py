@@ -31,7 +31,8 @@ ADJUDICATION = "manifest.adjudication_is_label_artifact"
 ELAPSED = "performance.command_elapsed_below_samples"
 SOURCE_PIN = "manifest.source_pin_split"
 GOLD_SLICE = "publication.gold_slice_unsupported"
-NEW_CODES = (SCANNER, ADJUDICATION, ELAPSED, SOURCE_PIN, GOLD_SLICE)
+ALIASES = "card.alias_count_mismatch"
+NEW_CODES = (SCANNER, ADJUDICATION, ELAPSED, SOURCE_PIN, GOLD_SLICE, ALIASES)
 OTHER_HASH = "sha256:" + "ab" * 32
 
 Edit = tuple[str, tuple[str | int, ...], Any]
@@ -255,3 +256,62 @@ def test_the_gold_slice_rule_reads_only_the_headline_slice() -> None:
     gate = dict(panel, promotion_gate=True)
     assert headline_problem([dict(gate, entity_class="contact")]) is not None
     assert headline_problem([dict(gate, cohort="head")]) is None  # the gate rules' finding (invalid_gate_slice)
+
+
+REPORT = "performance-report.json"
+CARD_ALIASES = ("bank-card.json", "/candidate_funnel/by_type/person_alias/active")
+
+
+def alias_edits(stated: int, contact_aliases: int = 0, person_aliases: int | None = None) -> list[Edit]:
+    """Restate the bank's active aliases in every copy (manifest, evidence bank, evaluated performance bank in the
+    evidence and the report) and its taxonomy rows (contact row 0, person row 1), keeping each row's names (so the
+    name and pattern totals hold): aliases moved between aliases and canonical names."""
+    person = stated - contact_aliases if person_aliases is None else person_aliases
+    edits: list[Edit] = [(MANIFEST, ("bank", "active_aliases"), stated), (EVIDENCE, ("bank", "active_aliases"), stated)]
+    for artifact in (EVIDENCE, REPORT):
+        bank: tuple[str | int, ...] = ("performance", "banks", 0)
+        rows = (*bank, "composition", "taxonomy")
+        edits += [(artifact, (*bank, "active_aliases"), stated),
+                  (artifact, (*rows, 0, "aliases"), contact_aliases),
+                  (artifact, (*rows, 0, "canonical_names"), 12001 - contact_aliases),
+                  (artifact, (*rows, 1, "aliases"), person), (artifact, (*rows, 1, "canonical_names"), 1200 - person)]
+    return edits
+
+
+def test_bank_aliases_restated_as_canonical_names_are_rejected(tmp_path: Path) -> None:
+    """Ten of the 1,200 active person aliases restated as canonical names in every copy of the bank (names and
+    patterns unchanged): the card still has 1,200 active person-alias candidates."""
+    result = forge("nerb-enron", tmp_path, alias_edits(1190))
+    assert errors(result) == {ALIASES}
+    assert {(f.artifact, f.pointer) for f in result.collector.findings if f.code == ALIASES} == {CARD_ALIASES}
+    assert all("1190" not in (f.message or "") and "1,190" not in (f.message or "")
+               for f in result.collector.findings)
+
+
+def test_aliases_moved_to_the_contact_row_are_rejected(tmp_path: Path) -> None:
+    """The alias total kept at 1,200 but ten of them booked on the contact row: only the person row disagrees."""
+    result = forge("nerb-enron", tmp_path, alias_edits(1200, contact_aliases=10))
+    assert errors(result) == {ALIASES}
+    assert [f.message for f in result.collector.findings if f.code == ALIASES] == [
+        "The active person-alias candidates differ from the evaluated bank's person aliases."]
+
+
+def test_extra_contact_aliases_are_rejected(tmp_path: Path) -> None:
+    """Ten contact names restated as aliases (the person row kept): only the bank's alias total disagrees."""
+    result = forge("nerb-enron", tmp_path, alias_edits(1210, contact_aliases=10, person_aliases=1200))
+    assert errors(result) == {ALIASES}
+    assert [f.message for f in result.collector.findings if f.code == ALIASES] == [
+        "The active person-alias candidates differ from the evaluated bank's active aliases."]
+
+
+@pytest.mark.parametrize("edits", [alias_edits(1190), alias_edits(1200, contact_aliases=10),
+                                   alias_edits(1210, contact_aliases=10, person_aliases=1200)])
+def test_the_alias_forgeries_verify_with_the_alias_check_switched_off(
+        edits: list[Edit], tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Without the rule each alias forgery is verified: the check is what catches it."""
+    from nerb_verify.checks.provenance import alias_count
+
+    monkeypatch.setattr(alias_count, "run", lambda ctx: None)
+    result = forge("nerb-enron", tmp_path, edits)
+    assert result.verdict == "verified"
+    assert not errors(result)

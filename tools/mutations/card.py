@@ -40,6 +40,19 @@ CASES = [
                     "fallback regex, with type totals, primary reasons and the bank's by-kind counts rewritten to "
                     "match (every funnel and stats sum holds), resealed; the evaluated bank has 12,000 contact "
                     "literals and 1 regex."},
+    {"code": "card.alias_count_mismatch", "slug": "bank-aliases-restated-as-names", "base": "nerb-enron",
+     "ops": [{"op": "json_set", "file": f, "pointer": p, "value": v} for f, p, v in (
+         ("benchmark-manifest.json", "/bank/active_aliases", 1190),
+         ("benchmark-evidence.json", "/bank/active_aliases", 1190),
+         *((f, base + tail, v) for f, base in (("benchmark-evidence.json", "/performance/banks/0"),
+                                               ("performance-report.json", "/performance/banks/0"))
+           for tail, v in (("/active_aliases", 1190), ("/composition/taxonomy/1/aliases", 1190),
+                           ("/composition/taxonomy/1/canonical_names", 10))))],
+     "reseal": True, "expect": {"codes": ["card.alias_count_mismatch"]},
+     "description": "A coherent forgery of the bank's aliases: ten active person aliases restated as canonical "
+                    "names in every copy of the bank (manifest, evidence, evaluated performance bank and its "
+                    "taxonomy, performance report), names and patterns unchanged, resealed; the card's funnel "
+                    "still has 1,200 active person-alias candidates."},
     _case("card.iterations_invalid", "iteration-count-off", "/builder/iteration_count", 4,
           "The builder claims four iterations; the log has three."),
     _case("card.iterations_invalid", "parent-unknown", "/iterations/2/parent_id", "iteration_09_unknown",

@@ -9,7 +9,8 @@ The card describes the bank the evidence evaluated. We check:
 * pattern counts by kind and status against the funnel and the evaluated bank: the types add up to the decision
   counts column by column, draft patterns are the draft candidates, the bank holds active and draft candidates only,
   literal/regex are the retained literal candidates and fallbacks, and the active candidates of each class and kind
-  are the evaluated bank's (performance section taxonomy);
+  are the evaluated bank's (performance section taxonomy); the active person-alias candidates are the evaluated
+  bank's active aliases (:mod:`nerb_verify.checks.provenance.alias_count`);
 * the iteration log: exactly one selected iteration and it is the one kept, parents link to earlier iterations, the
   count and selected id agree with the builder, the selected iteration is the published bank, and each iteration's
   contact TP + FN = labeled spans with recall exactly TP / spans;
@@ -31,6 +32,7 @@ from fractions import Fraction
 from typing import Any
 
 from nerb_verify import context as C
+from nerb_verify.checks.provenance import alias_count
 from nerb_verify.checks.raw._access import as_dict, as_int, check_self_hash, dig, same
 from nerb_verify.codes import register
 from nerb_verify.context import VerifyContext
@@ -143,6 +145,7 @@ def run(ctx: VerifyContext) -> None:
     _funnel(ctx, card)
     _stats(ctx, card)
     _pattern_counts(ctx, card)
+    alias_count.run(ctx)
     _iterations(ctx, card)
     _validation(ctx, card)
     _validation_semantics(ctx, card)
