@@ -32,7 +32,8 @@ ELAPSED = "performance.command_elapsed_below_samples"
 SOURCE_PIN = "manifest.source_pin_split"
 GOLD_SLICE = "publication.gold_slice_unsupported"
 ALIASES = "card.alias_count_mismatch"
-NEW_CODES = (SCANNER, ADJUDICATION, ELAPSED, SOURCE_PIN, GOLD_SLICE, ALIASES)
+RSS_PLATFORM = "performance.rss_unsupported_platform"
+NEW_CODES = (SCANNER, ADJUDICATION, ELAPSED, SOURCE_PIN, GOLD_SLICE, ALIASES, RSS_PLATFORM)
 OTHER_HASH = "sha256:" + "ab" * 32
 
 Edit = tuple[str, tuple[str | int, ...], Any]
@@ -315,3 +316,54 @@ def test_the_alias_forgeries_verify_with_the_alias_check_switched_off(
     result = forge("nerb-enron", tmp_path, edits)
     assert result.verdict == "verified"
     assert not errors(result)
+
+
+def platform_edits(os_name: str) -> list[Edit]:
+    """The run's platform restated in every copy of the environment (manifest, evidence, performance report)."""
+    return [(artifact, ("environment", "os"), os_name) for artifact in (MANIFEST, EVIDENCE, REPORT)]
+
+
+@pytest.mark.parametrize(("base", "os_name"), [("nerb-enron", "Windows"), ("synthetic-smoke", "FreeBSD")])
+def test_rss_samples_on_a_platform_without_rss_are_rejected(base: str, os_name: str, tmp_path: Path) -> None:
+    """The run moved to another platform in every copy, its RSS samples kept (resealed): the worker reports no RSS
+    there."""
+    result = forge(base, tmp_path, platform_edits(os_name))
+    assert errors(result) == {RSS_PLATFORM}
+    assert {(f.artifact, f.pointer) for f in result.collector.findings if f.code == RSS_PLATFORM} == {
+        (REPORT, "/environment/os")}
+    assert all(os_name not in (f.message or "") for f in result.collector.findings)
+
+
+def test_the_platform_forgery_verifies_with_the_rss_platform_check_switched_off(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Without the rule the moved run is verified: the check is what catches it."""
+    from nerb_verify.checks.performance import rss_platform
+
+    monkeypatch.setattr(rss_platform, "check_rss_platform", lambda state: None)
+    result = forge("nerb-enron", tmp_path, platform_edits("Windows"))
+    assert result.verdict == "verified"
+    assert not errors(result)
+
+
+def test_a_run_on_another_platform_without_rss_is_not_this_rule(tmp_path: Path) -> None:
+    """A run there without RSS (empty samples, null peaks): whatever its cells then lack is another rule's."""
+    report = json.loads((BUNDLES / "synthetic-smoke" / REPORT).read_text(encoding="utf-8"))
+    workloads = report["performance"]["workloads"]
+    edits = platform_edits("Windows")
+    for artifact in (EVIDENCE, REPORT):
+        for index in range(len(workloads)):
+            base: tuple[str | int, ...] = ("performance", "workloads", index)
+            edits += [(artifact, (*base, "rss_samples_bytes"), []), (artifact, (*base, "peak_rss_bytes"), None)]
+    result = forge("synthetic-smoke", tmp_path, edits)
+    assert RSS_PLATFORM not in errors(result)
+
+
+def test_the_rss_platforms_are_linux_and_macos() -> None:
+    from nerb_verify.checks.performance.rss_platform import has_rss, measures_rss
+
+    assert [measures_rss(name) for name in ("Linux", "Darwin", "macOS", "linux")] == [True] * 4
+    assert [measures_rss(name) for name in ("Windows", "FreeBSD", "Java", "")] == [False] * 4
+    assert measures_rss(None) is None
+    assert has_rss({"rss_samples_bytes": [1], "peak_rss_bytes": 1})
+    assert has_rss({"rss_samples_bytes": [], "peak_rss_bytes": 1})
+    assert not has_rss({"rss_samples_bytes": [], "peak_rss_bytes": None})

@@ -557,4 +557,7 @@ CASES: list[dict[str, Any]] = [
                [_set("/commands/0/elapsed_seconds", 1.0), _set("/commands/0/elapsed_seconds", 1.0, MANIFEST)], []),
          base="synthetic-smoke", expect={"verdict": "verified", "codes": [],
                                          "warnings": ["performance.command_elapsed_below_samples"]}),
+    _case("performance.rss_unsupported_platform", "rss-samples-on-another-platform",
+          [_set("/environment/os", "Windows", f) for f in (MANIFEST, EVIDENCE, REPORT)],
+          ["performance.rss_unsupported_platform"]),
 ]

@@ -10,7 +10,8 @@ closed: a finding, and a failed decision grade, never a silent pass.
 Modules: statistics (integer-ns definitions), floatpolicy (how published doubles are compared), inventories,
 structure (order, descriptor hashes, references), workloads (samples, stats, RSS, phase rules), protocol (exact
 frozen counts of a decision run), blocks and
-permutation (same-path test), same_path, cross_path, breakeven, policy, hashes, report_binding, decision.
+permutation (same-path test), same_path, cross_path, breakeven, policy, hashes, report_binding, decision,
+command_time (a command's elapsed time), rss_platform (RSS only where the worker measures it).
 """
 
 from __future__ import annotations
@@ -28,6 +29,7 @@ from nerb_verify.checks.performance import (
     policy,
     protocol,
     report_binding,
+    rss_platform,
     same_path,
     structure,
     workloads,
@@ -136,6 +138,7 @@ def run(ctx: VerifyContext) -> None:
         _guard(state, "capacity", lambda: policy.check_capacity(state, environment))
         _guard(state, "harness_commands", lambda: policy.check_harness_commands(state))
         _guard(state, "command_time", lambda: command_time.check_command_elapsed(state))
+        _guard(state, "rss_platform", lambda: rss_platform.check_rss_platform(state))
         _guard(state, "absolute", lambda: policy.check_absolute(state))
         _guard(state, "value_model", lambda: policy.check_value_model(state))
     else:

@@ -195,6 +195,15 @@ ABSOLUTE_POLICY = register(
     "performance.absolute_policy", "A decision direct scan breaks an absolute practical bound.",
     "Document p99 <= 50 ms; whole-input median >= 100 documents/s and >= 1 MiB/s, p99 within the same per-input "
     "floors; peak RSS <= 8 GiB. Compared exactly.")
+RSS_PLATFORM = register(
+    "performance.rss_unsupported_platform",
+    "RSS samples are recorded on a platform where the performance worker reports no RSS.",
+    "The worker's RSS sample is ru_maxrss of its own process after each timing sample, in KiB on Linux and bytes on "
+    "macOS (environment os Linux or Darwin); on any other platform it reports null, so the workload has no RSS "
+    "samples and a null peak (spec 20 section 4.5, spec 50 section 8.3). An environment naming another operating "
+    "system together with RSS samples states two things that cannot both hold. A run there publishes its workloads "
+    "without RSS (a decision cell then lacks RSS support, performance.sample_support, not this code). Fix: record "
+    "the platform the run used, or publish the workloads without RSS.")
 COMMAND_ELAPSED_BELOW_SAMPLES = register(
     "performance.command_elapsed_below_samples",
     "A command records less elapsed time than the timing samples it measured.",
