@@ -92,3 +92,22 @@ def test_prerequisites_are_checked_by_the_library_entry_point_too(tmp_path):
 def test_the_demo_help_names_the_install_command():
     done = run_cli("demo", "--help")
     assert done.code == 0 and "pip install '.[producers]'" in " ".join(done.stdout.split())
+
+
+def test_a_platform_without_rss_measurement_is_a_prerequisite_problem(tmp_path, monkeypatch):
+    # The verifier rejects RSS samples under a platform other than Linux or macOS
+    # (performance.rss_unsupported_platform), so the producers refuse to measure there instead of writing a bundle
+    # the verifier rejects.
+    from nerb_verify.producers import demo_pipeline, sampling
+
+    for platform, refused in (("linux", False), ("darwin", False), ("freebsd14", True), ("win32", True)):
+        monkeypatch.setattr(sampling.sys, "platform", platform)
+        problem = sampling.rss_platform_problem()
+        assert (problem is not None) is refused, platform
+        problems = demo_pipeline.prerequisite_problems(tmp_path / f"out-{platform}", 50)
+        assert any("peak RSS on Linux and macOS only" in text for text in problems) is refused, platform
+        if refused:
+            with pytest.raises(RuntimeError, match="Linux and macOS only"):
+                sampling.rss_bytes()
+        else:
+            assert sampling.rss_bytes() > 0

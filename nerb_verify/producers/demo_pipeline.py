@@ -138,15 +138,19 @@ def prerequisite_problems(output: Path, messages: int) -> list[str]:
     """Everything the demo needs, checked before it writes a byte: empty list when it can run.
 
     The RE2 engine (google-re2) must import (the bank build, conformance, performance and evaluation steps scan with
-    it), the output folder must be new or empty, its nearest existing parent a writable folder, and ``messages``
+    it), the platform must be one whose peak RSS the performance protocol reads (Linux, macOS), the output folder must be new or empty, its nearest existing parent a writable folder, and ``messages``
     within range. A check that fails here would otherwise stop the run half-way, after the private files were written.
     """
     from nerb_verify.producers.engine import engine_problem
+    from nerb_verify.producers.sampling import rss_platform_problem
 
     problems: list[str] = []
     engine = engine_problem()
     if engine:
         problems.append(engine)
+    platform = rss_platform_problem()
+    if platform:
+        problems.append(platform)
     if output.is_symlink() or (output.exists() and not output.is_dir()):
         problems.append("the output folder exists and is not a folder")
     elif output.is_dir():

@@ -26,8 +26,26 @@ BLOCKS = 10
 FRESH = {"source_profile", "source_build", "cold_compile", "helper_cache_miss", "end_to_end"}
 
 
+# The platforms whose ``ru_maxrss`` the protocol reads (spec 20 section 4.5): Linux in KiB, macOS in bytes. The
+# verifier rejects RSS samples under any other platform (``performance.rss_unsupported_platform``), so the harness
+# does not measure there.
+RSS_PLATFORMS = ("linux", "darwin")
+
+
+def rss_platform_problem() -> str | None:
+    """Why this platform cannot run the performance harness (None on Linux and macOS)."""
+    if sys.platform.startswith(RSS_PLATFORMS):
+        return None
+    return ("the performance harness measures peak RSS on Linux and macOS only (the protocol reads ru_maxrss there, "
+            "and a verifier rejects RSS samples from another platform): run the producers on Linux or macOS")
+
+
 def rss_bytes() -> int:
-    """This process's peak RSS in bytes (Linux reports KiB, macOS bytes)."""
+    """This process's peak RSS in bytes (Linux reports KiB, macOS bytes); a RuntimeError on any other platform,
+    where the protocol has no RSS measurement (:func:`rss_platform_problem`)."""
+    problem = rss_platform_problem()
+    if problem is not None:
+        raise RuntimeError(problem)
     peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
     return peak if sys.platform == "darwin" else peak * 1024
 
