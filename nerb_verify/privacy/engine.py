@@ -146,14 +146,36 @@ def _base64_tokens(clean: str) -> list[str]:
     return tokens
 
 
+def _marks(characters: dict[str, bytes]) -> bytes:
+    """A ``bytes.translate`` table: each byte of a character of a key becomes that key's mark, every other byte a
+    dot."""
+    table = bytearray(b"." * 256)
+    for chars, mark in characters.items():
+        for char in chars:
+            table[ord(char)] = mark[0]
+    return bytes(table)
+
+
+def _character_marks(clean: str, raw: bytes, table: bytes, needle: bytes) -> tuple[bytes, int]:
+    """The marks of ``clean`` under ``table`` (a :func:`_marks` table), one per character, and where ``needle``
+    first occurs in them (-1: nowhere). Screened on ``raw`` (``clean`` as UTF-8) first: every byte of a non-ASCII
+    character is a dot there, as the character (encoded as "?") is in the marks made one per character."""
+    marks = raw.translate(table)
+    at = marks.find(needle)
+    if at != -1 and len(raw) != len(clean):
+        marks = clean.encode("ascii", "replace").translate(table)
+        at = marks.find(needle)
+    return marks, at
+
+
+_BASE64_CHARS = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/"
+
+
 # Base64 written in groups of four characters with a space or a hyphen between them ("amFu ZUBj b3Jw ..."), four
 # groups at least: the groups joined are decoded as one token. Searched only where the byte marks (a base64 character
 # "b", a space or hyphen "s") hold three groups in a row, each followed by a separator.
 _GROUPED_BASE64 = re.compile(r"(?<![A-Za-z0-9+/=])(?:[A-Za-z0-9+/]{4}[ -]){3,}[A-Za-z0-9+/]{2,4}={0,2}(?![A-Za-z0-9+/=])")
-_GROUP_MARKS = bytes.maketrans(
-    b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/ -",
-    b"b" * 64 + b"ss")
-_GROUP_MARKS = bytes(b if b in b"bs" else ord(".") for b in _GROUP_MARKS)
+_GROUP_MARKS = _marks({_BASE64_CHARS: b"b", " -": b"s"})
 _THREE_GROUPS = b"bbbbsbbbbsbbbbs"
 _BASE64_MARK = ord("b")
 _GROUP_SEPARATORS = str.maketrans("", "", " -")
@@ -170,13 +192,7 @@ def _grouped_base64_runs(clean: str, raw: bytes) -> list[str]:
     a row: a search from each would try every position after it.)"""
     if len(clean) < 17:
         return []
-    marks = raw.translate(_GROUP_MARKS)
-    at = marks.find(_THREE_GROUPS)
-    if at == -1:
-        return []
-    if len(raw) != len(clean):  # one mark per character: every non-ASCII character is a "?", marked as a dot
-        marks = clean.encode("ascii", "replace").translate(_GROUP_MARKS)
-        at = marks.find(_THREE_GROUPS)
+    marks, at = _character_marks(clean, raw, _GROUP_MARKS, _THREE_GROUPS)
     runs: list[str] = []
     position = 0
     while at != -1:
@@ -194,10 +210,7 @@ def _grouped_base64_runs(clean: str, raw: bytes) -> list[str]:
 # token where that follows them. Searched only at the ends of the runs of base64 characters that a "=" follows (the
 # marks "b=", one mark per character), from the run's start.
 _GLUED_PADDING = re.compile(r"(?<![A-Za-z0-9+/_-])[A-Za-z0-9+/_-]{12,}={1,2}(?=[A-Za-z0-9+/_=-])")
-_PADDING_MARKS = bytes.maketrans(
-    b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/_-=",
-    b"b" * 66 + b"=")
-_PADDING_MARKS = bytes(b if b in b"b=" else ord(".") for b in _PADDING_MARKS)
+_PADDING_MARKS = _marks({_BASE64_CHARS + "_-": b"b", "=": b"="})
 _MIN_BASE64_BODY = 12
 
 
@@ -211,13 +224,7 @@ def _glued_padding_tokens(clean: str, raw: bytes) -> list[str]:
     starts after a "=" or another character outside the alphabet)."""
     if "=" not in clean or len(clean) < _MIN_BASE64_BODY + 2:
         return []
-    marks = raw.translate(_PADDING_MARKS)
-    at = marks.find(b"b=")
-    if at == -1:
-        return []
-    if len(raw) != len(clean):  # one mark per character: every non-ASCII character is a "?", marked as a dot
-        marks = clean.encode("ascii", "replace").translate(_PADDING_MARKS)
-        at = marks.find(b"b=")
+    marks, at = _character_marks(clean, raw, _PADDING_MARKS, b"b=")
     tokens: list[str] = []
     while at != -1:
         start = max(marks.rfind(b".", 0, at), marks.rfind(b"=", 0, at)) + 1
@@ -357,16 +364,6 @@ def _windows(text: str, hints: list[re.Match[str]]) -> list[str]:
         else:
             spans.append([low, high])
     return [text[low:high] for low, high in spans]
-
-
-def _marks(characters: dict[str, bytes]) -> bytes:
-    """A ``bytes.translate`` table: each byte of a character of a key becomes that key's mark, every other byte a
-    dot."""
-    table = bytearray(b"." * 256)
-    for chars, mark in characters.items():
-        for char in chars:
-            table[ord(char)] = mark[0]
-    return bytes(table)
 
 
 # Whole-text necessary conditions for the two rewritten views' hints, tested in C on the text as UTF-8 bytes
