@@ -42,9 +42,15 @@ import sys
 import regex
 
 from nerb_verify.codes import register
+from nerb_verify.privacy import separator_view
 from nerb_verify.privacy.lazy import LazyPattern
-from nerb_verify.privacy.normalise import (decode_quoted_printable, decode_utf7, has_quoted_printable, has_utf7,
-                                          normalise)
+from nerb_verify.privacy.normalise import (
+    decode_quoted_printable,
+    decode_utf7,
+    has_quoted_printable,
+    has_utf7,
+    normalise,
+)
 from nerb_verify.privacy.payloads import (
     MIN_WORD_TOKEN,
     as_text,
@@ -53,7 +59,6 @@ from nerb_verify.privacy.payloads import (
     word_has_raw_payload,
 )
 from nerb_verify.privacy.prefilter import Hint, needs_full_scan
-from nerb_verify.privacy import separator_view
 from nerb_verify.privacy.profiles import PROFILES, STRICT_NUMBER_RULES, Profile
 from nerb_verify.privacy.rules import ALL_RULES
 from nerb_verify.privacy.rules.email import AT_SIGN, EMAIL
