@@ -89,17 +89,65 @@ def _printable_text(raw: bytes) -> str | None:
 
 def _printable(text: str) -> str | None:
     """``text`` when it is made of printable characters once at most two control or format characters are dropped
-    (those dropped), and long enough to be a payload; else None."""
+    (those dropped), written as text is (:func:`written_as_text`), and long enough to be a payload; else None."""
     if text.isprintable():
         # No control, format or separator character (but the space): nothing is dropped and every test below holds
-        # but the length.
-        return text if len(text) >= MIN_DECODED_CHARS else None
+        # but the length and the script test.
+        return text if len(text) >= MIN_DECODED_CHARS and written_as_text(text) else None
     kept = "".join(ch for ch in text if ch in "\t\n\r " or unicodedata.category(ch) not in ("Cc", "Cf"))
     if len(text) - len(kept) > MAX_STRIPPED_CHARS or len(kept) < MIN_DECODED_CHARS:
         return None
     if not kept.replace("\n", " ").replace("\t", " ").replace("\r", " ").isprintable():
         return None
-    return kept
+    return kept if written_as_text(kept) else None
+
+
+# Scripts written together in one text (UTS #39's "highly restrictive" sets: Han with Hiragana and Katakana, Han with
+# Hangul, Han with Bopomofo), taken as one; their characters' names begin with these words.
+_CJK_WORDS = frozenset({"CJK", "HIRAGANA", "KATAKANA", "HANGUL", "BOPOMOFO", "IDEOGRAPHIC"})
+# Marks that go with any script (combining diacritics, variation selectors), by the first word of their names.
+_ANY_SCRIPT_MARKS = frozenset({"COMBINING", "VARIATION"})
+
+
+def _script_word(char: str) -> str:
+    """The script of ``char``, read off its Unicode name: the first word (``CYRILLIC SMALL LETTER A``), the second
+    for a fullwidth or halfwidth form, one word for the East Asian scripts written together (``_CJK_WORDS``)."""
+    words = unicodedata.name(char, "").split()
+    if words[:1] in (["FULLWIDTH"], ["HALFWIDTH"]):
+        words = words[1:]
+    word = words[0] if words else ""
+    return "CJK" if word in _CJK_WORDS else word
+
+
+def written_as_text(text: str) -> bool:
+    """Whether the non-ASCII characters of ``text`` are written the way text is: every script-specific combining
+    mark follows a letter of its own script (a Hebrew point after a Hebrew letter, not after a Latin ``z``), and
+    the letters beyond ASCII belong to Latin and at most one other script (the East Asian ones written together
+    count as one). Random bytes that happen to be UTF-8 (a digest or glued words decoded at some alignment) mix
+    ASCII with marks and letters of unrelated scripts (a tilde, a letter, a slash, two letters, then a Thaana mark,
+    a bracket and a Syriac mark); text hidden in a payload, a name in any script next to an address included, does
+    not. ASCII text always is."""
+    if text.isascii():
+        return True
+    scripts: set[str] = set()
+    base = "LATIN"  # the script of the last letter (ASCII letters are Latin)
+    for char in text:
+        if char.isascii():
+            if char.isalpha():
+                base = "LATIN"
+            continue
+        category = unicodedata.category(char)
+        if category[0] == "M":
+            word = _script_word(char)
+            if word not in _ANY_SCRIPT_MARKS and word != base:
+                return False
+        elif category[0] == "L":
+            base = _script_word(char)
+            if base != "LATIN":
+                scripts.add(base)
+                if len(scripts) > 1:
+                    return False
+    return True
 
 
 def _inflate(raw: bytes) -> bytes | None:
@@ -142,7 +190,7 @@ def as_text(raw: bytes | None) -> str | None:
         # over its characters.)
         text = raw.decode("utf-8", "surrogateescape")
         if text.isprintable():
-            return text if len(text) >= MIN_DECODED_CHARS else None
+            return text if len(text) >= MIN_DECODED_CHARS and written_as_text(text) else None
         if _ESCAPED_BYTE.search(text) is not None:
             return None
         return _printable(text)
