@@ -25,7 +25,7 @@ from nerb_verify.loader import BUNDLE_LIMITS, LoadFailure, parse_json_bytes
 from nerb_verify.privacy import json_stream, stream
 from nerb_verify.privacy.json_scan import scan_json
 from nerb_verify.privacy.profiles import CONTRACT, PROFILES, REPOSITORY
-from nerb_verify.privacy.runner import scan_paths
+from nerb_verify.privacy.runner import largest_first_chunks, scan_paths
 from nerb_verify.privacy.text_scan import scan_text
 
 SETTINGS = settings(max_examples=40, deadline=None,
@@ -303,6 +303,29 @@ def test_jobs_in_process_match_one_job(tmp_path: Path) -> None:
     assert [f.to_json() for f in two.findings] == [f.to_json() for f in one.findings]
     assert two.summary.to_json() == one.summary.to_json()
     assert os.cpu_count() is None or one.exit_code == 1
+
+
+def test_jobs_with_files_of_very_different_sizes_match_one_job(tmp_path: Path) -> None:
+    # The workers take the largest files first (session 15); the findings still come in the order of one job.
+    _tree(tmp_path / "tree")
+    big = tmp_path / "tree" / "zz" / "big.txt"
+    big.parent.mkdir()
+    big.write_text(("filler line of text\n" * 4000) + "mail " + EMAIL + "\n", "utf-8")
+    one = scan_paths([str(tmp_path / "tree")], PROFILES["repository"], jobs=1)
+    two = scan_paths([str(tmp_path / "tree")], PROFILES["repository"], jobs=2, parallel_min_bytes=0)
+    assert [f.to_json() for f in two.findings] == [f.to_json() for f in one.findings]
+    assert two.summary.to_json() == one.summary.to_json() and len(one.findings) == 7
+
+
+def test_largest_files_go_first_in_chunks_that_hold_every_file_once() -> None:
+    sizes = [5, 900, 3, 3, 700, 1, 0, 40] + [2] * 200
+    chunks = largest_first_chunks(sizes, 2)
+    flat = [index for chunk in chunks for index in chunk]
+    assert sorted(flat) == list(range(len(sizes)))
+    assert flat[:3] == [1, 4, 7]  # largest first
+    assert chunks[0] == [1] and chunks[1] == [4]  # each over the byte budget alone
+    assert all(len(chunk) <= 64 for chunk in chunks)
+    assert largest_first_chunks([], 2) == []
 
 
 _PEAK_SCRIPT = """

@@ -331,11 +331,37 @@ def _scan_task(task: tuple[str, str, str]) -> tuple[list[Finding], dict[str, int
     return collector.findings, counts
 
 
+def _scan_chunk(chunk: list[tuple[str, str, str]]) -> list[tuple[list[Finding], dict[str, int]]]:
+    """Worker: :func:`_scan_task` for each task of ``chunk``, in order."""
+    return [_scan_task(task) for task in chunk]
+
+
+def largest_first_chunks(sizes: list[int], workers: int) -> list[list[int]]:
+    """Task indices in chunks for ``workers`` processes, largest files first (longest-processing-time-first: a large
+    file found last in the walk would otherwise keep one worker busy after the others are done); consecutive files
+    of that order share a chunk up to 64 files or about 1/(8 * workers) of the bytes, so small files cost one
+    round trip per chunk, not per file. Every index appears once."""
+    order = sorted(range(len(sizes)), key=lambda index: (-sizes[index], index))
+    budget = max(1, sum(sizes) // (8 * max(1, workers)))
+    chunks: list[list[int]] = []
+    current: list[int] = []
+    held = 0
+    for index in order:
+        current.append(index)
+        held += sizes[index]
+        if held >= budget or len(current) >= 64:
+            chunks.append(current)
+            current, held = [], 0
+    if current:
+        chunks.append(current)
+    return chunks
+
+
 def _scan_tasks(tasks: list[tuple[str, str, int]], profile: Profile, collector: Collector, summary: ScanSummary,
                 jobs: int, parallel_min_bytes: int) -> None:
     """Scan the files of ``tasks``: in this process (one job, a custom profile, or too little to share), or in
-    ``jobs`` worker processes; findings are added in task order either way, so the output does not depend on
-    ``jobs``."""
+    ``jobs`` worker processes, largest files first (:func:`largest_first_chunks`); findings are added in task
+    order either way, so the output does not depend on ``jobs``."""
     total = sum(size for _path, _shown, size in tasks)
     if jobs <= 1 or len(tasks) < 2 or total < parallel_min_bytes or PROFILES.get(profile.name) is not profile:
         for path, shown, _size in tasks:
@@ -348,11 +374,19 @@ def _scan_tasks(tasks: list[tuple[str, str, int]], profile: Profile, collector: 
     context = multiprocessing.get_context("fork" if "fork" in methods else None)
     work = [(path, shown, profile.name) for path, shown, _size in tasks]
     workers = min(jobs, len(tasks))
+    chunks = largest_first_chunks([size for _path, _shown, size in tasks], workers)
+    results: list[tuple[list[Finding], dict[str, int]] | None] = [None] * len(work)
     with ProcessPoolExecutor(max_workers=workers, mp_context=context) as pool:
-        for findings, counts in pool.map(_scan_task, work, chunksize=max(1, min(64, len(work) // (workers * 8)))):
-            collector.findings.extend(findings)
-            for name, value in counts.items():
-                setattr(summary, name, getattr(summary, name) + value)
+        for chunk, chunk_results in zip(chunks, pool.map(_scan_chunk, [[work[index] for index in chunk]
+                                                                        for chunk in chunks])):
+            for index, result in zip(chunk, chunk_results):
+                results[index] = result
+    for result in results:
+        assert result is not None  # (every task is in exactly one chunk)
+        findings, counts = result
+        collector.findings.extend(findings)
+        for name, value in counts.items():
+            setattr(summary, name, getattr(summary, name) + value)
 
 
 def scan_paths(paths: list[str], profile: Profile, allowlist: Allowlist | None = None,
