@@ -33,7 +33,8 @@ SOURCE_PIN = "manifest.source_pin_split"
 GOLD_SLICE = "publication.gold_slice_unsupported"
 ALIASES = "card.alias_count_mismatch"
 RSS_PLATFORM = "performance.rss_unsupported_platform"
-NEW_CODES = (SCANNER, ADJUDICATION, ELAPSED, SOURCE_PIN, GOLD_SLICE, ALIASES, RSS_PLATFORM)
+LEAK_DOCUMENTS = "quality.leaked_documents_without_miss"
+NEW_CODES = (SCANNER, ADJUDICATION, ELAPSED, SOURCE_PIN, GOLD_SLICE, ALIASES, RSS_PLATFORM, LEAK_DOCUMENTS)
 OTHER_HASH = "sha256:" + "ab" * 32
 
 Edit = tuple[str, tuple[str | int, ...], Any]
@@ -367,3 +368,55 @@ def test_the_rss_platforms_are_linux_and_macos() -> None:
     assert has_rss({"rss_samples_bytes": [1], "peak_rss_bytes": 1})
     assert has_rss({"rss_samples_bytes": [], "peak_rss_bytes": 1})
     assert not has_rss({"rss_samples_bytes": [], "peak_rss_bytes": None})
+
+
+def _slice_index(base: str, entity_class: str) -> int:
+    evidence = json.loads((BUNDLES / base / EVIDENCE).read_text(encoding="utf-8"))
+    return next(i for i, s in enumerate(evidence["quality"]["slices"]) if s["entity_class"] == entity_class)
+
+
+def _fewer_missed_documents() -> list[Edit]:
+    """Nine person documents with a miss (and the combined panel's alike) restated as fully detected, the leaked
+    characters and their documents kept: document leakage falls from 96.72% to 81.97% for person."""
+    person, combined = _slice_index("nerb-enron", "person"), _slice_index("nerb-enron", "person_contact")
+    return [(EVIDENCE, ("quality", "slices", person, "documents_with_any_miss"), 50),
+            (EVIDENCE, ("quality", "slices", combined, "documents_with_any_miss"), 53)]
+
+
+def test_fewer_documents_with_a_miss_than_with_a_leak_is_rejected(tmp_path: Path) -> None:
+    """Every rate, gate actual, summary cell and hash re-derived; only the leaked-documents bound still disagrees."""
+    result = forge("nerb-enron", tmp_path, _fewer_missed_documents())
+    assert errors(result) == {LEAK_DOCUMENTS}
+    pointers = {(f.artifact, f.pointer) for f in result.collector.findings if f.code == LEAK_DOCUMENTS}
+    assert pointers == {(EVIDENCE, f"/quality/slices/{i}/documents_with_any_miss")
+                        for i in (_slice_index("nerb-enron", "person"), _slice_index("nerb-enron", "person_contact"))}
+    assert all("50" not in (f.message or "") and "53" not in (f.message or "") for f in result.collector.findings)
+
+
+def test_fewer_missed_documents_verify_without_the_leak_bound(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """With the rule switched off the same forgery is verified: the check is what catches it."""
+    from nerb_verify.checks import quality
+
+    monkeypatch.setattr(quality, "check_leaked_documents", lambda *args: None)
+    result = forge("nerb-enron", tmp_path, _fewer_missed_documents())
+    assert result.verdict == "verified"
+    assert not errors(result)
+
+
+def test_the_leak_bound_reads_eligible_slices_only() -> None:
+    """Equal counts pass, one more leaked document fails, and an ineligible slice is left to its own rule."""
+    from nerb_verify.checks.quality.leak_documents import check_leaked_documents
+    from nerb_verify.context import VerifyContext, VerifyOptions
+    from nerb_verify.findings import Collector
+
+    def codes(counts: dict[str, int], eligible: bool) -> list[str]:
+        ctx = VerifyContext(root=Path("."), options=VerifyOptions(), collector=Collector())
+        check_leaked_documents(ctx, ["quality", "slices", 0], counts, eligible)
+        return [f.code for f in ctx.collector.findings]
+
+    assert codes({"documents_with_any_leaked_character": 3, "documents_with_any_miss": 3}, True) == []
+    assert codes({"documents_with_any_leaked_character": 4, "documents_with_any_miss": 3}, True) == [LEAK_DOCUMENTS]
+    assert codes({"documents_with_any_leaked_character": 4, "documents_with_any_miss": 3}, False) == []
+    assert codes({"documents_with_any_leaked_character": 4}, True) == []
+    no_misses = {"documents_with_any_leaked_character": 1, "documents_with_any_miss": 0, "false_negative": 0}
+    assert codes(no_misses, True) == []  # quality.exact_recall_characters reports it

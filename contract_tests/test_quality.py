@@ -213,7 +213,7 @@ def test_messages_never_echo_input_strings() -> None:
 
 RULES = [
     ("quality.count_identity", 2, {"predicted_characters": 264}),
-    ("quality.count_bounds", 2, {"documents_with_any_leaked_character": 62}),
+    ("quality.count_bounds", 2, {"documents_with_any_leaked_character": 62, "documents_with_any_miss": 62}),
     ("quality.cataloged_tp_partition", 1, {"cataloged_wrong_canonical": 1, "cataloged_false_negative": 3}),
     ("quality.document_partition", 2, {"negative_documents": 38}),
     ("quality.document_event_zero_together", 2, {"documents_with_any_leaked_character": 0}),

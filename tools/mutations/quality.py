@@ -133,7 +133,12 @@ CASES = [
           "Person predicted characters 264 != covered 263 + over-redacted 0."),
     _case("quality.count_bounds", "leaked-documents-exceed-gold-documents",
           [_counts(2, {"documents_with_any_leaked_character": 62})],
-          "62 person documents with a leaked character, but only 61 documents have gold."),
+          "62 person documents with a leaked character, but only 61 documents have gold (and only 59 a miss).",
+          codes=["quality.count_bounds", "quality.leaked_documents_without_miss"]),
+    _case("quality.leaked_documents_without_miss", "person-leak-in-a-document-without-a-miss",
+          [_counts(2, {"documents_with_any_leaked_character": 60})],
+          "60 person documents with a leaked character, but only 59 with a missed span (a leaked character lies in "
+          "a span that is not matched)."),
     _case("quality.cataloged_tp_partition", "wrong-canonical-beyond-tp",
           [_counts(1, {"cataloged_wrong_canonical": 1, "cataloged_false_negative": 3})],
           "Contact cataloged TP 122 + wrong canonical 1 exceeds TP 122 (identities kept)."),

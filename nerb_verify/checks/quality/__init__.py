@@ -7,7 +7,8 @@ For each slice of ``benchmark-evidence.json`` ``/quality/slices`` this family
 * reads the 23 counts strictly (exact JSON integers >= 0; ``5.0``, ``true`` and ``"5"`` are findings, never coerced);
 * checks the descriptor rules (label strength, completeness, gate eligibility, small-slice privacy rule);
 * checks every count identity, bound, zero-together pair, documents-vs-events rule, the positive/negative document
-  partition and the character universe (spec 10 section 9.3);
+  partition and the character universe (spec 10 section 9.3), and that no more documents leak a character than
+  have a miss (:mod:`nerb_verify.checks.quality.leak_documents`);
 * enforces open-world eligibility: only ``independent`` + ``exhaustive_within_scope`` slices may carry false
   positives, character counts and negative documents; other slices keep hits and misses only;
 * binds every combined ``person_contact`` slice to its ``contact`` and ``person`` slices (span sums, document and
@@ -29,6 +30,7 @@ from nerb_verify.context import EVIDENCE, VerifyContext
 from nerb_verify.findings import Label
 from nerb_verify.pointers import join
 
+from nerb_verify.checks.quality.leak_documents import check_leaked_documents
 from nerb_verify.checks.quality.quality_panel import check_slice_identities
 from nerb_verify.checks.quality.quality_math import (
     COUNT_FIELDS,
@@ -283,6 +285,7 @@ def check_slice(ctx: VerifyContext, index: int, item: dict[str, Any]) -> int:
     counts = read_counts(ctx, index, item)
     _check_descriptor(ctx, base, item, strength, completeness, eligible, counts)
     _check_counts(ctx, base, counts, eligible)
+    check_leaked_documents(ctx, base, counts, eligible)
     return _check_metrics(ctx, index, item, counts, eligible)
 
 
