@@ -34,7 +34,8 @@ GOLD_SLICE = "publication.gold_slice_unsupported"
 ALIASES = "card.alias_count_mismatch"
 RSS_PLATFORM = "performance.rss_unsupported_platform"
 LEAK_DOCUMENTS = "quality.leaked_documents_without_miss"
-NEW_CODES = (SCANNER, ADJUDICATION, ELAPSED, SOURCE_PIN, GOLD_SLICE, ALIASES, RSS_PLATFORM, LEAK_DOCUMENTS)
+VIEW_SHARED = "manifest.text_view_artifact_shared"
+NEW_CODES = (SCANNER, ADJUDICATION, ELAPSED, SOURCE_PIN, GOLD_SLICE, ALIASES, RSS_PLATFORM, LEAK_DOCUMENTS, VIEW_SHARED)
 OTHER_HASH = "sha256:" + "ab" * 32
 
 Edit = tuple[str, tuple[str | int, ...], Any]
@@ -420,3 +421,51 @@ def test_the_leak_bound_reads_eligible_slices_only() -> None:
     assert codes({"documents_with_any_leaked_character": 4}, True) == []
     no_misses = {"documents_with_any_leaked_character": 1, "documents_with_any_miss": 0, "false_negative": 0}
     assert codes(no_misses, True) == []  # quality.exact_recall_characters reports it
+
+
+def _primary_view_on_other_bytes(base: str) -> list[Edit]:
+    """The primary quality view states another view's digest (manifest and evidence alike); its id, regions,
+    content policy and every other field are kept."""
+    views = json.loads((BUNDLES / base / MANIFEST).read_text(encoding="utf-8"))["preparation"]["text_views"]
+    primary = next(i for i, v in enumerate(views) if v["primary_for_quality"])
+    other = next(v for v in views if not v["primary_for_quality"])["artifact_sha256"]
+    pointer = ("preparation", "text_views", primary, "artifact_sha256")
+    return [(MANIFEST, pointer, other), (EVIDENCE, pointer, other)]
+
+
+@pytest.mark.parametrize("base", ["nerb-enron", "synthetic-smoke"])
+def test_a_primary_view_stating_another_views_digest_is_rejected(base: str, tmp_path: Path) -> None:
+    """Both copies agree and everything is resealed; only the seeded-digest identity is false."""
+    edits = _primary_view_on_other_bytes(base)
+    result = forge(base, tmp_path, edits)
+    assert errors(result) == {VIEW_SHARED}
+    primary = edits[0][1][2]
+    assert {(f.artifact, f.pointer) for f in result.collector.findings if f.code == VIEW_SHARED} == {
+        (MANIFEST, f"/preparation/text_views/{primary}/artifact_sha256"),
+        (EVIDENCE, f"/preparation/text_views/{primary}/artifact_sha256")}
+    digest = str(edits[0][2])
+    assert all(digest[7:23] not in (f.message or "") for f in result.collector.findings)
+
+
+def test_the_shared_view_digest_verifies_with_the_rule_switched_off(tmp_path: Path,
+                                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    """Without the rule the forgery is verified: the check is what catches it."""
+    from nerb_verify.checks.provenance import view_identity
+
+    monkeypatch.setattr(view_identity, "run", lambda ctx: None)
+    result = forge("nerb-enron", tmp_path, _primary_view_on_other_bytes("nerb-enron"))
+    assert result.verdict == "verified"
+    assert not errors(result)
+
+
+def test_shared_views_compares_distinct_ids_only() -> None:
+    """A later view repeating an earlier digest is reported; a repeated id (manifest.duplicate_id's) and malformed
+    entries are not."""
+    from nerb_verify.checks.provenance.view_identity import shared_views
+
+    a, b = "sha256:" + "1" * 64, "sha256:" + "2" * 64
+    assert shared_views([{"id": "x", "artifact_sha256": a}, {"id": "y", "artifact_sha256": b}]) == []
+    assert shared_views([{"id": "x", "artifact_sha256": a}, {"id": "y", "artifact_sha256": a},
+                         {"id": "z", "artifact_sha256": a}]) == [1, 2]
+    assert shared_views([{"id": "x", "artifact_sha256": a}, {"id": "x", "artifact_sha256": a}]) == []
+    assert shared_views([None, {"id": 3, "artifact_sha256": a}, {"id": "y"}]) == []

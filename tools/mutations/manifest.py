@@ -420,6 +420,12 @@ CASES = [
            for i in range(3)],
           "Every gold label names the sealed gold annotations (same id, hash and size) as their own adjudication "
           "record, so the independent review they claim has no record of its own (resealed)."),
+    _case("manifest.text_view_artifact_shared", "primary-view-states-the-full-body-digest",
+          _both("/preparation/text_views/2/artifact_sha256",
+                "sha256:1304bf0973b9c08d113217601e9cf9d171efc9858dbadfbf2400c91cfb109692"),
+          "The primary quality view (subject and current body) states the full visible body view's digest in the "
+          "manifest and the evidence alike; views are hashed with their own name as seed, so two views cannot share "
+          "one (resealed)."),
 ]
 
 

@@ -22,7 +22,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from nerb_verify.checks.provenance import adjudication_identity, release_identity, scanner_identity, source_pin
+from nerb_verify.checks.provenance import (
+    adjudication_identity,
+    release_identity,
+    scanner_identity,
+    source_pin,
+    view_identity,
+)
 from nerb_verify.codes import register
 from nerb_verify.context import EVIDENCE, MANIFEST, VerifyContext
 from nerb_verify.findings import Label
@@ -286,6 +292,7 @@ def run(ctx: VerifyContext) -> None:
         return
     scanner_identity.run(ctx)
     source_pin.run(ctx)
+    view_identity.run(ctx)
     if isinstance(manifest, dict):
         check_manifest(ctx, manifest)
         adjudication_identity.run(ctx)
