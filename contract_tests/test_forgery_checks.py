@@ -35,7 +35,8 @@ ALIASES = "card.alias_count_mismatch"
 RSS_PLATFORM = "performance.rss_unsupported_platform"
 LEAK_DOCUMENTS = "quality.leaked_documents_without_miss"
 VIEW_SHARED = "manifest.text_view_artifact_shared"
-NEW_CODES = (SCANNER, ADJUDICATION, ELAPSED, SOURCE_PIN, GOLD_SLICE, ALIASES, RSS_PLATFORM, LEAK_DOCUMENTS, VIEW_SHARED)
+CLASS_OMITTED = "summary.class_omitted"
+NEW_CODES = (SCANNER, ADJUDICATION, ELAPSED, SOURCE_PIN, GOLD_SLICE, ALIASES, RSS_PLATFORM, LEAK_DOCUMENTS, VIEW_SHARED, CLASS_OMITTED)
 OTHER_HASH = "sha256:" + "ab" * 32
 
 Edit = tuple[str, tuple[str | int, ...], Any]
@@ -469,3 +470,53 @@ def test_shared_views_compares_distinct_ids_only() -> None:
                          {"id": "z", "artifact_sha256": a}]) == [1, 2]
     assert shared_views([{"id": "x", "artifact_sha256": a}, {"id": "x", "artifact_sha256": a}]) == []
     assert shared_views([None, {"id": 3, "artifact_sha256": a}, {"id": "y"}]) == []
+
+
+PERSON_COVERAGE_ROW = "| Person | 1,267 | 20 | 1,247 | 1.58% |\n"
+
+
+def forge_summary(tmp_path: Path, old: str, new: str) -> VerifyResult:
+    """Copy the real bundle, replace ``old`` by ``new`` once in summary.md, reseal (publication list) and verify."""
+    root = tmp_path / "bundle"
+    shutil.copytree(BUNDLES / "nerb-enron", root)
+    summary = root / "summary.md"
+    text = summary.read_text(encoding="utf-8")
+    assert text.count(old) == 1
+    summary.write_text(text.replace(old, new), encoding="utf-8")
+    return rederive(root, set()).result
+
+
+def test_a_coverage_table_without_its_person_row_is_rejected(tmp_path: Path) -> None:
+    """The person row (1.58% catalog coverage) deleted; every number left in the table still traces."""
+    result = forge_summary(tmp_path, PERSON_COVERAGE_ROW, "")
+    assert errors(result) == {CLASS_OMITTED}
+    found = [f for f in result.collector.findings if f.code == CLASS_OMITTED]
+    assert [(f.artifact, f.line) for f in found] == [("summary.md", 36)]
+    assert all("Person" not in (f.message or "") for f in found)
+
+
+def test_the_dropped_row_verifies_without_the_class_rule(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Without the rule the edited summary is verified: the check is what catches it."""
+    from nerb_verify.checks.presentation import summary_classes
+
+    monkeypatch.setattr(summary_classes, "omitted_classes", lambda text, classes: [])
+    result = forge_summary(tmp_path, PERSON_COVERAGE_ROW, "")
+    assert result.verdict == "verified"
+    assert not errors(result)
+
+
+def test_class_tables_need_every_evaluated_class() -> None:
+    """Rows and columns both; tables without class labels and classes the evidence lacks are not concerned."""
+    from nerb_verify.checks.presentation.summary_classes import evaluated_classes, omitted_classes
+
+    rows = "| Class | Count |\n|---|---:|\n| Combined | 3 |\n| Contact | 1 |\n| Person | 2 |\n"
+    columns = "| Metric | Combined | Contact | Person |\n|---|---:|---:|---:|\n| Precision | 1% | 2% | 3% |\n"
+    every = {"person_contact", "contact", "person"}
+    assert omitted_classes(rows + "\n" + columns, every) == []
+    assert omitted_classes(rows.replace("| Person | 2 |\n", ""), every) == [(3, 2)]
+    assert omitted_classes(columns.replace(" Person |", "").replace(" 3% |", ""), every) == [(1, 1)]
+    assert omitted_classes(rows.replace("| Person | 2 |\n", ""), {"person_contact", "contact"}) == []
+    assert omitted_classes("| Check | Found |\n|---|---:|\n| Patterns | 5 |\n", every) == []
+    evidence = json.loads((BUNDLES / "nerb-enron" / EVIDENCE).read_text(encoding="utf-8"))
+    assert evaluated_classes(evidence) == every
+    assert evaluated_classes({"quality": {"slices": []}}) == set()

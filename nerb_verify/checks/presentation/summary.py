@@ -37,7 +37,7 @@ from fractions import Fraction
 from typing import Any, NamedTuple
 
 from nerb_verify import context as C
-from nerb_verify.checks.presentation import summary_layout, summary_model, summary_prose
+from nerb_verify.checks.presentation import summary_classes, summary_layout, summary_model, summary_prose
 from nerb_verify.checks.quality.quality_math import METRICS
 from nerb_verify.checks.raw._access import as_dict, as_int, as_list, dig, exact_fraction
 from nerb_verify.codes import register
@@ -835,6 +835,9 @@ def _layout(ctx: VerifyContext, model: summary_model.Model, rel: str, text: str,
             col.add(summary_layout.ROW_LABEL, rel, "", line=line, column=column)
         for line, column in omitted:
             col.add(summary_layout.OMITTED, rel, "", line=line, column=column)
+        classes = summary_classes.evaluated_classes(ctx.evidence)
+        for line, column in summary_classes.omitted_classes(text, classes):
+            col.add(summary_classes.CLASS_OMITTED, rel, "", line=line, column=column)
         return
     found = summary_layout.check_svg(model, text)
     starts = summary_layout.line_starts(text)
