@@ -36,7 +36,8 @@ RSS_PLATFORM = "performance.rss_unsupported_platform"
 LEAK_DOCUMENTS = "quality.leaked_documents_without_miss"
 VIEW_SHARED = "manifest.text_view_artifact_shared"
 CLASS_OMITTED = "summary.class_omitted"
-NEW_CODES = (SCANNER, ADJUDICATION, ELAPSED, SOURCE_PIN, GOLD_SLICE, ALIASES, RSS_PLATFORM, LEAK_DOCUMENTS, VIEW_SHARED, CLASS_OMITTED)
+NEW_CODES = (SCANNER, ADJUDICATION, ELAPSED, SOURCE_PIN, GOLD_SLICE, ALIASES, RSS_PLATFORM, LEAK_DOCUMENTS, VIEW_SHARED,
+             CLASS_OMITTED)
 OTHER_HASH = "sha256:" + "ab" * 32
 
 Edit = tuple[str, tuple[str | int, ...], Any]
