@@ -244,10 +244,22 @@ def _found_of(result) -> list:
     return [(f.code, f.artifact, f.pointer, f.line, f.column) for f in result.findings]
 
 
-def test_a_streamed_file_that_is_not_utf8_is_skipped_as_binary(tmp_path: Path,
-                                                               monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_streamed_file_that_is_not_utf8_is_read_leniently(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # (It was skipped as binary: one stray byte at the end hid every address before it.)
     data = tmp_path / "data.txt"
     data.write_bytes(("contact " + EMAIL + "\n").encode() * 400 + b"\xff\xfe tail")
+    expected = _found_of(_scan([data]))
+    assert len(expected) == 400
+    monkeypatch.setenv("NERB_SCAN_STREAM_BYTES", "1024")
+    result = _scan([data])
+    assert result.summary.binary_skipped == 0 and result.summary.not_utf8_files == 1 and result.exit_code == 1
+    assert _found_of(result) == expected
+
+
+def test_a_streamed_file_that_is_not_utf8_and_holds_control_bytes_is_binary(tmp_path: Path,
+                                                                           monkeypatch: pytest.MonkeyPatch) -> None:
+    data = tmp_path / "data.txt"
+    data.write_bytes(("contact " + EMAIL + "\n").encode() * 400 + b"\xff\x01 tail")
     monkeypatch.setenv("NERB_SCAN_STREAM_BYTES", "1024")
     result = _scan([data])
     assert result.summary.binary_skipped == 1 and result.findings == [] and result.exit_code == 0

@@ -279,6 +279,11 @@ class _ParseState:
         raise LoadFailure(LoadProblem(NON_FINITE))
 
 
+def invalid_utf8_problem(offset: int) -> LoadProblem:
+    """The problem of a file whose first byte sequence that is not UTF-8 starts at byte ``offset``."""
+    return LoadProblem(INVALID_UTF8, message=f"File is not valid UTF-8 (first bad byte at offset {offset}).")
+
+
 def parse_json_bytes(raw: bytes, limits: Limits = CONTRACT_LIMITS,
                      root: Literal["object", "array", "any"] = "object") -> Any:
     """Parse JSON bytes under ``limits`` or raise :class:`LoadFailure` with the first problem found.
@@ -293,8 +298,7 @@ def parse_json_bytes(raw: bytes, limits: Limits = CONTRACT_LIMITS,
     try:
         text = raw.decode("utf-8", errors="strict")
     except UnicodeDecodeError as exc:
-        raise LoadFailure(LoadProblem(INVALID_UTF8, message="File is not valid UTF-8 (first bad byte at offset "
-                                      "{offset}).".format(offset=exc.start))) from None
+        raise LoadFailure(invalid_utf8_problem(exc.start)) from None
     if _escape_free_and_small(text, limits):
         data = _plain_parse(text, None, limits, False)
         if data is not _NOT_PLAIN:

@@ -99,8 +99,11 @@ def summary_line(findings: Sequence[Finding], summary: ScanSummary, bundle_verdi
     """The run's one-line summary. A privacy scan names its profile and counts; ``--bundles`` counts the bundles by
     verdict and the findings by family, since a bundle's findings come from every check family."""
     if bundle_verdicts is None:
+        notes = ([f"{summary.wide_text_files} in UTF-16 or UTF-32"] if summary.wide_text_files else []) + (
+            [f"{summary.not_utf8_files} not valid UTF-8"] if summary.not_utf8_files else [])
+        wide = f" ({', '.join(notes)})" if notes else ""
         return (f"nerb-verify scan ({summary.profile} profile): {len(findings)} finding(s) in "
-                f"{summary.files_scanned} file(s) scanned; {summary.binary_skipped} binary file(s) skipped; "
+                f"{summary.files_scanned} file(s) scanned{wide}; {summary.binary_skipped} binary file(s) skipped; "
                 f"{summary.not_scanned} path(s) not scanned; {summary.suppressed} finding(s) allowlisted.")
     verdicts = Counter(bundle_verdicts)
     by_verdict = ", ".join(f"{verdicts[v]} {v.replace('_', ' ')}" for v in sorted(verdicts)) or "none touched"

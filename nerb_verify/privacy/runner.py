@@ -5,8 +5,10 @@
   ``.venv``, ``node_modules``, ``*.egg-info``) are not entered: they are not part of a repository's published files.
 * A symbolic link is never followed, but its target *text* is scanned (git stores it as the link's content, so a
   link to a home directory would publish that path).
-* Files are read with the strict loader's regular-file reader (no symlink). A file with a NUL byte in its first 8 KiB
-  or that is not UTF-8 is binary: skipped and counted.
+* Files are read with the strict loader's regular-file reader (no symlink). A file is text in UTF-8, or in UTF-16 or
+  UTF-32 when its first 8 KiB say so (a byte order mark, or NUL bytes laid out as wide text: ``text_encoding.py``);
+  any other file with a NUL byte in its first 8 KiB, or one that does not decode strictly, is binary: skipped and
+  counted.
 * Files over ``NERB_SCAN_STREAM_BYTES`` (32 MiB) are streamed (:mod:`nerb_verify.privacy.stream`): read in windows,
   with the same rules and the same findings as in memory; so is a ``*.json`` file the strict loader refuses only for
   its size (bytes, values, members or string length): it is scanned as JSON by the incremental parser
@@ -41,6 +43,7 @@ from nerb_verify.loader import (
     TOO_LARGE,
     TOO_MANY_NODES,
     LoadFailure,
+    invalid_utf8_problem,
     open_regular,
     parse_json_bytes,
     read_regular_file,
@@ -50,6 +53,7 @@ from nerb_verify.privacy.allowlist import Allowlist
 from nerb_verify.privacy.engine import scan_string
 from nerb_verify.privacy.json_scan import scan_json
 from nerb_verify.privacy.profiles import PROFILES, Profile, for_text_file
+from nerb_verify.privacy.text_encoding import UTF8, lenient_utf8, text_encoding
 from nerb_verify.privacy.text_scan import scan_text
 
 NOT_SCANNED = register(
@@ -80,6 +84,8 @@ class ScanSummary:
     suppressed: int = 0
     streamed: int = 0
     allowlist_problems: int = 0
+    wide_text_files: int = 0  # UTF-16 or UTF-32 text, decoded and scanned (``text_encoding.py``)
+    not_utf8_files: int = 0  # UTF-8 with invalid sequences, decoded with replacement characters and scanned
 
     def to_json(self) -> dict[str, int | str]:
         return dict(self.__dict__)
@@ -166,16 +172,26 @@ def _scan_file(path: str, shown: str, profile: Profile, collector: Collector, su
         collector.add(NOT_SCANNED, shown, "", "The file could not be read ({reason}).",
                       reason=Label(failure.problem.code))
         return
-    if b"\x00" in raw[:BINARY_PROBE]:
+    encoding = text_encoding(raw[:BINARY_PROBE])
+    if encoding is None:
         summary.binary_skipped += 1
         return
     try:
-        text = raw.decode("utf-8")
+        text = raw.decode(encoding)
     except UnicodeDecodeError:
-        summary.binary_skipped += 1
-        return
+        lenient = lenient_utf8(raw) if encoding == UTF8 else None
+        if lenient is None:
+            summary.binary_skipped += 1
+            return
+        text = lenient
+        summary.not_utf8_files += 1
     summary.files_scanned += 1
     summary.bytes_scanned += len(raw)
+    if encoding != UTF8:
+        summary.wide_text_files += 1
+        if shown.endswith(".json") and profile.name == "contract":
+            collector.add(WIDE_JSON.code, shown, "", WIDE_JSON.message)
+        raw = text.removeprefix("\ufeff").encode("utf-8")  # (JSON is parsed from UTF-8)
     if shown.endswith(".json"):
         try:
             data = parse_json_bytes(raw, BUNDLE_LIMITS, root="any")
@@ -200,6 +216,9 @@ def _scan_file(path: str, shown: str, profile: Profile, collector: Collector, su
 
 # Load problems that say a JSON file is larger than the verifier accepts, not that it is malformed.
 SIZE_LIMITS = frozenset({TOO_LARGE, TOO_MANY_NODES, COLLECTION_TOO_LARGE, STRING_TOO_LONG})
+# A JSON file in UTF-16 or UTF-32 is scanned as JSON; the contract profile (public evidence, which the loader reads
+# only as UTF-8) also says that it is not UTF-8.
+WIDE_JSON = invalid_utf8_problem(0)._replace(message="File is UTF-16 or UTF-32 text, not UTF-8.")
 
 
 def _stream_file(path: str, shown: str, profile: Profile, collector: Collector, summary: ScanSummary,
@@ -207,8 +226,8 @@ def _stream_file(path: str, shown: str, profile: Profile, collector: Collector, 
     """Scan a file streamed from disk in bounded memory: JSON (``*.json``) with the incremental parser, falling
     back to text when it does not parse (the contract profile reports why, as for a small file); text with the
     same driver as ``scan_text``. Findings go to a scratch collector first and are kept only when the whole file
-    decoded as UTF-8 (a binary file is skipped, as in memory)."""
-    from nerb_verify.privacy import json_stream, stream  # (imported here: most runs stream no file)
+    decoded (UTF-8, UTF-16 or UTF-32, as in memory; a binary file is skipped)."""
+    from nerb_verify.privacy import stream  # (imported here: most runs stream no file)
 
     try:
         fd, size = open_regular(Path(path))
@@ -217,23 +236,16 @@ def _stream_file(path: str, shown: str, profile: Profile, collector: Collector, 
         collector.add(NOT_SCANNED, shown, "", "The file could not be read ({reason}).",
                       reason=Label(failure.problem.code))
         return
-    scratch = Collector()
-    kind = "text"
+    wide: list[str] = []
+    not_utf8_at: int | None = None
     try:
-        if shown.endswith(".json"):
-            problem = json_stream.scan_json_stream(stream.decoded(stream.byte_windows(fd, window_bytes(), size)),
-                                                   profile, scratch, shown)
-            if problem is None:
-                kind = "json"
-            else:
-                scratch = Collector()
-                if profile.name == "contract" and not counted:
-                    scratch.add(problem.code, shown, problem.pointer, problem.message, line=problem.line,
-                                column=problem.column)
-                os.lseek(fd, 0, os.SEEK_SET)
-        if kind == "text":
-            pieces = stream.without_bom(stream.decoded(stream.byte_windows(fd, window_bytes(), size)))
-            stream.scan_text_stream(pieces, for_text_file(profile, shown), scratch, shown)
+        try:
+            kind, scratch = _stream_once(fd, size, shown, profile, counted, wide, None)
+        except stream.NotUtf8 as bad:  # read again leniently, as the in-memory path decodes it
+            not_utf8_at = bad.offset
+            os.lseek(fd, 0, os.SEEK_SET)
+            wide.clear()
+            kind, scratch = _stream_once(fd, size, shown, profile, counted, wide, not_utf8_at)
     except stream.Binary:
         summary.binary_skipped += 1
         return
@@ -249,12 +261,51 @@ def _stream_file(path: str, shown: str, profile: Profile, collector: Collector, 
     if not counted:
         summary.files_scanned += 1
         summary.bytes_scanned += size
+        summary.wide_text_files += 1 if wide else 0
+        summary.not_utf8_files += 0 if not_utf8_at is None else 1
     if kind == "json":
         summary.json_files += 1
     else:
         summary.text_files += 1
         if shown.endswith(".json"):
             summary.json_scanned_as_text += 1
+
+
+def _stream_once(fd: int, size: int, shown: str, profile: Profile, counted: bool, wide: list[str],
+                 not_utf8_at: int | None) -> tuple[str, Collector]:
+    """One streamed read of the file (see :func:`_stream_file`): its kind (``"json"`` or ``"text"``) and findings.
+    ``not_utf8_at`` is the offset of the first byte sequence that is not UTF-8, once a strict read found one: the
+    file is then decoded leniently and scanned as text, as in memory (the contract profile reports the loader's
+    problem for a JSON file, as the loader reports it for a small one)."""
+    from nerb_verify.privacy import json_stream, stream
+
+    scratch = Collector()
+    kind = "text"
+    report = shown.endswith(".json") and profile.name == "contract" and not counted
+    if shown.endswith(".json") and not_utf8_at is None:
+        problem = json_stream.scan_json_stream(stream.decoded(stream.byte_windows(fd, window_bytes(), size), wide),
+                                               profile, scratch, shown)
+        if problem is None:
+            kind = "json"
+            if wide and report:
+                scratch.add(WIDE_JSON.code, shown, "", WIDE_JSON.message)
+        else:
+            scratch = Collector()
+            if report:
+                if wide:
+                    scratch.add(WIDE_JSON.code, shown, "", WIDE_JSON.message)
+                scratch.add(problem.code, shown, problem.pointer, problem.message, line=problem.line,
+                            column=problem.column)
+            os.lseek(fd, 0, os.SEEK_SET)
+    elif report and not_utf8_at is not None:
+        problem = invalid_utf8_problem(not_utf8_at)
+        scratch.add(problem.code, shown, problem.pointer, problem.message)
+    if kind == "text":
+        wide.clear()
+        windows = stream.byte_windows(fd, window_bytes(), size)
+        pieces = stream.without_bom(stream.decoded(windows, wide, lenient=not_utf8_at is not None))
+        stream.scan_text_stream(pieces, for_text_file(profile, shown), scratch, shown)
+    return kind, scratch
 
 
 def _scan_link(path: str, shown: str, profile: Profile, collector: Collector, summary: ScanSummary) -> None:

@@ -1,5 +1,5 @@
-"""Large files, read in bounded memory: a file is read in windows of ``read_size`` bytes, decoded as strict UTF-8
-incrementally, and fed to the same drivers as the in-memory path.
+"""Large files, read in bounded memory: a file is read in windows of ``read_size`` bytes, decoded strictly and
+incrementally (UTF-8, UTF-16 or UTF-32), and fed to the same drivers as the in-memory path.
 
 * Text: :func:`text_lines` cuts the decoded windows into lines for :class:`nerb_verify.privacy.text_scan.TextDriver`
   (the driver behind ``scan_text``), which holds one block of about 256 KiB of whole lines, the seam with the
@@ -8,7 +8,8 @@ incrementally, and fed to the same drivers as the in-memory path.
   16,384 characters.
 * JSON: :mod:`nerb_verify.privacy.json_stream` tokenizes the same windows.
 
-A file is binary, as in the in-memory path, when its first 8 KiB hold a NUL byte or any byte sequence is not UTF-8;
+A file is decoded in the encoding its first 8 KiB name (UTF-8, or UTF-16 or UTF-32: ``text_encoding.py``), as in
+the in-memory path; it is binary when they name none or any byte sequence does not decode;
 the bytes are then not scanned and nothing found so far is kept (the caller scans into a scratch collector and keeps
 it only when the whole file decoded).
 """
@@ -26,6 +27,7 @@ from nerb_verify.loader import TOO_LARGE, UNREADABLE, LoadFailure, LoadProblem
 from nerb_verify.privacy import messages
 from nerb_verify.privacy.joined import _SVG_TEXT, _TAG, JOINED_BUDGET, JoinedScan, joined_codes
 from nerb_verify.privacy.profiles import Profile
+from nerb_verify.privacy.text_encoding import CONTROL, UTF8, text_encoding
 from nerb_verify.privacy.text_scan import (
     CHUNK,
     JUNCTION_CONTEXT,
@@ -41,7 +43,8 @@ BINARY_PROBE = 8192
 
 
 class Binary(Exception):
-    """The file is binary (a NUL byte in the first 8 KiB, or not UTF-8): skipped, as the in-memory path does."""
+    """The file is binary (its first 8 KiB are neither UTF-8 nor wide text, or it does not decode): skipped, as the
+    in-memory path does."""
 
 
 def byte_windows(fd: int, read_size: int = READ_SIZE, expected: int | None = None) -> Iterator[bytes]:
@@ -70,25 +73,56 @@ def byte_windows(fd: int, read_size: int = READ_SIZE, expected: int | None = Non
         yield data
 
 
-def decoded(windows: Iterator[bytes]) -> Iterator[str]:
-    """Strict incremental UTF-8 decoding of ``windows``; raises :class:`Binary` for a NUL byte in the first
-    ``BINARY_PROBE`` bytes or a sequence that is not UTF-8 (anywhere, also at the very end)."""
-    decoder = codecs.getincrementaldecoder("utf-8")("strict")
-    first = True
+class NotUtf8(Binary):
+    """The probe named UTF-8 but a byte sequence at ``offset`` is not UTF-8: the caller reads the file again with
+    :func:`decoded`'s ``lenient`` decoding (as the in-memory path decodes it with ``text_encoding.lenient_utf8``)."""
+
+    def __init__(self, offset: int) -> None:
+        super().__init__(offset)
+        self.offset = offset
+
+
+def decoded(windows: Iterator[bytes], wide: list[str] | None = None, lenient: bool = False) -> Iterator[str]:
+    """Incremental decoding of ``windows`` in the encoding the first ``BINARY_PROBE`` bytes name
+    (``text_encoding.text_encoding``: UTF-8, or UTF-16 or UTF-32 by a byte order mark or the layout of NUL bytes).
+    Raises :class:`Binary` when they name none or a wide sequence does not decode, and :class:`NotUtf8` for the first
+    UTF-8 sequence that does not (anywhere, also at the very end). With ``lenient``, UTF-8 is decoded with a
+    replacement character for each invalid sequence, and any control character other than white space raises
+    :class:`Binary` (``text_encoding.lenient_utf8``). A wide encoding found is appended to ``wide``, when given, and
+    its byte order mark is not passed on (the in-memory path parses such a JSON file without it)."""
+    decoder = None
+    strip_mark = replacing = False
+    consumed = 0
     for window in windows:
-        if first and b"\x00" in window[:BINARY_PROBE]:
-            raise Binary
-        first = False
+        if decoder is None:
+            encoding = text_encoding(window[:BINARY_PROBE])
+            if encoding is None:
+                raise Binary
+            if encoding != UTF8:
+                strip_mark = True
+                if wide is not None:
+                    wide.append(encoding)
+            replacing = lenient and encoding == UTF8
+            decoder = codecs.getincrementaldecoder(encoding)("replace" if replacing else "strict")
+        held = len(decoder.getstate()[0])
         try:
             text = decoder.decode(window)
-        except UnicodeDecodeError:
-            raise Binary from None
+        except UnicodeDecodeError as error:
+            raise (NotUtf8(consumed - held + error.start) if encoding == UTF8 else Binary()) from None
+        consumed += len(window)
+        if strip_mark and text:
+            text, strip_mark = text.removeprefix("\ufeff"), False
+        if replacing and CONTROL.search(text):
+            raise Binary
         if text:
             yield text
+    if decoder is None:
+        return
+    held = len(decoder.getstate()[0])
     try:
         tail = decoder.decode(b"", final=True)
-    except UnicodeDecodeError:
-        raise Binary from None
+    except UnicodeDecodeError as error:
+        raise (NotUtf8(consumed - held + error.start) if encoding == UTF8 else Binary()) from None
     if tail:
         yield tail
 
