@@ -106,6 +106,23 @@ def test_staged_identifier_stops_the_hook_without_printing_it(tmp_path: Path, ho
         assert piece not in output
 
 
+def test_the_hook_reads_wide_text_and_links_that_pre_commit_calls_binary(tmp_path: Path, hook_env: dict[str, str],
+                                                                         hook_repo: Path) -> None:
+    work = _scratch(tmp_path, hook_env, {"README.md": "# Clean\n"})
+    (work / "export.dat").write_bytes(("name\tmail\r\nJane\t" + EMAIL + "\r\n").encode("utf-16"))
+    (work / "logo.png").write_bytes(b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR" + bytes(range(256)) * 8)
+    (work / "latest").symlink_to(HOME)
+    assert _run(["git", "add", "--all"], work, hook_env).returncode == 0
+    result = _try_repo(work, hook_repo, "nerb-privacy-scan", hook_env)
+    output = result.stdout + result.stderr
+    assert result.returncode == 1, output
+    assert "export.dat:2:" in output and "privacy.email" in output
+    assert "latest:1:1" in output and "privacy.personal_path" in output, output
+    assert "logo.png" not in output
+    for piece in (EMAIL, "jroe", "corp-mail"):
+        assert piece not in output
+
+
 def test_clean_staged_files_pass(tmp_path: Path, hook_env: dict[str, str], hook_repo: Path) -> None:
     work = _scratch(tmp_path, hook_env, {
         "README.md": "# Project\n\nRun `pytest` from /tmp/out; see [docs](/docs/x) and @pytest.fixture.\n",
@@ -215,7 +232,9 @@ def test_bundle_hook_file_pattern_matches_bundle_files_only() -> None:
         assert not pattern.search(path), path
     # --jobs 1: pre-commit already runs the hook on batches of files in parallel (docs/privacy-scanner.md).
     assert hooks["nerb-privacy-scan"]["entry"] == "nerb-verify scan --profile repository --pre-commit --jobs 1"
-    assert hooks["nerb-privacy-scan"]["types"] == ["text"]
+    # Every staged file and link: the scanner decides what is text (UTF-16 files are "binary" to pre-commit's
+    # identify, and a link's target is published as its text).
+    assert hooks["nerb-privacy-scan"]["types_or"] == ["file", "symlink"] and hooks["nerb-privacy-scan"]["types"] == []
     assert hooks["nerb-verify-bundle"]["entry"] == "nerb-verify scan --bundles --pre-commit"
     manual = hooks["nerb-privacy-allowlist"]
     assert manual["stages"] == ["manual"] and manual["pass_filenames"] is False
