@@ -158,3 +158,48 @@ def test_svg_text_elements_are_joined_per_element_and_per_figure() -> None:
     plain = '<svg>\n<text x="1">precision</text>\n<text x="2">0.953</text>\n<text>142 / 149</text>\n</svg>'
     assert _text_findings(plain, RENDERED, "f.svg") == []
     assert _text_findings(figure, RENDERED, "notes.txt") == []  # only SVG files have text elements
+
+
+# --- the short-piece answer of holds_whole_address --------------------------------------------------------------
+
+def _short_pieces() -> list[str]:
+    """Pieces of at most five characters built around what makes an address: at-signs and dots in every form the
+    normaliser reads (fullwidth, small, escaped), letters and digits of other scripts, characters NFKC expands (a
+    ligature, a square unit, U+FDFA), default-ignorables and tags, plus every one-character look-alike the
+    normaliser maps."""
+    import random
+
+    from nerb_verify.privacy.confusables_data import SOURCES
+
+    alphabet = list("@.a-b_c1") + ["\uff20", "\ufe6b", "\uff0e", "\u3002", "\u2024", "\u0430", "\u24d0", "\u2488",
+                                   "\ufb03", "\u3392", "\ufdfa", "\u200b", "\U000e0040", "\U000e0061", "\u202e",
+                                   "\uff41", "\U0001d41a", "\u2474", "\u00ba", "\u2100", "\u2101", "\u2105",
+                                   "\u33c2", "\u2122", "\u2116", "z", "y", "=", "%", "&", "\\"]
+    rng = random.Random(20261203)
+    pieces = [rng.choice(alphabet) for _ in range(200)]
+    pieces += ["".join(rng.choice(alphabet) for _ in range(rng.randint(2, 5))) for _ in range(5000)]
+    pieces += ["".join(rng.choice(pair) for pair in ("a\uff41", "@\uff20", "b\u0430", ".\uff0e", "c\u24d2"))
+               for _ in range(200)]
+    pieces += list(SOURCES)  # (every look-alike alone)
+    pieces += [rng.choice(SOURCES) + chr(64) + rng.choice(SOURCES) for _ in range(300)]
+    return pieces
+
+
+def test_a_short_piece_holds_no_whole_address() -> None:
+    """holds_whole_address answers False without the scan for a piece of at most five characters (as given and
+    decoded); on thousands of such pieces built to hold one, the contract scan agrees, and a six-character address
+    is still found (a longer bound fails this)."""
+    from nerb_verify.privacy.engine import scan_full
+    from nerb_verify.privacy.joined import SHORTER_THAN_ADDRESS, holds_whole_address
+    from nerb_verify.privacy.normalise import normalise
+    from nerb_verify.privacy.rules.email import EMAIL
+
+    checked = 0
+    for piece in _short_pieces():
+        clean = normalise(piece)
+        if len(piece) <= SHORTER_THAN_ADDRESS and clean.ok and len(clean.text) <= SHORTER_THAN_ADDRESS:
+            checked += 1
+            assert EMAIL not in scan_full(piece, CONTRACT), ascii(piece)
+            assert not holds_whole_address(piece)
+    assert checked > 3000
+    assert holds_whole_address("a" + chr(64) + "b.co") and holds_whole_address("\uff41\uff20b.co")

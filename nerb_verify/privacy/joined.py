@@ -51,10 +51,27 @@ _FAIL_CLOSED = FAIL_CLOSED
 _ENDS_IN_DOMAIN = regex.compile(r"@[\w-]+(?:\.[\w-]+)+\s*$")
 
 
+# A whole address needs six characters (``a@b.co``: the e-mail rule asks a last label of two letters or more), so a
+# piece no longer than this, as given and decoded, holds none. (Every decoding step and payload decoder shortens a
+# text, except NFKC, which the decoded length bounds, and base85's ``z``/``y``, which stand for zero bytes and spaces.)
+SHORTER_THAN_ADDRESS = 5
+
+
+def holds_whole_address(piece: str) -> bool:
+    """Whether the contract profile finds a whole address in ``piece`` (``privacy.email``); a piece of at most
+    ``SHORTER_THAN_ADDRESS`` characters, as given and decoded, is answered without the scan (a JSON file of
+    one-character strings, such as a table of look-alike characters, has thousands of them)."""
+    if len(piece) <= SHORTER_THAN_ADDRESS:
+        clean = normalise(piece)
+        if clean.ok and len(clean.text) <= SHORTER_THAN_ADDRESS:
+            return False
+    return EMAIL in scan_string(piece, CONTRACT)
+
+
 def _glue(piece: str) -> str:
     if "@" not in piece and piece.isascii():
         return piece
-    if EMAIL in scan_string(piece, CONTRACT):
+    if holds_whole_address(piece):
         return f" {piece} "
     clean = normalise(piece)
     return f"{piece} " if clean.ok and _ENDS_IN_DOMAIN.search(clean.text) else piece
