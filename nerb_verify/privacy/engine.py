@@ -1001,10 +1001,33 @@ def scan_full(text: str, profile: Profile, skip_paths: bool = False) -> frozense
     return _finish(found)
 
 
+# The longest text, as given and decoded, that no rule of a registered profile can raise a code on: the repository
+# profile's shortest finding is three characters (a tilde folder ``~a/``), the others flag a lone at-sign. A text of
+# that length decodes to nothing longer but through NFKC (bounded by the decoded length read here), base85's ``z``
+# and ``y`` (zero bytes and spaces) and no other step, so a short text with a short decoding raises nothing: a JSON
+# table of one-character strings beyond ASCII (look-alikes, emoji, a script's letters) no longer takes the full path
+# string by string. ``contract_tests/test_privacy_short_texts.py`` checks it on every assigned code point alone and on
+# pairs; a rule that flags two characters fails it.
+SHORT_CLEAN_CHARS = {"repository": 2}
+
+
+def _short_and_clean(text: str, profile: Profile) -> bool:
+    """Whether ``text`` is a short non-ASCII text of a registered profile that raises nothing (see
+    ``SHORT_CLEAN_CHARS``)."""
+    bound = SHORT_CLEAN_CHARS.get(profile.name, 0)
+    if len(text) > bound or text.isascii() or PROFILES.get(profile.name) is not profile:
+        return False
+    clean = normalise(text, profile.max_rounds, profile.max_chars)
+    return clean.ok and len(clean.text) <= bound
+
+
 def scan_uncached(text: str, profile: Profile, skip_paths: bool = False) -> frozenset[str]:
     """:func:`scan_full`, behind the prefilter: a text the prefilter proves clean (``prefilter.needs_full_scan``)
-    raises nothing without running the normaliser and the rules; every other text takes the full path."""
+    raises nothing without running the normaliser and the rules, and neither does a short one whose decoding is
+    short (``SHORT_CLEAN_CHARS``); every other text takes the full path."""
     if not needs_full_scan(text, profile.rule_names, profile.max_chars, PREFILTER_HINTS, has_encoded_payload):
+        return _NOTHING
+    if _short_and_clean(text, profile):
         return _NOTHING
     return scan_full(text, profile, skip_paths)
 
