@@ -202,4 +202,4 @@ def test_a_short_piece_holds_no_whole_address() -> None:
             assert EMAIL not in scan_full(piece, CONTRACT), ascii(piece)
             assert not holds_whole_address(piece)
     assert checked > 3000
-    assert holds_whole_address("a" + chr(64) + "b.co") and holds_whole_address("\uff41\uff20b.co")
+    assert holds_whole_address("a" + chr(64) + "b.co") and holds_whole_address("\uff41" + "\uff20" + "b.co")

@@ -62,7 +62,7 @@ def test_a_bound_one_longer_would_hide_a_finding() -> None:
     """The repository profile's bound is tight: three characters of look-alikes (a tilde folder written with a
     fullwidth tilde and slash) raise a code that a bound of three would skip."""
     profile = PROFILES["repository"]
-    tilde_folder = "\uff5ea\uff0f"
+    tilde_folder = "\uff5e" + "a" + "\uff0f"  # (a tilde, a letter, a slash: look-alikes)
     assert _skipped(tilde_folder, "repository", 3) and scan_full(tilde_folder, profile)
     assert not _skipped(tilde_folder, "repository", SHORT_CLEAN_CHARS["repository"])
     assert scan_uncached(tilde_folder, profile)  # (not skipped under the real bound)

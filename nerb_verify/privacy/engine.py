@@ -1002,7 +1002,7 @@ def scan_full(text: str, profile: Profile, skip_paths: bool = False) -> frozense
 
 
 # The longest text, as given and decoded, that no rule of a registered profile can raise a code on: the repository
-# profile's shortest finding is three characters (a tilde folder ``~a/``), the others flag a lone at-sign. A text of
+# profile's shortest finding is three characters (a tilde folder: tilde, letter, slash), the others flag a lone at-sign. A text of
 # that length decodes to nothing longer but through NFKC (bounded by the decoded length read here), base85's ``z``
 # and ``y`` (zero bytes and spaces) and no other step, so a short text with a short decoding raises nothing: a JSON
 # table of one-character strings beyond ASCII (look-alikes, emoji, a script's letters) no longer takes the full path

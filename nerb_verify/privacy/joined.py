@@ -51,9 +51,10 @@ _FAIL_CLOSED = FAIL_CLOSED
 _ENDS_IN_DOMAIN = regex.compile(r"@[\w-]+(?:\.[\w-]+)+\s*$")
 
 
-# A whole address needs six characters (``a@b.co``: the e-mail rule asks a last label of two letters or more), so a
-# piece no longer than this, as given and decoded, holds none. (Every decoding step and payload decoder shortens a
-# text, except NFKC, which the decoded length bounds, and base85's ``z``/``y``, which stand for zero bytes and spaces.)
+# A whole address needs six characters (one letter, the at-sign, one letter, a dot, a last label of two letters: the
+# e-mail rule asks two or more), so a piece no longer than this, as given and decoded, holds none. (Every decoding
+# step and payload decoder shortens a text, except NFKC, which the decoded length bounds, and base85's ``z``/``y``,
+# which stand for zero bytes and spaces.)
 SHORTER_THAN_ADDRESS = 5
 
 
