@@ -8,7 +8,8 @@
 * Files are read with the strict loader's regular-file reader (no symlink). A file is text in UTF-8, or in UTF-16 or
   UTF-32 when its first 8 KiB say so (a byte order mark, or NUL bytes laid out as wide text: ``text_encoding.py``);
   any other file with a NUL byte in its first 8 KiB, or one that does not decode strictly, is binary: skipped and
-  counted.
+  counted. UTF-8 with invalid sequences and no control bytes is read with replacement characters
+  (``text_encoding.lenient_utf8``); a gzip, bzip2 or xz file is decompressed as it is read (``compressed.py``).
 * Files over ``NERB_SCAN_STREAM_BYTES`` (32 MiB) are streamed (:mod:`nerb_verify.privacy.stream`): read in windows,
   with the same rules and the same findings as in memory; so is a ``*.json`` file the strict loader refuses only for
   its size (bytes, values, members or string length): it is scanned as JSON by the incremental parser
@@ -31,6 +32,7 @@ from __future__ import annotations
 
 import os
 import stat
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -42,6 +44,7 @@ from nerb_verify.loader import (
     STRING_TOO_LONG,
     TOO_LARGE,
     TOO_MANY_NODES,
+    UNREADABLE,
     LoadFailure,
     invalid_utf8_problem,
     open_regular,
@@ -50,6 +53,13 @@ from nerb_verify.loader import (
 )
 from nerb_verify.privacy import messages
 from nerb_verify.privacy.allowlist import Allowlist
+from nerb_verify.privacy.compressed import (
+    compression_of,
+    decompressed,
+    decompressed_bytes,
+    inner_name,
+    probe_first,
+)
 from nerb_verify.privacy.engine import scan_string
 from nerb_verify.privacy.json_scan import scan_json
 from nerb_verify.privacy.profiles import PROFILES, Profile, for_text_file
@@ -86,6 +96,7 @@ class ScanSummary:
     allowlist_problems: int = 0
     wide_text_files: int = 0  # UTF-16 or UTF-32 text, decoded and scanned (``text_encoding.py``)
     not_utf8_files: int = 0  # UTF-8 with invalid sequences, decoded with replacement characters and scanned
+    compressed_files: int = 0  # gzip, bzip2 or xz, decompressed as read and scanned (``compressed.py``)
 
     def to_json(self) -> dict[str, int | str]:
         return dict(self.__dict__)
@@ -172,6 +183,10 @@ def _scan_file(path: str, shown: str, profile: Profile, collector: Collector, su
         collector.add(NOT_SCANNED, shown, "", "The file could not be read ({reason}).",
                       reason=Label(failure.problem.code))
         return
+    if compression_of(raw[:8]) is not None:
+        del raw
+        _stream_file(path, shown, profile, collector, summary)  # (decompressed as it is read, in bounded memory)
+        return
     encoding = text_encoding(raw[:BINARY_PROBE])
     if encoding is None:
         summary.binary_skipped += 1
@@ -239,13 +254,19 @@ def _stream_file(path: str, shown: str, profile: Profile, collector: Collector, 
     wide: list[str] = []
     not_utf8_at: int | None = None
     try:
+        compression = compression_of(os.pread(fd, 8, 0))
+        name = shown if compression is None else inner_name(shown, compression)
         try:
-            kind, scratch = _stream_once(fd, size, shown, profile, counted, wide, None)
+            kind, scratch = _stream_once(fd, size, shown, name, profile, counted, wide, None, compression)
         except stream.NotUtf8 as bad:  # read again leniently, as the in-memory path decodes it
             not_utf8_at = bad.offset
             os.lseek(fd, 0, os.SEEK_SET)
             wide.clear()
-            kind, scratch = _stream_once(fd, size, shown, profile, counted, wide, not_utf8_at)
+            kind, scratch = _stream_once(fd, size, shown, name, profile, counted, wide, not_utf8_at, compression)
+    except OSError:
+        summary.not_scanned += 1
+        collector.add(NOT_SCANNED, shown, "", "The file could not be read ({reason}).", reason=Label(UNREADABLE))
+        return
     except stream.Binary:
         summary.binary_skipped += 1
         return
@@ -263,28 +284,36 @@ def _stream_file(path: str, shown: str, profile: Profile, collector: Collector, 
         summary.bytes_scanned += size
         summary.wide_text_files += 1 if wide else 0
         summary.not_utf8_files += 0 if not_utf8_at is None else 1
+        summary.compressed_files += 0 if compression is None else 1
     if kind == "json":
         summary.json_files += 1
     else:
         summary.text_files += 1
-        if shown.endswith(".json"):
+        if name.endswith(".json"):
             summary.json_scanned_as_text += 1
 
 
-def _stream_once(fd: int, size: int, shown: str, profile: Profile, counted: bool, wide: list[str],
-                 not_utf8_at: int | None) -> tuple[str, Collector]:
+def _stream_once(fd: int, size: int, shown: str, name: str, profile: Profile, counted: bool, wide: list[str],
+                 not_utf8_at: int | None, compression: str | None = None) -> tuple[str, Collector]:
     """One streamed read of the file (see :func:`_stream_file`): its kind (``"json"`` or ``"text"``) and findings.
-    ``not_utf8_at`` is the offset of the first byte sequence that is not UTF-8, once a strict read found one: the
-    file is then decoded leniently and scanned as text, as in memory (the contract profile reports the loader's
-    problem for a JSON file, as the loader reports it for a small one)."""
+    Findings name the file ``shown``; ``name`` (``shown`` without its compression suffix when ``compression`` names
+    the format it is decompressed from, ``compressed.py``) decides whether it is JSON and which profile its text
+    gets. ``not_utf8_at`` is the offset of the first byte sequence that is not
+    UTF-8, once a strict read found one: the file is then decoded leniently and scanned as text, as in memory (the
+    contract profile reports the loader's problem for a JSON file, as the loader reports it for a small one)."""
     from nerb_verify.privacy import json_stream, stream
+
+    def windows() -> Iterator[bytes]:
+        raw = stream.byte_windows(fd, window_bytes(), size)
+        if compression is None:
+            return raw
+        return probe_first(decompressed(raw, compression, window_bytes(), decompressed_bytes()), BINARY_PROBE)
 
     scratch = Collector()
     kind = "text"
-    report = shown.endswith(".json") and profile.name == "contract" and not counted
-    if shown.endswith(".json") and not_utf8_at is None:
-        problem = json_stream.scan_json_stream(stream.decoded(stream.byte_windows(fd, window_bytes(), size), wide),
-                                               profile, scratch, shown)
+    report = name.endswith(".json") and profile.name == "contract" and not counted
+    if name.endswith(".json") and not_utf8_at is None:
+        problem = json_stream.scan_json_stream(stream.decoded(windows(), wide), profile, scratch, shown)
         if problem is None:
             kind = "json"
             if wide and report:
@@ -302,9 +331,8 @@ def _stream_once(fd: int, size: int, shown: str, profile: Profile, counted: bool
         scratch.add(problem.code, shown, problem.pointer, problem.message)
     if kind == "text":
         wide.clear()
-        windows = stream.byte_windows(fd, window_bytes(), size)
-        pieces = stream.without_bom(stream.decoded(windows, wide, lenient=not_utf8_at is not None))
-        stream.scan_text_stream(pieces, for_text_file(profile, shown), scratch, shown)
+        pieces = stream.without_bom(stream.decoded(windows(), wide, lenient=not_utf8_at is not None))
+        stream.scan_text_stream(pieces, for_text_file(profile, name), scratch, shown)
     return kind, scratch
 
 
