@@ -70,7 +70,7 @@ def _outputs(decompressor: Decompressor, data: bytes, read_size: int) -> Iterato
     """What ``decompressor`` gives for ``data``, at most ``read_size`` bytes at a time, until it needs more input
     or its stream ends. zlib hands back the input it did not use (``unconsumed_tail``); bzip2 and xz keep it and say
     whether they need more (``needs_input``)."""
-    gzip = not isinstance(decompressor, bz2.BZ2Decompressor | lzma.LZMADecompressor)
+    gzip = hasattr(decompressor, "unconsumed_tail")
     while True:
         out = decompressor.decompress(data, read_size)
         data = decompressor.unconsumed_tail if gzip else b""

@@ -298,9 +298,9 @@ def _stream_once(fd: int, size: int, shown: str, name: str, profile: Profile, co
     """One streamed read of the file (see :func:`_stream_file`): its kind (``"json"`` or ``"text"``) and findings.
     Findings name the file ``shown``; ``name`` (``shown`` without its compression suffix when ``compression`` names
     the format it is decompressed from, ``compressed.py``) decides whether it is JSON and which profile its text
-    gets. ``not_utf8_at`` is the offset of the first byte sequence that is not
-    UTF-8, once a strict read found one: the file is then decoded leniently and scanned as text, as in memory (the
-    contract profile reports the loader's problem for a JSON file, as the loader reports it for a small one)."""
+    gets. ``not_utf8_at`` is the offset of the first byte sequence that is not UTF-8, once a strict read found one:
+    the file is then decoded leniently and scanned as text, as in memory (the contract profile reports the loader's
+    problem for a JSON file, as the loader reports it for a small one)."""
     from nerb_verify.privacy import json_stream, stream
 
     def windows() -> Iterator[bytes]:
