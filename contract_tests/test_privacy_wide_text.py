@@ -132,7 +132,7 @@ def test_binary_stays_binary(tmp_path: Path) -> None:
                 b"".join(value.to_bytes(4, "little") for value in range(3000)),
                 b"".join(value.to_bytes(2, "big") for value in range(3000)),
                 b"\x7fELF\x02\x01\x01\x00" + bytes(56) + rng.randbytes(2000),
-                codecs_mark_then_junk(rng)]
+                _mark_then_junk(rng)]
     wrongly = [sample[:16].hex() for sample in samples
                if b"\x00" in sample[:8192] and text_encoding(sample[:8192]) not in (None, "utf-8")]
     assert wrongly == []
@@ -142,7 +142,7 @@ def test_binary_stays_binary(tmp_path: Path) -> None:
     assert result.summary.binary_skipped == 6 and result.summary.wide_text_files == 0
 
 
-def codecs_mark_then_junk(rng: random.Random) -> bytes:
+def _mark_then_junk(rng: random.Random) -> bytes:
     # A UTF-16 mark followed by random units: a lone surrogate or a control character within the probe.
     return b"\xff\xfe" + rng.randbytes(6000)
 

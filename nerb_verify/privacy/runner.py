@@ -41,11 +41,13 @@ from nerb_verify.findings import Collector, Finding, Label
 from nerb_verify.loader import (
     BUNDLE_LIMITS,
     COLLECTION_TOO_LARGE,
+    INVALID_UTF8,
     STRING_TOO_LONG,
     TOO_LARGE,
     TOO_MANY_NODES,
     UNREADABLE,
     LoadFailure,
+    LoadProblem,
     invalid_utf8_problem,
     open_regular,
     parse_json_bytes,
@@ -233,7 +235,7 @@ def _scan_file(path: str, shown: str, profile: Profile, collector: Collector, su
 SIZE_LIMITS = frozenset({TOO_LARGE, TOO_MANY_NODES, COLLECTION_TOO_LARGE, STRING_TOO_LONG})
 # A JSON file in UTF-16 or UTF-32 is scanned as JSON; the contract profile (public evidence, which the loader reads
 # only as UTF-8) also says that it is not UTF-8.
-WIDE_JSON = invalid_utf8_problem(0)._replace(message="File is UTF-16 or UTF-32 text, not UTF-8.")
+WIDE_JSON = LoadProblem(INVALID_UTF8, message="File is UTF-16 or UTF-32 text, not UTF-8.")
 
 
 def _stream_file(path: str, shown: str, profile: Profile, collector: Collector, summary: ScanSummary,
