@@ -51,7 +51,9 @@ _PHONE_NUMBER = int("713" + "555" + "0123")
 
 def _reference_scan_json(document: Any, profile: Profile, collector: Collector, artifact: str,
                          pointer_root: Any = None, limit: int = messages.MAX_FINDINGS_PER_FILE) -> int:
-    """``scan_json`` as it was before the fast loop (commit 074fb13), the reference of the differential tests."""
+    """``scan_json`` as it was before the fast loop (commit 074fb13), the reference of the differential tests, with
+    the records view of arrays of objects and arrays (session 18) added the plain way: every element's strings are
+    collected where the element is visited, and the views are joined after the walk."""
     state = {"added": 0}
     hits: list[tuple[str, str, messages.Label]] = []
     flag_numbers = profile.flag_numbers
@@ -81,6 +83,12 @@ def _reference_scan_json(document: Any, profile: Profile, collector: Collector, 
     def joined(pieces: list[str], path: tuple[tuple[str | int, int], ...]) -> None:
         if len(pieces) >= 2:
             containers.append((path, pieces))
+
+    elements: dict[tuple[tuple[str | int, int], ...], list[tuple[int, list[str]]]] = {}
+
+    def element(strings: list[str], path: tuple[tuple[str | int, int], ...]) -> None:
+        if path and isinstance(path[-1][0], int) and strings:
+            elements.setdefault(path[:-1], []).append((path[-1][0], strings))
 
     def flush() -> bool:
         for code, pointer, where in hits:
@@ -133,6 +141,7 @@ def _reference_scan_json(document: Any, profile: Profile, collector: Collector, 
             joined(pieces, path)
             if len(values) != len(pieces):
                 joined(values, path)
+            element(values, path)
         else:
             kinds = set(map(type, value))
             if not kinds & _TEXT_OR_CONTAINER:
@@ -159,13 +168,16 @@ def _reference_scan_json(document: Any, profile: Profile, collector: Collector, 
                       if isinstance(item, str) or (flag_numbers and type(item) is int and _identifier_length(item))]
             for index in simple:
                 scalar(value[index], path + ((index, index),))
-            joined([value[index] for index in simple if isinstance(value[index], str)], path)
+            strings = [value[index] for index in simple if isinstance(value[index], str)]
+            joined(strings, path)
+            element(strings, path)
             for index in range(len(value) - 1, -1, -1):
                 if isinstance(value[index], (dict, list)):
                     stack.append((value[index], path + ((index, index),)))
         if hits and not flush():
             return state["added"]
-    for path, codes in joined_findings(containers, profile):
+    containers.extend(((json_scan.RECORDS, path), pieces) for path, pieces in json_scan.records_views(elements))
+    for path, codes in json_scan.without_element_codes(joined_findings(containers, profile)):
         hits.extend((code, pointers.for_path(path), messages.JOINED) for code in sorted(codes))
     flush()
     return state["added"]

@@ -1,6 +1,7 @@
 """Contract- or repository-profile scan of a parsed JSON value: every string value and every object key, every array
 that spells text one element at a time (character codes, single characters), plus (in the contract profile) integers
-of identifier length in free-form fields.
+of identifier length in free-form fields; then the joined views (``joined.py``) of every container, and of every
+array of objects or arrays its records view (the elements' strings, element after element: :func:`records_views`).
 
 Pointers are built by :func:`nerb_verify.pointers.for_path`: list indices, keys of our shipped schema vocabulary, and
 ``@key:<position>`` for every other key, so no input key is ever printed. A flagged key is always reported by
@@ -17,7 +18,7 @@ from nerb_verify.codes import register
 from nerb_verify.findings import Collector
 from nerb_verify.privacy import messages
 from nerb_verify.privacy.engine import scan_string
-from nerb_verify.privacy.joined import joined_findings
+from nerb_verify.privacy.joined import CHUNK, OVERLAP, joined_findings
 from nerb_verify.privacy.lazy import LazyPattern
 from nerb_verify.privacy.profiles import Profile
 
@@ -133,11 +134,18 @@ def scan_json(document: Any, profile: Profile, collector: Collector, artifact: s
         elif (flag_numbers and type(value) is int and _identifier_length(value) and _free_form(path)):
             hits.append((IDENTIFIER_NUMBER, pointers.for_path(path), messages.NUMBER))
 
-    containers: list[tuple[tuple[tuple[str | int, int], ...], list[str]]] = []
+    containers: list[tuple[Any, list[str]]] = []
+    # The string values of every object and the strings of every array that is an element of an array, by the
+    # array's path (the records view, :func:`records_views`).
+    elements: dict[_Path, list[tuple[int, list[str]]]] = {}
 
     def joined(pieces: list[str], path: tuple[tuple[str | int, int], ...]) -> None:
         if len(pieces) >= 2:
             containers.append((path, pieces))
+
+    def element(strings: list[str], path: tuple[tuple[str | int, int], ...]) -> None:
+        if path and type(path[-1][0]) is int and strings:
+            elements.setdefault(path[:-1], []).append((path[-1][0], strings))
 
     def flush() -> bool:
         for code, pointer, where in hits:
@@ -194,6 +202,7 @@ def scan_json(document: Any, profile: Profile, collector: Collector, artifact: s
                         stack.append((child, path + ((key, position),)))
                 if len(values) >= 2:
                     containers.append((path, values))
+                element(values, path)
             else:
                 base: str | None = None
                 pieces: list[str] = []  # unknown keys and string values, in order
@@ -229,6 +238,7 @@ def scan_json(document: Any, profile: Profile, collector: Collector, artifact: s
                 joined(pieces, path)
                 if len(values) != len(pieces):
                     joined(values, path)
+                element(values, path)
         else:
             kinds = set(map(type, value))
             if not kinds & _TEXT_OR_CONTAINER:
@@ -262,13 +272,126 @@ def scan_json(document: Any, profile: Profile, collector: Collector, artifact: s
                 for index in simple:
                     scalar(value[index], path + ((index, index),))
                 # every string element is in ``simple``, in order (cheaper than a pass over a long array of numbers)
-                joined([value[index] for index in simple if isinstance(value[index], str)], path)
+                strings = [value[index] for index in simple if isinstance(value[index], str)]
+                joined(strings, path)
+                element(strings, path)
                 for index in range(len(value) - 1, -1, -1):
                     if isinstance(value[index], (dict, list)):
                         stack.append((value[index], path + ((index, index),)))
         if hits and not flush():
             return state["added"]
-    for path, codes in joined_findings(containers, profile):
+    containers.extend(((RECORDS, path), pieces) for path, pieces in records_views(elements))
+    for path, codes in without_element_codes(joined_findings(containers, profile)):
         hits.extend((code, pointers.for_path(path), messages.JOINED) for code in sorted(codes))
     flush()
     return state["added"]
+
+
+# The key of an array's records view among the joined containers: ``(RECORDS, path)`` (a path's first item is a
+# tuple, never this string).
+RECORDS = "records"
+_Path = tuple[tuple[str | int, int], ...]
+
+
+def records_views(elements: dict[_Path, list[tuple[int, list[str]]]]) -> list[tuple[_Path, list[str]]]:
+    """The records view of every array with two or more object or array elements that hold strings, in groups
+    (:class:`RecordGroups`): each such element's string values (an object's, gate targets left out, as in its own
+    sibling-values view) or strings (an array's), element after element. ``[{"user": "jane.roe"}, {"user":
+    "@host.org"}]`` is read as one text, as a reader reads the rows of a table; keys are left out (a table shows
+    them once, as its header), and a key glued to its own value is the element's own view. ``elements``: each
+    array's elements, ``(index, strings)``."""
+    views: list[tuple[_Path, list[str]]] = []
+    for path, rows in elements.items():
+        if len(rows) >= 2:
+            pieces = [piece for _index, strings in sorted(rows, key=_first) for piece in strings]
+            views.extend((path, group) for group in record_groups(pieces))
+    return views
+
+
+def record_groups(pieces: list[str]) -> list[list[str]]:
+    """A records view's pieces in overlapping groups (:class:`RecordGroups`)."""
+    grouper = RecordGroups()
+    groups = [group for group in map(grouper.add, pieces) if group is not None]
+    last = grouper.finish()
+    return groups + [last] if last is not None else groups
+
+
+class RecordGroups:
+    """Cuts a records view, fed piece by piece, into overlapping groups of about ``joined.CHUNK`` characters: a
+    group is closed before a piece that would take its joined length (each piece and one separator) past ``CHUNK``,
+    and the next group begins with the last pieces of it that make up at least ``joined.OVERLAP`` characters (a
+    group whose pieces make up less than that is not closed: it grows on, past ``CHUNK``, and the joined scan
+    windows it). Every run of adjacent pieces whose joined text is at most ``OVERLAP`` characters long lies whole in
+    one group (what the sliding window over one long view guarantees too), and a group of at most ``CHUNK``
+    characters is proved clean by the prefilter, screened and remembered across files as any small container is
+    (``joined.joined_findings``); one long view would be scanned whole each time. The streamed reader feeds the
+    same groups as it reads (at most one group held per open array).
+
+    Why a run fits: say a group ends inside the run. The run's part in that group is a suffix of the group no longer
+    than ``OVERLAP`` characters with separators (the run holds one more piece and one more separator), and the next
+    group begins with the shortest suffix of the group that makes ``OVERLAP`` or more (or the whole group), so it
+    holds that part, and the run starts inside it; the argument repeats until a group holds the run to its end."""
+
+    __slots__ = ("group", "size", "fresh")
+
+    def __init__(self) -> None:
+        self.group: list[str] = []
+        self.size = 0
+        self.fresh = False  # the group holds a piece the previous group does not
+
+    def add(self, piece: str) -> list[str] | None:
+        """Add the next piece; the group it closed, if any."""
+        closed = None
+        if self.fresh and self.size + len(piece) + 1 > CHUNK:
+            tail, size = _overlap(self.group)
+            if len(tail) < len(self.group):  # (else the group would open the next one whole: it just grows)
+                closed = self.group
+                self.group, self.size = tail, size
+        self.group.append(piece)
+        self.size += len(piece) + 1
+        self.fresh = True
+        return closed
+
+    def finish(self) -> list[str] | None:
+        """The last group, if it holds a new piece and two pieces or more."""
+        group = self.group if self.fresh and len(self.group) >= 2 else None
+        self.group, self.size, self.fresh = [], 0, False
+        return group
+
+
+def _overlap(group: list[str]) -> tuple[list[str], int]:
+    """The last pieces of ``group`` that make up at least ``OVERLAP`` characters (each with its separator), or all
+    of them, and their joined length."""
+    tail: list[str] = []
+    size = 0
+    for piece in reversed(group):
+        tail.append(piece)
+        size += len(piece) + 1
+        if size >= OVERLAP:
+            break
+    tail.reverse()
+    return tail, size
+
+
+def _first(row: tuple[int, list[str]]) -> int:
+    return row[0]
+
+
+def without_element_codes(found: list[tuple[Any, set[str]]]) -> list[tuple[_Path, set[str]]]:
+    """The joined findings keyed by path, each records view's codes reduced to those that no joined view of one of
+    its elements raises (those are reported at the element); in the order found, records views after the rest."""
+    by_parent: dict[_Path, set[str]] = {}
+    plain: list[tuple[_Path, set[str]]] = []
+    records: dict[_Path, set[str]] = {}  # (the codes of all groups of one view, merged)
+    for key, codes in found:
+        if type(key) is tuple and len(key) == 2 and key[0] == RECORDS:
+            records.setdefault(key[1], set()).update(codes)
+            continue
+        plain.append((key, codes))
+        if key and type(key[-1][0]) is int:
+            by_parent.setdefault(key[:-1], set()).update(codes)
+    for path, codes in records.items():
+        remaining = codes - by_parent.get(path, set())
+        if remaining:
+            plain.append((path, remaining))
+    return plain

@@ -2,9 +2,10 @@
 
 An incremental tokenizer (one regular expression per token over a window of decoded text) drives a stack of open
 containers; nothing but the open containers' state is held: per container its path, its position, its keys (for the
-duplicate test), the pieces of its joined views (while they are few and short; past ``HELD_PIECES`` or ``HELD_CHARS`` the views
-are scanned as sliding windows instead, :class:`joined.JoinedScan`, holding one window per view, with the same
-findings as in memory) and the first 4,097 elements of an array (for the text it may spell). Each
+duplicate test), the pieces of its joined views (an array's records view included, fed by its elements as they are
+read; while they are few and short; past ``HELD_PIECES`` or ``HELD_CHARS`` the views are scanned as sliding windows
+instead, :class:`joined.JoinedScan`, holding one window per view, with the same findings as in memory) and the first
+4,097 elements of an array (for the text it may spell). Each
 string is scanned when it is read, each container's joined views when it closes (screened in batches). A string
 longer than ``HOLD_CHARS`` is not held: it is validated and measured piece by piece and raises what any string over
 the normaliser's budget raises.
@@ -43,11 +44,13 @@ from nerb_verify.loader import (
 )
 from nerb_verify.privacy import messages
 from nerb_verify.privacy.engine import TOO_LONG, scan_string
-from nerb_verify.privacy.joined import JoinedScan, joined_findings
+from nerb_verify.privacy.joined import JOINED_BUDGET, JoinedScan, joined_findings
 from nerb_verify.privacy.json_scan import (
     _MAX_SPELLED,
     _MIN_SPELLED,
     IDENTIFIER_NUMBER,
+    RECORDS,
+    RecordGroups,
     _free_form,
     _identifier_length,
     _schema_word_pointer,
@@ -79,6 +82,10 @@ _SURROGATE = re.compile("[\ud800-\udfff]")
 _HIGH_AT_END = re.compile(r"(?<!\\)(?:\\\\)*\\u[dD][89abAB][0-9a-fA-F]{2}$")
 
 
+# The marker queued when an array closes: ``(_RECORDS_END, path, whether it has two rows or more)``.
+_RECORDS_END = "records_end"
+
+
 class _Fail(Exception):
     def __init__(self, problem: LoadProblem) -> None:
         super().__init__(problem.code)
@@ -99,9 +106,11 @@ class _Frame:
     """One open container."""
 
     __slots__ = ("is_object", "path", "count", "key", "state", "keys", "pieces", "piece_count", "piece_chars",
-                 "values", "value_count", "value_chars", "spell", "spell_kind", "length")
+                 "values", "value_count", "value_chars", "spell", "spell_kind", "length", "parent", "fed",
+                 "records", "record_elements")
 
-    def __init__(self, is_object: bool, path: tuple[tuple[str | int, int], ...]) -> None:
+    def __init__(self, is_object: bool, path: tuple[tuple[str | int, int], ...],
+                 parent: _Frame | None = None) -> None:
         self.is_object = is_object
         self.path = path
         self.count = 0
@@ -118,6 +127,12 @@ class _Frame:
         self.spell: list[Any] | None = []
         self.spell_kind = ""
         self.length = 0
+        # An element of an array feeds its strings (an object's string values, an array's strings) to the array's
+        # records view (``json_scan.records_views``) as they are read; ``fed``: whether it fed any.
+        self.parent = parent
+        self.fed = False
+        self.records = RecordGroups()  # (an array's records view, cut into groups as it is fed)
+        self.record_elements = 0  # elements that fed the records view
 
 
 def _held(held: list[str] | JoinedScan, piece: str | _LongString, count: int, chars: int,
@@ -154,6 +169,24 @@ def _add_piece(frame: _Frame, piece: str | _LongString, values: bool, scanner: _
             frame.values = _held(frame.values, piece, frame.value_count, frame.value_chars, scanner.profile)
 
 
+def _add_record(frame: _Frame, piece: str | _LongString, scanner: _Scanner | None) -> None:
+    """Feed a string of an array's element (``frame``) to the array's records view; queue each group it closes. A
+    string not held ends the group before it, and the view fails closed (it cannot be joined)."""
+    parent = frame.parent
+    if parent is None or scanner is None:
+        return
+    frame.fed = True
+    if isinstance(piece, _LongString):
+        group = parent.records.finish()
+        if group is not None:
+            scanner.queue((RECORDS, parent.path), group)
+        scanner.queue((RECORDS, parent.path), {JOINED_BUDGET})
+        return
+    group = parent.records.add(piece)
+    if group is not None:
+        scanner.queue((RECORDS, parent.path), group)
+
+
 class _Scanner:
     def __init__(self, profile: Profile, collector: Collector, artifact: str, limit: int) -> None:
         self.profile = profile
@@ -163,8 +196,13 @@ class _Scanner:
         self.added = 0
         self.stopped = False
         self.vocabulary = pointers.known_keys()
-        self.batch: list[tuple[tuple[tuple[str | int, int], ...], list[str] | set[str]]] = []
+        self.batch: list[tuple[Any, list[str] | set[str]]] = []  # (path or (RECORDS, path), pieces or codes)
         self.batch_chars = 0
+        # The joined codes reported at elements of arrays, and the codes of an array's records groups, by the array's
+        # path, until its records view is reported (only nonempty sets are kept: bounded by the findings reported and
+        # by the open arrays).
+        self.element_codes: dict[tuple[tuple[str | int, int], ...], set[str]] = {}
+        self.records_found: dict[tuple[tuple[str | int, int], ...], set[str]] = {}
 
     def hit(self, code: str, pointer: str, where: messages.Label) -> None:
         if self.stopped:
@@ -212,11 +250,22 @@ class _Scanner:
         if frame.is_object and frame.value_count != frame.piece_count and frame.value_count >= 2:
             views.append(frame.values)
         for pieces in views:
-            if isinstance(pieces, JoinedScan):
-                self.batch.append((frame.path, pieces.codes()))
-            else:
-                self.batch.append((frame.path, pieces))
-                self.batch_chars += sum(len(piece) for piece in pieces)
+            self.queue(frame.path, pieces.codes() if isinstance(pieces, JoinedScan) else pieces)
+        if not frame.is_object:
+            # The records view's last group, then the marker that reports the view (after every element's own views,
+            # which were queued as the elements closed): only with two elements or more, as ``scan_json`` does.
+            last = frame.records.finish()
+            rows = frame.record_elements >= 2
+            if last is not None and rows:
+                self.queue((RECORDS, frame.path), last)
+            if frame.record_elements:
+                self.queue((_RECORDS_END, frame.path, rows), set())
+
+    def queue(self, key: Any, pieces: list[str] | set[str]) -> None:
+        """Queue one view (held pieces, or the codes of a view already scanned) or a records marker."""
+        self.batch.append((key, pieces))
+        if isinstance(pieces, list):
+            self.batch_chars += sum(len(piece) for piece in pieces)
         if self.batch_chars >= BATCH_CHARS or len(self.batch) >= BATCH_CONTAINERS:
             self.flush()
 
@@ -228,9 +277,26 @@ class _Scanner:
                                              if isinstance(codes, set) and codes}
             for index, codes in joined_findings(held, self.profile):
                 codes_at[index] = codes  # type: ignore[index]
-            for index in sorted(codes_at):
-                pointer = pointers.for_path(self.batch[index][0])
-                for code in sorted(codes_at[index]):
+            for index, (key, _pieces) in enumerate(self.batch):
+                codes = codes_at.get(index)
+                if key and key[0] == RECORDS:
+                    if codes:
+                        self.records_found.setdefault(key[1], set()).update(codes)
+                    continue
+                if key and key[0] == _RECORDS_END:
+                    # The array closed after its elements, so their joined codes are known (``without_element_codes``).
+                    found = self.records_found.pop(key[1], set()) - self.element_codes.pop(key[1], set())
+                    if key[2] and found:
+                        pointer = pointers.for_path(key[1])
+                        for code in sorted(found):
+                            self.hit(code, pointer, messages.JOINED)
+                    continue
+                if not codes:
+                    continue
+                if key and type(key[-1][0]) is int:
+                    self.element_codes.setdefault(key[:-1], set()).update(codes)
+                pointer = pointers.for_path(key)
+                for code in sorted(codes):
                     self.hit(code, pointer, messages.JOINED)
         self.batch, self.batch_chars = [], 0
 
@@ -343,6 +409,7 @@ class _Parser:
                 gate = scanner is not None and scanner.profile.permit_gate_targets and _is_gate_target(path, value)
                 if not gate:
                     _add_piece(frame, value, values=True, scanner=scanner)
+                    _add_record(frame, value, scanner)
             if scanner is not None and (isinstance(value, (str, _LongString))
                                         or (scanner.profile.flag_numbers and type(value) is int)):
                 scanner.scalar(value, path, gate)
@@ -353,6 +420,7 @@ class _Parser:
             frame.length += 1
             if isinstance(value, (str, _LongString)):
                 _add_piece(frame, value, values=False, scanner=scanner)
+                _add_record(frame, value, scanner)
             if scanner is not None and (isinstance(value, (str, _LongString))
                                         or (scanner.profile.flag_numbers and type(value) is int)):
                 scanner.scalar(value, frame.path + ((index, index),), False)
@@ -393,7 +461,8 @@ class _Parser:
         if len(stack) >= MAX_DEPTH:
             self.fail(TOO_DEEP, at, positioned=False,
                       message=f"JSON nesting is deeper than {MAX_DEPTH} levels.")
-        stack.append(_Frame(is_object, path))
+        parent = stack[-1] if stack and not stack[-1].is_object else None
+        stack.append(_Frame(is_object, path, parent))
 
     def close(self, is_object: bool, at: int) -> None:
         stack = self.stack
@@ -403,6 +472,8 @@ class _Parser:
         if frame.is_object != is_object or frame.state not in (0, 3):
             self.fail(INVALID_JSON, at)
         stack.pop()
+        if frame.fed and frame.parent is not None:
+            frame.parent.record_elements += 1
         if self.scanner is not None:
             if not is_object:
                 self.scanner.spelled(frame)
