@@ -200,8 +200,36 @@ def read_regular_file(path: Path, max_bytes: int) -> bytes:
     """
     fd, _size = open_regular(path, max_bytes)
     try:
-        chunks: list[bytes] = []
-        total = 0
+        return read_open_file(fd, max_bytes)
+    finally:
+        os.close(fd)
+
+
+def read_head(fd: int, count: int) -> bytes:
+    """The first ``count`` bytes of a file opened by :func:`open_regular` and not read yet (fewer at its end), so
+    a caller can look at a file's start before deciding to read it whole. Raises ``load.unreadable``."""
+    chunks: list[bytes] = []
+    total = 0
+    try:
+        while total < count:
+            chunk = os.read(fd, count - total)
+            if not chunk:
+                break
+            chunks.append(chunk)
+            total += len(chunk)
+    except OSError:
+        raise LoadFailure(LoadProblem(UNREADABLE)) from None
+    return b"".join(chunks)
+
+
+def read_open_file(fd: int, max_bytes: int, head: bytes = b"") -> bytes:
+    """``head`` (what :func:`read_head` read of the file) and the rest of the file, read to its end; a file over
+    ``max_bytes`` in all is ``load.too_large`` (it grew since it was opened), a read error ``load.unreadable``."""
+    chunks: list[bytes] = [head]
+    total = len(head)
+    if total > max_bytes:
+        raise LoadFailure(LoadProblem(TOO_LARGE))
+    try:
         while True:
             chunk = os.read(fd, min(1 << 20, max_bytes + 1 - total))
             if not chunk:
@@ -212,8 +240,6 @@ def read_regular_file(path: Path, max_bytes: int) -> bytes:
                 raise LoadFailure(LoadProblem(TOO_LARGE))
     except OSError:
         raise LoadFailure(LoadProblem(UNREADABLE)) from None
-    finally:
-        os.close(fd)
     return b"".join(chunks)
 
 

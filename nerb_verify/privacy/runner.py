@@ -51,7 +51,8 @@ from nerb_verify.loader import (
     invalid_utf8_problem,
     open_regular,
     parse_json_bytes,
-    read_regular_file,
+    read_head,
+    read_open_file,
 )
 from nerb_verify.privacy import messages
 from nerb_verify.privacy.allowlist import Allowlist
@@ -176,7 +177,7 @@ def _scan_file(path: str, shown: str, profile: Profile, collector: Collector, su
         _stream_file(path, shown, profile, collector, summary)
         return
     try:
-        raw = read_regular_file(Path(path), stream_threshold())
+        kind, raw, encoding = _read_probed(path)
     except LoadFailure as failure:
         if failure.problem.code == TOO_LARGE:  # it grew since the size was looked at
             _stream_file(path, shown, profile, collector, summary)
@@ -185,11 +186,9 @@ def _scan_file(path: str, shown: str, profile: Profile, collector: Collector, su
         collector.add(NOT_SCANNED, shown, "", "The file could not be read ({reason}).",
                       reason=Label(failure.problem.code))
         return
-    if compression_of(raw[:8]) is not None:
-        del raw
+    if kind == "compressed":
         _stream_file(path, shown, profile, collector, summary)  # (decompressed as it is read, in bounded memory)
         return
-    encoding = text_encoding(raw[:BINARY_PROBE])
     if encoding is None:
         summary.binary_skipped += 1
         return
@@ -229,6 +228,25 @@ def _scan_file(path: str, shown: str, profile: Profile, collector: Collector, su
             return
     summary.text_files += 1
     scan_text(text.removeprefix("\ufeff"), for_text_file(profile, shown), collector, shown)
+
+
+def _read_probed(path: str) -> tuple[str, bytes, str | None]:
+    """Open the file (the checks of :func:`loader.open_regular`, at most ``stream_threshold()`` bytes) and read its
+    first ``BINARY_PROBE`` bytes; read the rest only when they are text: ``("text", raw, encoding)`` with the whole
+    file, ``("compressed", b"", None)`` for gzip, bzip2 or xz (streamed, so read once, decompressed as read), or
+    ``("binary", b"", None)``. A binary file costs 8 KiB of reading, whatever its size (a pre-commit hook sees
+    images, archives and wheels on every commit that touches them). Raises :class:`LoadFailure`."""
+    fd, _size = open_regular(Path(path), stream_threshold())
+    try:
+        head = read_head(fd, BINARY_PROBE)
+        if compression_of(head[:8]) is not None:
+            return "compressed", b"", None
+        encoding = text_encoding(head)
+        if encoding is None:
+            return "binary", b"", None
+        return "text", read_open_file(fd, stream_threshold(), head), encoding
+    finally:
+        os.close(fd)
 
 
 # Load problems that say a JSON file is larger than the verifier accepts, not that it is malformed.
