@@ -9,7 +9,9 @@
   UTF-32 when its first 8 KiB say so (a byte order mark, or NUL bytes laid out as wide text: ``text_encoding.py``);
   any other file with a NUL byte in its first 8 KiB, or one that does not decode strictly, is binary: skipped and
   counted. UTF-8 with invalid sequences and no control bytes is read with replacement characters
-  (``text_encoding.lenient_utf8``); a gzip, bzip2 or xz file is decompressed as it is read (``compressed.py``).
+  (``text_encoding.lenient_utf8``); a gzip, bzip2 or xz file is decompressed as it is read (``compressed.py``),
+  and a zip archive's members are read one by one (``archives.py``). The first 8 KiB are read and probed first: the
+  rest of a file is read only when it is text.
 * Files over ``NERB_SCAN_STREAM_BYTES`` (32 MiB) are streamed (:mod:`nerb_verify.privacy.stream`): read in windows,
   with the same rules and the same findings as in memory; so is a ``*.json`` file the strict loader refuses only for
   its size (bytes, values, members or string length): it is scanned as JSON by the incremental parser
@@ -32,9 +34,10 @@ from __future__ import annotations
 
 import os
 import stat
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from nerb_verify.codes import register
 from nerb_verify.findings import Collector, Finding, Label
@@ -56,6 +59,7 @@ from nerb_verify.loader import (
 )
 from nerb_verify.privacy import messages
 from nerb_verify.privacy.allowlist import Allowlist
+from nerb_verify.privacy.archives import is_zip
 from nerb_verify.privacy.compressed import (
     compression_of,
     decompressed,
@@ -100,6 +104,8 @@ class ScanSummary:
     wide_text_files: int = 0  # UTF-16 or UTF-32 text, decoded and scanned (``text_encoding.py``)
     not_utf8_files: int = 0  # UTF-8 with invalid sequences, decoded with replacement characters and scanned
     compressed_files: int = 0  # gzip, bzip2 or xz, decompressed as read and scanned (``compressed.py``)
+    archives: int = 0  # zip archives whose members were read (``archives.py``)
+    archive_members: int = 0  # their members scanned (text or JSON)
 
     def to_json(self) -> dict[str, int | str]:
         return dict(self.__dict__)
@@ -189,6 +195,9 @@ def _scan_file(path: str, shown: str, profile: Profile, collector: Collector, su
     if kind == "compressed":
         _stream_file(path, shown, profile, collector, summary)  # (decompressed as it is read, in bounded memory)
         return
+    if kind == "zip":
+        _scan_zip(path, shown, profile, collector, summary)
+        return
     if encoding is None:
         summary.binary_skipped += 1
         return
@@ -241,6 +250,8 @@ def _read_probed(path: str) -> tuple[str, bytes, str | None]:
         head = read_head(fd, BINARY_PROBE)
         if compression_of(head[:8]) is not None:
             return "compressed", b"", None
+        if is_zip(head):
+            return "zip", b"", None
         encoding = text_encoding(head)
         if encoding is None:
             return "binary", b"", None
@@ -261,7 +272,8 @@ def _stream_file(path: str, shown: str, profile: Profile, collector: Collector, 
     """Scan a file streamed from disk in bounded memory: JSON (``*.json``) with the incremental parser, falling
     back to text when it does not parse (the contract profile reports why, as for a small file); text with the
     same driver as ``scan_text``. Findings go to a scratch collector first and are kept only when the whole file
-    decoded (UTF-8, UTF-16 or UTF-32, as in memory; a binary file is skipped)."""
+    decoded (UTF-8, UTF-16 or UTF-32, as in memory; a binary file is skipped). A zip archive is read member by
+    member (:func:`_scan_zip`)."""
     from nerb_verify.privacy import stream  # (imported here: most runs stream no file)
 
     try:
@@ -271,40 +283,44 @@ def _stream_file(path: str, shown: str, profile: Profile, collector: Collector, 
         collector.add(NOT_SCANNED, shown, "", "The file could not be read ({reason}).",
                       reason=Label(failure.problem.code))
         return
-    wide: list[str] = []
-    not_utf8_at: int | None = None
     try:
-        compression = compression_of(os.pread(fd, 8, 0))
-        name = shown if compression is None else inner_name(shown, compression)
         try:
-            kind, scratch = _stream_once(fd, size, shown, name, profile, counted, wide, None, compression)
-        except stream.NotUtf8 as bad:  # read again leniently, as the in-memory path decodes it
-            not_utf8_at = bad.offset
+            head = os.pread(fd, 8, 0)
+        except OSError:
+            head = b""
+        if is_zip(head):
+            os.close(fd)
+            fd = -1
+            _scan_zip(path, shown, profile, collector, summary)
+            return
+        compression = compression_of(head)
+        name = shown if compression is None else inner_name(shown, compression)
+
+        def windows() -> Iterator[bytes]:
             os.lseek(fd, 0, os.SEEK_SET)
-            wide.clear()
-            kind, scratch = _stream_once(fd, size, shown, name, profile, counted, wide, not_utf8_at, compression)
-    except OSError:
-        summary.not_scanned += 1
-        collector.add(NOT_SCANNED, shown, "", "The file could not be read ({reason}).", reason=Label(UNREADABLE))
-        return
-    except stream.Binary:
-        summary.binary_skipped += 1
-        return
-    except LoadFailure as failure:
-        summary.not_scanned += 1
-        collector.add(NOT_SCANNED, shown, "", "The file could not be read ({reason}).",
-                      reason=Label(failure.problem.code))
-        return
+            raw = stream.byte_windows(fd, window_bytes(), size)
+            if compression is None:
+                return raw
+            return probe_first(decompressed(raw, compression, window_bytes(), decompressed_bytes()), BINARY_PROBE)
+
+        outcome = _stream_source(windows, shown, name, profile, counted, collector, summary)
     finally:
-        os.close(fd)
-    collector.findings.extend(scratch.findings)
+        if fd >= 0:
+            os.close(fd)
+    if outcome is None:
+        return
+    kind, wide, not_utf8 = outcome
     summary.streamed += 1
     if not counted:
         summary.files_scanned += 1
         summary.bytes_scanned += size
         summary.wide_text_files += 1 if wide else 0
-        summary.not_utf8_files += 0 if not_utf8_at is None else 1
+        summary.not_utf8_files += 1 if not_utf8 else 0
         summary.compressed_files += 0 if compression is None else 1
+    _count_kind(kind, name, summary)
+
+
+def _count_kind(kind: str, name: str, summary: ScanSummary) -> None:
     if kind == "json":
         summary.json_files += 1
     else:
@@ -313,21 +329,130 @@ def _stream_file(path: str, shown: str, profile: Profile, collector: Collector, 
             summary.json_scanned_as_text += 1
 
 
-def _stream_once(fd: int, size: int, shown: str, name: str, profile: Profile, counted: bool, wide: list[str],
-                 not_utf8_at: int | None, compression: str | None = None) -> tuple[str, Collector]:
+def _stream_source(windows: Callable[[], Iterator[bytes]], shown: str, name: str, profile: Profile, counted: bool,
+                   collector: Collector, summary: ScanSummary) -> tuple[str, bool, bool] | None:
+    """Scan what ``windows`` gives (each call reads it from its start) as :func:`_stream_once` does, once more
+    leniently when it is not UTF-8. Returns ``(kind, wide, not_utf8)`` and adds the findings; or None after
+    counting a binary source (``binary_skipped``) or one that could not be read (``privacy.not_scanned``)."""
+    from nerb_verify.privacy import stream
+
+    wide: list[str] = []
+    not_utf8_at: int | None = None
+    try:
+        try:
+            kind, scratch = _stream_once(windows, shown, name, profile, counted, wide, None)
+        except stream.NotUtf8 as bad:  # read again leniently, as the in-memory path decodes it
+            not_utf8_at = bad.offset
+            wide.clear()
+            kind, scratch = _stream_once(windows, shown, name, profile, counted, wide, not_utf8_at)
+    except OSError:
+        summary.not_scanned += 1
+        collector.add(NOT_SCANNED, shown, "", "The file could not be read ({reason}).", reason=Label(UNREADABLE))
+        return None
+    except stream.Binary:
+        summary.binary_skipped += 1
+        return None
+    except LoadFailure as failure:
+        summary.not_scanned += 1
+        collector.add(NOT_SCANNED, shown, "", "The file could not be read ({reason}).",
+                      reason=Label(failure.problem.code))
+        return None
+    collector.findings.extend(scratch.findings)
+    return kind, bool(wide), not_utf8_at is not None
+
+
+def _scan_zip(path: str, shown: str, profile: Profile, collector: Collector, summary: ScanSummary) -> None:
+    """Scan every member of a zip archive as the file it holds (``archives.py``): its name's components as names,
+    its bytes streamed (decompressed as read, a gzip, bzip2 or xz member decompressed again) with the readers of
+    :func:`_stream_source`, its findings named ``<archive>!/<member>``. An archive that does not open, and every
+    member that cannot be read or lies past the archive's limits, is not scanned and says so."""
+    import zipfile
+
+    from nerb_verify.privacy import archives
+
+    try:
+        fd, size = open_regular(Path(path))
+    except LoadFailure as failure:
+        summary.not_scanned += 1
+        collector.add(NOT_SCANNED, shown, "", "The file could not be read ({reason}).",
+                      reason=Label(failure.problem.code))
+        return
+    with os.fdopen(fd, "rb") as handle:
+        try:
+            archive = zipfile.ZipFile(handle)
+        except (zipfile.BadZipFile, zipfile.LargeZipFile, OSError, ValueError, EOFError):
+            summary.not_scanned += 1
+            collector.add(NOT_SCANNED, shown, "", "The file could not be read ({reason}).",
+                          reason=Label(UNREADABLE))
+            return
+        summary.files_scanned += 1
+        summary.bytes_scanned += size
+        summary.archives += 1
+        budget = archives.Budget(decompressed_bytes())
+        with archive:
+            members = [info for info in archive.infolist() if not info.is_dir()]
+            for index, info in enumerate(members):
+                parts = archives.member_parts(info.filename)
+                flagged = {position: codes for position, part in enumerate(parts)
+                           if (codes := _name_codes(part, profile))}
+                member = archives.shown_member(shown, parts, set(flagged))
+                for codes in flagged.values():
+                    _report_name(codes, member, profile, collector)
+                if index >= archives.MAX_MEMBERS:
+                    summary.not_scanned += 1
+                    collector.add(NOT_SCANNED, member, "", "The file could not be read ({reason}).",
+                                  reason=Label(TOO_LARGE))
+                    continue
+                _scan_member(archive, info, member, "/".join(parts), profile, collector, summary, budget)
+
+
+def _scan_member(archive: Any, info: Any, shown: str, name: str, profile: Profile, collector: Collector,
+                 summary: ScanSummary, budget: Any) -> None:
+    """One zip member (see :func:`_scan_zip`); ``name``: its real name, which decides its kind and never shows."""
+    from nerb_verify.privacy import archives
+
+    read = archives.member_windows(archive, info, window_bytes(), budget)
+    try:
+        head = next(iter(probe_first(read(), 8)), b"")
+    except LoadFailure as failure:
+        summary.not_scanned += 1
+        collector.add(NOT_SCANNED, shown, "", "The file could not be read ({reason}).",
+                      reason=Label(failure.problem.code))
+        return
+    if archives.is_zip(head):
+        summary.binary_skipped += 1  # (an archive inside an archive is not read)
+        return
+    compression = compression_of(head)
+    if compression is not None:
+        name = inner_name(name, compression)
+
+    def windows() -> Iterator[bytes]:
+        raw = probe_first(read(), BINARY_PROBE)
+        if compression is None:
+            return raw
+        return probe_first(decompressed(raw, compression, window_bytes(), decompressed_bytes()), BINARY_PROBE)
+
+    outcome = _stream_source(windows, shown, name, profile, False, collector, summary)
+    if outcome is None:
+        return
+    kind, wide, not_utf8 = outcome
+    summary.archive_members += 1
+    summary.wide_text_files += 1 if wide else 0
+    summary.not_utf8_files += 1 if not_utf8 else 0
+    summary.compressed_files += 0 if compression is None else 1
+    _count_kind(kind, name, summary)
+
+
+def _stream_once(windows: Callable[[], Iterator[bytes]], shown: str, name: str, profile: Profile, counted: bool,
+                 wide: list[str], not_utf8_at: int | None) -> tuple[str, Collector]:
     """One streamed read of the file (see :func:`_stream_file`): its kind (``"json"`` or ``"text"``) and findings.
-    Findings name the file ``shown``; ``name`` (``shown`` without its compression suffix when ``compression`` names
-    the format it is decompressed from, ``compressed.py``) decides whether it is JSON and which profile its text
+    ``windows`` gives the bytes to read, from the start at each call (decompressed where the file is compressed).
+    Findings name the file ``shown``; ``name`` (``shown`` without its compression suffix when it is decompressed,
+    ``compressed.py``, or a zip member's real name) decides whether it is JSON and which profile its text
     gets. ``not_utf8_at`` is the offset of the first byte sequence that is not UTF-8, once a strict read found one:
     the file is then decoded leniently and scanned as text, as in memory (the contract profile reports the loader's
     problem for a JSON file, as the loader reports it for a small one)."""
     from nerb_verify.privacy import json_stream, stream
-
-    def windows() -> Iterator[bytes]:
-        raw = stream.byte_windows(fd, window_bytes(), size)
-        if compression is None:
-            return raw
-        return probe_first(decompressed(raw, compression, window_bytes(), decompressed_bytes()), BINARY_PROBE)
 
     scratch = Collector()
     kind = "text"
@@ -345,7 +470,6 @@ def _stream_once(fd: int, size: int, shown: str, name: str, profile: Profile, co
                     scratch.add(WIDE_JSON.code, shown, "", WIDE_JSON.message)
                 scratch.add(problem.code, shown, problem.pointer, problem.message, line=problem.line,
                             column=problem.column)
-            os.lseek(fd, 0, os.SEEK_SET)
     elif report and not_utf8_at is not None:
         problem = invalid_utf8_problem(not_utf8_at)
         scratch.add(problem.code, shown, problem.pointer, problem.message)

@@ -1,0 +1,142 @@
+"""Issue 17 (a pre-commit hook must not leave a file unscanned), session 18: zip archives are read member by member.
+
+A committed zip archive (or a document format built on one: ``.docx``, ``.xlsx``, ``.odt``, ``.epub``) was binary
+to the scanner. Each member is now scanned as the file it holds, with the findings a file of the same name and
+content on disk gets, named ``<archive>!/<member>``; a member name that is personal data is a name finding shown as
+``@name:<index>``; what cannot be read (an encrypted member, corrupt data, a member past the archive's limits, a
+file that only starts like an archive) is not scanned and says so (exit 2).
+
+Must-reject values are assembled at run time (this file passes the repository's own scan).
+"""
+
+from __future__ import annotations
+
+import gzip
+import json
+import zipfile
+from pathlib import Path
+
+import pytest
+
+from contract_tests.conftest import run_cli
+from contract_tests.outputs_helpers import sarif_errors
+from nerb_verify.privacy.profiles import CONTRACT, REPOSITORY
+from nerb_verify.privacy.runner import scan_paths
+
+AT = chr(64)
+LOCAL, HOST = "jane." + "roe", "corp-" + "mail.org"
+EMAIL = LOCAL + AT + HOST
+PHONE = "(713) " + "555-" + "0123"
+
+MEMBERS: dict[str, bytes] = {
+    "docs/readme.txt": ("hello\n" * 3000 + "contact " + EMAIL + " today\n").encode(),
+    "data/rows.json": json.dumps({"rows": [{"value": LOCAL}, {"value": AT + HOST}], "note": "ok"}).encode(),
+    "notes.md": ("# Notes\n\nCall " + PHONE + ".\n").encode("utf-16"),
+    "clean.py": b"def f(x):\n    return x + 1\n",
+}
+
+
+def _findings(paths: list[Path], profile=CONTRACT, **kwargs: object) -> list[tuple[str, str, str, int | None]]:
+    result = scan_paths([str(path) for path in paths], profile, **kwargs)
+    return [(f.code, f.artifact, f.pointer, f.line) for f in result.findings]
+
+
+def _archive(tmp_path: Path, members: dict[str, bytes], name: str = "bundle.zip",
+             method: int = zipfile.ZIP_DEFLATED) -> Path:
+    path = tmp_path / name
+    with zipfile.ZipFile(path, "w", method) as archive:
+        for member, data in members.items():
+            archive.writestr(member, data)
+    return path
+
+
+@pytest.mark.parametrize("method", [zipfile.ZIP_STORED, zipfile.ZIP_DEFLATED, zipfile.ZIP_BZIP2, zipfile.ZIP_LZMA])
+@pytest.mark.parametrize("profile", [CONTRACT, REPOSITORY])
+def test_each_member_gets_the_findings_of_the_same_file_on_disk(tmp_path: Path, method: int, profile) -> None:
+    archive = _archive(tmp_path, MEMBERS, method=method)
+    on_disk = tmp_path / "unpacked"
+    expected = []
+    for member, data in MEMBERS.items():
+        target = on_disk / member
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_bytes(data)
+        prefix = str(on_disk) + "/"
+        expected += [(code, str(archive) + "!/" + artifact[len(prefix):], pointer, line)
+                     for code, artifact, pointer, line in _findings([target], profile)]
+    found = _findings([archive], profile)
+    assert sorted(found) == sorted(expected)
+    assert {artifact.split("!/")[1] for _c, artifact, _p, _l in found} >= {"docs/readme.txt", "data/rows.json"}
+    result = scan_paths([str(archive)], profile)
+    assert result.summary.archives == 1 and result.summary.archive_members == 4 and result.exit_code == 1
+
+
+def test_a_member_name_that_is_personal_data_is_reported_not_shown(tmp_path: Path) -> None:
+    archive = _archive(tmp_path, {f"people/{EMAIL}/card.txt": b"nothing to see\n"})
+    found = _findings([archive])
+    assert found == [("privacy.email", str(archive) + "!/people/@name:1/card.txt", "", None)]
+
+
+def test_compressed_members_are_decompressed_and_archives_inside_are_binary(tmp_path: Path) -> None:
+    inner = _archive(tmp_path, {"x.txt": EMAIL.encode()}, name="inner.zip").read_bytes()
+    archive = _archive(tmp_path, {"log.txt.gz": gzip.compress(("call " + PHONE + "\n").encode()),
+                                  "inner.zip": inner, "image.png": b"\x89PNG\r\n\x1a\n\x00\x00\x00\x0dIHDR"})
+    result = scan_paths([str(archive)], CONTRACT)
+    assert [(f.code, f.artifact, f.line) for f in result.findings] == [
+        ("privacy.phone", str(archive) + "!/log.txt.gz", 1)]
+    assert result.summary.binary_skipped == 2 and result.summary.compressed_files == 1
+
+
+def _flag_encrypted(raw: bytes) -> bytes:
+    """The archive with the "encrypted" flag set on its (single) member, in both headers."""
+    data = bytearray(raw)
+    for signature, offset in ((b"PK\x03\x04", 6), (b"PK\x01\x02", 8)):
+        at = data.find(signature)
+        data[at + offset] |= 0x01
+    return bytes(data)
+
+
+def test_what_cannot_be_read_is_not_scanned_and_says_so(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    encrypted = tmp_path / "secret.zip"
+    encrypted.write_bytes(_flag_encrypted(_archive(tmp_path, {"a.txt": b"hello\n"}, name="plain.zip").read_bytes()))
+    stored = _archive(tmp_path, {"a.txt": b"hello world, nothing here\n"}, name="corrupt.zip",
+                      method=zipfile.ZIP_STORED)
+    raw = bytearray(stored.read_bytes())
+    raw[raw.find(b"hello world")] ^= 0x01  # (the CRC no longer matches)
+    stored.write_bytes(bytes(raw))
+    fake = tmp_path / "fake.zip"
+    fake.write_bytes(b"PK\x03\x04" + b"not an archive at all\n" * 10)
+    for path, artifact in ((encrypted, str(encrypted) + "!/a.txt"), (stored, str(stored) + "!/a.txt"),
+                           (fake, str(fake))):
+        result = scan_paths([str(path)], REPOSITORY)
+        assert [(f.code, f.artifact) for f in result.findings] == [("privacy.not_scanned", artifact)], path
+        assert result.exit_code == 2 and result.summary.not_scanned == 1
+    bomb = _archive(tmp_path, {"big.txt": b"all clear\n" * 200_000, "small.txt": b"ok\n"}, name="bomb.zip")
+    monkeypatch.setenv("NERB_SCAN_DECOMPRESSED_BYTES", "100000")
+    result = scan_paths([str(bomb)], REPOSITORY)
+    # big.txt passes the limit, and every member after it lies past it too (the budget is the archive's)
+    assert [(f.code, f.artifact) for f in result.findings] == [("privacy.not_scanned", str(bomb) + "!/big.txt"),
+                                                               ("privacy.not_scanned", str(bomb) + "!/small.txt")]
+    assert result.exit_code == 2 and result.summary.archive_members == 0
+
+
+def test_an_empty_archive_is_clean(tmp_path: Path) -> None:
+    empty = _archive(tmp_path, {})
+    result = scan_paths([str(empty)], CONTRACT)
+    assert result.findings == [] and result.exit_code == 0 and result.summary.archives == 1
+
+
+def test_the_cli_reads_archives_in_a_tree_with_jobs_and_in_sarif(tmp_path: Path) -> None:
+    tree = tmp_path / "tree"
+    tree.mkdir()
+    for index in range(3):
+        _archive(tree, MEMBERS, name=f"copy{index}.zip")
+    one = run_cli("scan", "--profile", "contract", "--jobs", "1", str(tree))
+    two = run_cli("scan", "--profile", "contract", "--jobs", "2", str(tree))
+    assert one.code == two.code == 1 and one.stdout == two.stdout
+    assert "read from 3 zip archive(s)" in one.stdout
+    sarif = run_cli("scan", "--profile", "contract", "--format", "sarif", str(tree))
+    log = json.loads(sarif.stdout)
+    assert sarif_errors(log) == []
+    for text in (one.stdout, sarif.stdout):
+        for value in (LOCAL, HOST, "555-", "0123"):
+            assert value not in text
