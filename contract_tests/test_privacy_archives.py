@@ -1,4 +1,5 @@
-"""Issue 17 (a pre-commit hook must not leave a file unscanned), session 18: zip archives are read member by member.
+"""Issue 17 (a pre-commit hook must not leave a file unscanned), session 18: zip and tar archives are read member
+by member.
 
 A committed zip archive (or a document format built on one: ``.docx``, ``.xlsx``, ``.odt``, ``.epub``) was binary
 to the scanner. Each member is now scanned as the file it holds, with the findings a file of the same name and
@@ -12,7 +13,10 @@ Must-reject values are assembled at run time (this file passes the repository's 
 from __future__ import annotations
 
 import gzip
+import io
 import json
+import random
+import tarfile
 import zipfile
 from pathlib import Path
 
@@ -50,10 +54,36 @@ def _archive(tmp_path: Path, members: dict[str, bytes], name: str = "bundle.zip"
     return path
 
 
-@pytest.mark.parametrize("method", [zipfile.ZIP_STORED, zipfile.ZIP_DEFLATED, zipfile.ZIP_BZIP2, zipfile.ZIP_LZMA])
+def _tar(tmp_path: Path, members: dict[str, bytes], name: str = "bundle.tar", mode: str = "w",
+         links: dict[str, str] | None = None) -> Path:
+    path = tmp_path / name
+    with tarfile.open(path, mode) as archive:
+        for member, data in members.items():
+            info = tarfile.TarInfo(member)
+            info.size = len(data)
+            archive.addfile(info, io.BytesIO(data))
+        for member, target in (links or {}).items():
+            info = tarfile.TarInfo(member)
+            info.type, info.linkname = tarfile.SYMTYPE, target
+            archive.addfile(info)
+    return path
+
+
+# Every way an archive is written here: zip with each method Python writes, tar plain and compressed.
+_WRITERS = [("zip-stored", lambda d, m: _archive(d, m, method=zipfile.ZIP_STORED)),
+            ("zip-deflated", lambda d, m: _archive(d, m, method=zipfile.ZIP_DEFLATED)),
+            ("zip-bzip2", lambda d, m: _archive(d, m, method=zipfile.ZIP_BZIP2)),
+            ("zip-lzma", lambda d, m: _archive(d, m, method=zipfile.ZIP_LZMA)),
+            ("tar", lambda d, m: _tar(d, m)),
+            ("tar-gz", lambda d, m: _tar(d, m, "bundle.tar.gz", "w:gz")),
+            ("tar-bz2", lambda d, m: _tar(d, m, "bundle.tar.bz2", "w:bz2")),
+            ("tar-xz", lambda d, m: _tar(d, m, "bundle.tar.xz", "w:xz"))]
+
+
+@pytest.mark.parametrize("writer", [writer for _name, writer in _WRITERS], ids=[name for name, _w in _WRITERS])
 @pytest.mark.parametrize("profile", [CONTRACT, REPOSITORY])
-def test_each_member_gets_the_findings_of_the_same_file_on_disk(tmp_path: Path, method: int, profile) -> None:
-    archive = _archive(tmp_path, MEMBERS, method=method)
+def test_each_member_gets_the_findings_of_the_same_file_on_disk(tmp_path: Path, writer, profile) -> None:
+    archive = writer(tmp_path, MEMBERS)
     on_disk = tmp_path / "unpacked"
     expected = []
     for member, data in MEMBERS.items():
@@ -117,6 +147,30 @@ def test_what_cannot_be_read_is_not_scanned_and_says_so(tmp_path: Path, monkeypa
     assert [(f.code, f.artifact) for f in result.findings] == [("privacy.not_scanned", str(bomb) + "!/big.txt"),
                                                                ("privacy.not_scanned", str(bomb) + "!/small.txt")]
     assert result.exit_code == 2 and result.summary.archive_members == 0
+
+
+def test_a_link_in_a_tar_archive_is_scanned_as_a_link(tmp_path: Path) -> None:
+    home = "/ho" + "me/" + "jroe/notes"
+    archive = _tar(tmp_path, {"a.txt": b"fine\n"}, links={"latest": home, "ok": "a.txt"})
+    result = scan_paths([str(archive)], REPOSITORY)
+    assert [(f.code, f.artifact) for f in result.findings] == [("privacy.personal_path", str(archive) + "!/latest")]
+    assert "jroe" not in json.dumps([f.message for f in result.findings])
+
+
+def test_a_truncated_tar_archive_is_not_scanned_past_where_it_breaks(tmp_path: Path) -> None:
+    rows = "".join(f"row {index} {random.Random(index).randbytes(16).hex()}\n" for index in range(2000))
+    archive = _tar(tmp_path, {"a.txt": ("mail " + EMAIL + "\n").encode(), "b.txt": rows.encode()}, "t.tar.gz",
+                   "w:gz")
+    raw = archive.read_bytes()
+    assert len(raw) > 20_000
+    archive.write_bytes(raw[:-2000])  # (cut inside b.txt)
+    result = scan_paths([str(archive)], REPOSITORY)
+    # what lies before the cut is scanned; b.txt, which does not decompress to its end, is not, and neither is
+    # the rest of the archive (its next header cannot be read)
+    assert sorted((f.code, f.artifact) for f in result.findings) == [
+        ("privacy.email", str(archive) + "!/a.txt"), ("privacy.not_scanned", str(archive)),
+        ("privacy.not_scanned", str(archive) + "!/b.txt")]
+    assert result.exit_code == 1 and result.summary.not_scanned == 2  # (findings decide the exit code first)
 
 
 def test_an_empty_archive_is_clean(tmp_path: Path) -> None:

@@ -111,7 +111,8 @@ def test_a_decompression_bomb_stops_at_the_limit_in_bounded_memory(tmp_path: Pat
     assert max(len(chunk) for chunk in chunks) <= 4096  # (output never held whole)
 
 
-def test_binary_content_stays_binary(tmp_path: Path) -> None:
+def test_binary_content_stays_binary_and_a_tar_inside_is_read(tmp_path: Path) -> None:
+    # (Session 18: a compressed tar archive is read member by member, ``archives.py``; it was binary content.)
     buffer = io.BytesIO()
     with tarfile.open(fileobj=buffer, mode="w:gz") as archive:
         payload = f"mail {EMAIL}\n".encode()
@@ -121,7 +122,9 @@ def test_binary_content_stays_binary(tmp_path: Path) -> None:
     (tmp_path / "bundle.tar.gz").write_bytes(buffer.getvalue())
     (tmp_path / "blob.gz").write_bytes(gzip.compress(random.Random(3).randbytes(50_000)))
     result = scan_paths([str(tmp_path)], REPOSITORY)
-    assert result.summary.binary_skipped == 2 and result.findings == []
+    assert result.summary.binary_skipped == 1 and result.summary.archives == 1
+    assert [(f.code, f.artifact) for f in result.findings] == [
+        ("privacy.email", str(tmp_path / "bundle.tar.gz") + "!/inside.txt")]
 
 
 def test_the_helpers() -> None:

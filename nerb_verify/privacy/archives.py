@@ -1,4 +1,5 @@
-"""Zip archives: every member read as it is decompressed, in bounded memory, and scanned like the file it holds.
+"""Zip and tar archives: every member read as it is decompressed, in bounded memory, and scanned like the file it
+holds.
 
 A committed ``contacts.zip`` (or a ``.docx``, ``.xlsx``, ``.odt`` or ``.epub``, which are zip archives of XML text,
 or a wheel) was binary to the scanner, so the hook passed whatever it holds. Each member is read through
@@ -12,14 +13,18 @@ Fail closed, one ``privacy.not_scanned`` finding per member: an encrypted member
 not read, data that does not decompress or fails its CRC, and every member once the archive's decompressed bytes
 pass ``NERB_SCAN_DECOMPRESSED_BYTES`` (default 1 GiB, the compressed files' limit: a zip bomb) or its members pass
 ``MAX_MEMBERS``. A file that starts like a zip archive and is not one (no central directory) is not scanned either.
-Not read: an archive inside an archive (a zip member that is a zip; it is counted as binary), tar archives.
+Tar archives (POSIX and GNU, named by the ``ustar`` magic at offset 257), plain or gzip, bzip2 or xz compressed,
+are read the same way through :mod:`tarfile`; a member that is a symbolic or hard link has its target text scanned,
+as a link on disk has. Not read: an archive inside an archive (counted as binary), tar archives of the old v7 format
+(no magic).
 """
 
 from __future__ import annotations
 
+import lzma
 import zlib
 from collections.abc import Callable, Iterator
-from typing import TYPE_CHECKING
+from typing import IO, TYPE_CHECKING, Any, NamedTuple
 
 from nerb_verify.loader import TOO_LARGE, UNREADABLE, LoadFailure, LoadProblem
 
@@ -29,12 +34,75 @@ if TYPE_CHECKING:  # (zipfile is imported where an archive is read: most scans r
 # A local file header (a member follows), or the end of the central directory of an empty archive.
 _ZIP_MAGIC = (b"PK\x03\x04", b"PK\x05\x06")
 MAX_MEMBERS = 100_000
+TAR_PROBE = 512  # a tar header's size: its magic lies at 257 to 262
 _ENCRYPTED = 0x1  # general purpose flag bit 0 (APPNOTE 4.4.4)
 
 
 def is_zip(head: bytes) -> bool:
     """Whether a file's first bytes are those of a zip archive."""
     return head.startswith(_ZIP_MAGIC)
+
+
+def is_tar(head: bytes) -> bool:
+    """Whether a file's (or a decompressed stream's) first bytes are a POSIX or GNU tar header (``ustar`` at 257)."""
+    return head[257:262] == b"ustar"
+
+
+class Member(NamedTuple):
+    """One member of an archive: its name as stored, and either a factory of its bytes (``read``) or, for a link,
+    its target text (``link``)."""
+
+    name: str
+    read: Callable[[], Iterator[bytes]] | None
+    link: str | None
+
+
+# What reading an archive's directory or a member can raise besides LoadFailure: corrupt or truncated data.
+_CORRUPT = (zlib.error, lzma.LZMAError, NotImplementedError, RuntimeError, OSError, EOFError, ValueError)
+
+
+def members(handle: IO[bytes], kind: str, read_size: int, budget: Budget) -> Iterator[Member]:
+    """The members of the zip (``kind == "zip"``) or tar archive open in ``handle`` (seekable), in stored order;
+    directories and special files left out. Raises :class:`LoadFailure` (``load.unreadable``) when the archive does
+    not open or its directory cannot be read on (a tar header after corrupt data)."""
+    try:
+        if kind == "zip":
+            yield from _zip_members(handle, read_size, budget)
+        else:
+            yield from _tar_members(handle, read_size, budget)
+    except LoadFailure:
+        raise
+    except Exception as error:  # (zipfile.BadZipFile, tarfile.TarError and the decompressors' errors)
+        raise _unreadable(error, "The archive cannot be read.") from None
+
+
+def _unreadable(error: Exception, message: str) -> LoadFailure:
+    """``load.unreadable`` for an error that corrupt or truncated data raises (``_CORRUPT``, or an error class of
+    :mod:`zipfile` or :mod:`tarfile`); any other error is a defect and is raised again."""
+    if not isinstance(error, _CORRUPT) and type(error).__module__ not in ("zipfile", "tarfile"):
+        raise error
+    return LoadFailure(LoadProblem(UNREADABLE, message=message))
+
+
+def _zip_members(handle: IO[bytes], read_size: int, budget: Budget) -> Iterator[Member]:
+    import zipfile
+
+    with zipfile.ZipFile(handle) as archive:
+        for info in archive.infolist():
+            if not info.is_dir():
+                yield Member(info.filename, member_windows(archive, info, read_size, budget), None)
+
+
+def _tar_members(handle: IO[bytes], read_size: int, budget: Budget) -> Iterator[Member]:
+    import tarfile
+
+    with tarfile.open(fileobj=handle, mode="r:*") as archive:
+        for info in archive:
+            if info.issym() or info.islnk():
+                yield Member(info.name, None, info.linkname)
+            elif info.isreg():
+                yield Member(info.name, _windows(lambda info=info: archive.extractfile(info), read_size, budget),
+                             None)
 
 
 def member_parts(name: str) -> list[str]:
@@ -58,20 +126,25 @@ class Budget:
 
 def member_windows(archive: zipfile.ZipFile, info: zipfile.ZipInfo, read_size: int,
                    budget: Budget) -> Callable[[], Iterator[bytes]]:
-    """A factory of the member's decompressed bytes, ``read_size`` at a time (each call reads it again from its
-    start, as a streamed file is read again when its JSON does not parse). Raises :class:`LoadFailure`: encrypted,
-    an unknown compression method, data that does not decompress or fails its CRC (``load.unreadable``), or more
-    bytes than the archive's budget has left (``load.too_large``; a read again is not charged twice)."""
-    import zipfile
+    """A factory of a zip member's decompressed bytes (:func:`_windows`); an encrypted member is not read."""
+    if info.flag_bits & _ENCRYPTED:
+        def encrypted() -> Iterator[bytes]:
+            raise LoadFailure(LoadProblem(UNREADABLE, message="The archive member is encrypted."))
+        return encrypted
+    return _windows(lambda: archive.open(info), read_size, budget)
 
+
+def _windows(open_member: Callable[[], Any], read_size: int, budget: Budget) -> Callable[[], Iterator[bytes]]:
+    """A factory of a member's bytes, ``read_size`` at a time (each call opens and reads it again from its start,
+    as a streamed file is read again when its JSON does not parse). Raises :class:`LoadFailure`: an unknown
+    compression method, data that does not decompress or fails its CRC (``load.unreadable``), or more bytes than the
+    archive's budget has left (``load.too_large``; a read again is not charged twice)."""
     charged = [0]  # bytes of this member already charged to the budget (by an earlier read of it)
 
     def windows() -> Iterator[bytes]:
-        if info.flag_bits & _ENCRYPTED:
-            raise LoadFailure(LoadProblem(UNREADABLE, message="The archive member is encrypted."))
         produced = 0
         try:
-            with archive.open(info) as member:
+            with open_member() as member:
                 while True:
                     window = member.read(read_size)
                     if not window:
@@ -86,7 +159,7 @@ def member_windows(archive: zipfile.ZipFile, info: zipfile.ZipInfo, read_size: i
                     yield window
         except LoadFailure:
             raise
-        except (zipfile.BadZipFile, zlib.error, NotImplementedError, RuntimeError, OSError, EOFError, ValueError):
-            raise LoadFailure(LoadProblem(UNREADABLE, message="The archive member does not decompress.")) from None
+        except Exception as error:  # (zipfile.BadZipFile, tarfile.ReadError and the decompressors' errors)
+            raise _unreadable(error, "The archive member does not decompress.") from None
 
     return windows

@@ -59,7 +59,7 @@ from nerb_verify.loader import (
 )
 from nerb_verify.privacy import messages
 from nerb_verify.privacy.allowlist import Allowlist
-from nerb_verify.privacy.archives import is_zip
+from nerb_verify.privacy.archives import is_tar, is_zip
 from nerb_verify.privacy.compressed import (
     compression_of,
     decompressed,
@@ -188,15 +188,13 @@ def _scan_file(path: str, shown: str, profile: Profile, collector: Collector, su
         if failure.problem.code == TOO_LARGE:  # it grew since the size was looked at
             _stream_file(path, shown, profile, collector, summary)
             return
-        summary.not_scanned += 1
-        collector.add(NOT_SCANNED, shown, "", "The file could not be read ({reason}).",
-                      reason=Label(failure.problem.code))
+        _not_scanned(collector, summary, shown, failure.problem.code)
         return
     if kind == "compressed":
         _stream_file(path, shown, profile, collector, summary)  # (decompressed as it is read, in bounded memory)
         return
-    if kind == "zip":
-        _scan_zip(path, shown, profile, collector, summary)
+    if kind in ("zip", "tar"):
+        _scan_archive(path, shown, profile, collector, summary, kind)
         return
     if encoding is None:
         summary.binary_skipped += 1
@@ -252,6 +250,8 @@ def _read_probed(path: str) -> tuple[str, bytes, str | None]:
             return "compressed", b"", None
         if is_zip(head):
             return "zip", b"", None
+        if is_tar(head):
+            return "tar", b"", None
         encoding = text_encoding(head)
         if encoding is None:
             return "binary", b"", None
@@ -272,28 +272,27 @@ def _stream_file(path: str, shown: str, profile: Profile, collector: Collector, 
     """Scan a file streamed from disk in bounded memory: JSON (``*.json``) with the incremental parser, falling
     back to text when it does not parse (the contract profile reports why, as for a small file); text with the
     same driver as ``scan_text``. Findings go to a scratch collector first and are kept only when the whole file
-    decoded (UTF-8, UTF-16 or UTF-32, as in memory; a binary file is skipped). A zip archive is read member by
-    member (:func:`_scan_zip`)."""
+    decoded (UTF-8, UTF-16 or UTF-32, as in memory; a binary file is skipped). A zip or tar archive (a compressed
+    tar too) is read member by member (:func:`_scan_archive`)."""
     from nerb_verify.privacy import stream  # (imported here: most runs stream no file)
 
     try:
         fd, size = open_regular(Path(path))
     except LoadFailure as failure:
-        summary.not_scanned += 1
-        collector.add(NOT_SCANNED, shown, "", "The file could not be read ({reason}).",
-                      reason=Label(failure.problem.code))
+        _not_scanned(collector, summary, shown, failure.problem.code)
         return
     try:
         try:
             head = os.pread(fd, 8, 0)
         except OSError:
             head = b""
-        if is_zip(head):
+        compression = compression_of(head)
+        archive = "zip" if is_zip(head) else _tar_inside(fd, size, compression)
+        if archive is not None:
             os.close(fd)
             fd = -1
-            _scan_zip(path, shown, profile, collector, summary)
+            _scan_archive(path, shown, profile, collector, summary, archive)
             return
-        compression = compression_of(head)
         name = shown if compression is None else inner_name(shown, compression)
 
         def windows() -> Iterator[bytes]:
@@ -318,6 +317,30 @@ def _stream_file(path: str, shown: str, profile: Profile, collector: Collector, 
         summary.not_utf8_files += 1 if not_utf8 else 0
         summary.compressed_files += 0 if compression is None else 1
     _count_kind(kind, name, summary)
+
+
+def _tar_inside(fd: int, size: int, compression: str | None) -> str | None:
+    """``"tar"`` when the file (decompressed, when ``compression`` names its format) starts with a tar header."""
+    from nerb_verify.privacy import stream
+    from nerb_verify.privacy.archives import TAR_PROBE
+
+    try:
+        if compression is None:
+            head = os.pread(fd, TAR_PROBE, 0)
+        else:
+            os.lseek(fd, 0, os.SEEK_SET)
+            raw = stream.byte_windows(fd, BINARY_PROBE, size)  # (8 KiB at a time: a header needs far less)
+            head = next(iter(probe_first(decompressed(raw, compression, TAR_PROBE, decompressed_bytes()),
+                                         TAR_PROBE)), b"")
+    except (OSError, LoadFailure):
+        return None  # (the streamed read reports it)
+    return "tar" if is_tar(head) else None
+
+
+def _not_scanned(collector: Collector, summary: ScanSummary, shown: str, reason: str) -> None:
+    """Count ``shown`` as not scanned and say why (``reason``: a load problem code; never the file's content)."""
+    summary.not_scanned += 1
+    collector.add(NOT_SCANNED, shown, "", "The file could not be read ({reason}).", reason=Label(reason))
 
 
 def _count_kind(kind: str, name: str, summary: ScanSummary) -> None:
@@ -346,80 +369,78 @@ def _stream_source(windows: Callable[[], Iterator[bytes]], shown: str, name: str
             wide.clear()
             kind, scratch = _stream_once(windows, shown, name, profile, counted, wide, not_utf8_at)
     except OSError:
-        summary.not_scanned += 1
-        collector.add(NOT_SCANNED, shown, "", "The file could not be read ({reason}).", reason=Label(UNREADABLE))
+        _not_scanned(collector, summary, shown, UNREADABLE)
         return None
     except stream.Binary:
         summary.binary_skipped += 1
         return None
     except LoadFailure as failure:
-        summary.not_scanned += 1
-        collector.add(NOT_SCANNED, shown, "", "The file could not be read ({reason}).",
-                      reason=Label(failure.problem.code))
+        _not_scanned(collector, summary, shown, failure.problem.code)
         return None
     collector.findings.extend(scratch.findings)
     return kind, bool(wide), not_utf8_at is not None
 
 
-def _scan_zip(path: str, shown: str, profile: Profile, collector: Collector, summary: ScanSummary) -> None:
-    """Scan every member of a zip archive as the file it holds (``archives.py``): its name's components as names,
-    its bytes streamed (decompressed as read, a gzip, bzip2 or xz member decompressed again) with the readers of
-    :func:`_stream_source`, its findings named ``<archive>!/<member>``. An archive that does not open, and every
-    member that cannot be read or lies past the archive's limits, is not scanned and says so."""
-    import zipfile
-
+def _scan_archive(path: str, shown: str, profile: Profile, collector: Collector, summary: ScanSummary,
+                  kind: str) -> None:
+    """Scan every member of a zip or tar archive (``kind``) as the file it holds (``archives.py``): its name's
+    components as names, its bytes streamed (decompressed as read, a gzip, bzip2 or xz member decompressed again)
+    with the readers of :func:`_stream_source`, a link member's target as a link's; findings named
+    ``<archive>!/<member>``. An archive that does not open or cannot be read on, and every member that cannot be
+    read or lies past the archive's limits, is not scanned and says so."""
     from nerb_verify.privacy import archives
 
     try:
         fd, size = open_regular(Path(path))
     except LoadFailure as failure:
-        summary.not_scanned += 1
-        collector.add(NOT_SCANNED, shown, "", "The file could not be read ({reason}).",
-                      reason=Label(failure.problem.code))
+        _not_scanned(collector, summary, shown, failure.problem.code)
         return
+    budget = archives.Budget(decompressed_bytes())
+    opened = False
     with os.fdopen(fd, "rb") as handle:
         try:
-            archive = zipfile.ZipFile(handle)
-        except (zipfile.BadZipFile, zipfile.LargeZipFile, OSError, ValueError, EOFError):
-            summary.not_scanned += 1
-            collector.add(NOT_SCANNED, shown, "", "The file could not be read ({reason}).",
-                          reason=Label(UNREADABLE))
+            for index, item in enumerate(archives.members(handle, kind, window_bytes(), budget)):
+                if not opened:
+                    opened = True
+                    summary.files_scanned += 1
+                    summary.bytes_scanned += size
+                    summary.archives += 1
+                _scan_member(item, index, shown, profile, collector, summary)
+        except LoadFailure as failure:
+            _not_scanned(collector, summary, shown, failure.problem.code)
             return
+    if not opened:  # (an empty archive)
         summary.files_scanned += 1
         summary.bytes_scanned += size
         summary.archives += 1
-        budget = archives.Budget(decompressed_bytes())
-        with archive:
-            members = [info for info in archive.infolist() if not info.is_dir()]
-            for index, info in enumerate(members):
-                parts = archives.member_parts(info.filename)
-                flagged = {position: codes for position, part in enumerate(parts)
-                           if (codes := _name_codes(part, profile))}
-                member = archives.shown_member(shown, parts, set(flagged))
-                for codes in flagged.values():
-                    _report_name(codes, member, profile, collector)
-                if index >= archives.MAX_MEMBERS:
-                    summary.not_scanned += 1
-                    collector.add(NOT_SCANNED, member, "", "The file could not be read ({reason}).",
-                                  reason=Label(TOO_LARGE))
-                    continue
-                _scan_member(archive, info, member, "/".join(parts), profile, collector, summary, budget)
 
 
-def _scan_member(archive: Any, info: Any, shown: str, name: str, profile: Profile, collector: Collector,
-                 summary: ScanSummary, budget: Any) -> None:
-    """One zip member (see :func:`_scan_zip`); ``name``: its real name, which decides its kind and never shows."""
+def _scan_member(item: Any, index: int, archive_shown: str, profile: Profile, collector: Collector,
+                 summary: ScanSummary) -> None:
+    """One archive member (see :func:`_scan_archive`), the ``index``-th; its real name decides its kind and never
+    shows (a component that is personal data is a name finding, shown as ``@name:<index>``)."""
     from nerb_verify.privacy import archives
 
-    read = archives.member_windows(archive, info, window_bytes(), budget)
-    try:
-        head = next(iter(probe_first(read(), 8)), b"")
-    except LoadFailure as failure:
-        summary.not_scanned += 1
-        collector.add(NOT_SCANNED, shown, "", "The file could not be read ({reason}).",
-                      reason=Label(failure.problem.code))
+    parts = archives.member_parts(item.name)
+    flagged = {position: codes for position, part in enumerate(parts) if (codes := _name_codes(part, profile))}
+    shown = archives.shown_member(archive_shown, parts, set(flagged))
+    for codes in flagged.values():
+        _report_name(codes, shown, profile, collector)
+    if index >= archives.MAX_MEMBERS:
+        _not_scanned(collector, summary, shown, TOO_LARGE)
         return
-    if archives.is_zip(head):
+    if item.read is None:
+        summary.archive_members += 1
+        scan_text(item.link or "", profile, collector, shown, where=messages.LINK)
+        return
+    name = "/".join(parts)
+    read = item.read
+    try:
+        head = next(iter(probe_first(read(), archives.TAR_PROBE)), b"")
+    except LoadFailure as failure:
+        _not_scanned(collector, summary, shown, failure.problem.code)
+        return
+    if archives.is_zip(head) or archives.is_tar(head):
         summary.binary_skipped += 1  # (an archive inside an archive is not read)
         return
     compression = compression_of(head)
