@@ -194,3 +194,20 @@ def test_the_cli_reads_archives_in_a_tree_with_jobs_and_in_sarif(tmp_path: Path)
     for text in (one.stdout, sarif.stdout):
         for value in (LOCAL, HOST, "555-", "0123"):
             assert value not in text
+
+
+def test_an_archive_has_one_member_limit_and_one_report_limit(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from nerb_verify.privacy import archives, messages
+
+    members = {f"m{index}.txt": ("mail " + EMAIL + "\n").encode() for index in range(6)}
+    archive = _archive(tmp_path, members)
+    monkeypatch.setattr(archives, "MAX_MEMBERS", 4)
+    result = scan_paths([str(archive)], REPOSITORY)
+    # four members read, then one finding for the rest (not one per member)
+    assert sorted((f.code, f.artifact.split("!/")[-1]) for f in result.findings) == [
+        ("privacy.email", f"m{index}.txt") for index in range(4)] + [("privacy.not_scanned", str(archive))]
+    monkeypatch.setattr(archives, "MAX_MEMBERS", 100)
+    monkeypatch.setattr(messages, "MAX_FINDINGS_PER_FILE", 3)
+    result = scan_paths([str(archive)], REPOSITORY)
+    assert sorted((f.code, f.artifact == str(archive)) for f in result.findings) == [
+        ("privacy.email", False)] * 3 + [("privacy.findings_truncated", True)]

@@ -32,6 +32,7 @@
 
 from __future__ import annotations
 
+import itertools
 import os
 import stat
 from collections.abc import Callable, Iterator
@@ -396,29 +397,36 @@ def _scan_archive(path: str, shown: str, profile: Profile, collector: Collector,
         _not_scanned(collector, summary, shown, failure.problem.code)
         return
     budget = archives.Budget(decompressed_bytes())
-    opened = False
+    before = len(collector.findings)
     with os.fdopen(fd, "rb") as handle:
+        items = archives.members(handle, kind, window_bytes(), budget)
         try:
-            for index, item in enumerate(archives.members(handle, kind, window_bytes(), budget)):
-                if not opened:
-                    opened = True
-                    summary.files_scanned += 1
-                    summary.bytes_scanned += size
-                    summary.archives += 1
-                _scan_member(item, index, shown, profile, collector, summary)
+            first = next(items, None)  # (an archive whose directory does not read is not scanned at all)
         except LoadFailure as failure:
             _not_scanned(collector, summary, shown, failure.problem.code)
             return
-    if not opened:  # (an empty archive)
         summary.files_scanned += 1
         summary.bytes_scanned += size
         summary.archives += 1
+        if first is None:
+            return
+        try:
+            for index, item in enumerate(itertools.chain([first], items)):
+                if index >= archives.MAX_MEMBERS:  # (one finding for the rest, not one per member)
+                    _not_scanned(collector, summary, shown, TOO_LARGE)
+                    return
+                if len(collector.findings) - before >= messages.MAX_FINDINGS_PER_FILE:
+                    collector.add(messages.TRUNCATED, shown, "")  # (the archive is one file: one report limit)
+                    return
+                _scan_member(item, shown, profile, collector, summary)
+        except LoadFailure as failure:
+            _not_scanned(collector, summary, shown, failure.problem.code)
 
 
-def _scan_member(item: Any, index: int, archive_shown: str, profile: Profile, collector: Collector,
+def _scan_member(item: Any, archive_shown: str, profile: Profile, collector: Collector,
                  summary: ScanSummary) -> None:
-    """One archive member (see :func:`_scan_archive`), the ``index``-th; its real name decides its kind and never
-    shows (a component that is personal data is a name finding, shown as ``@name:<index>``)."""
+    """One archive member (see :func:`_scan_archive`); its real name decides its kind and never shows (a component
+    that is personal data is a name finding, shown as ``@name:<index>``)."""
     from nerb_verify.privacy import archives
 
     parts = archives.member_parts(item.name)
@@ -426,9 +434,6 @@ def _scan_member(item: Any, index: int, archive_shown: str, profile: Profile, co
     shown = archives.shown_member(archive_shown, parts, set(flagged))
     for codes in flagged.values():
         _report_name(codes, shown, profile, collector)
-    if index >= archives.MAX_MEMBERS:
-        _not_scanned(collector, summary, shown, TOO_LARGE)
-        return
     if item.read is None:
         summary.archive_members += 1
         scan_text(item.link or "", profile, collector, shown, where=messages.LINK)
