@@ -123,6 +123,32 @@ def test_the_hook_reads_wide_text_and_links_that_pre_commit_calls_binary(tmp_pat
         assert piece not in output
 
 
+def test_the_hook_reads_the_members_of_committed_archives(tmp_path: Path, hook_env: dict[str, str],
+                                                           hook_repo: Path) -> None:
+    """Session 18: a zip archive (here a document built on one) and a compressed tar archive were binary to the
+    hook; their members are read, and the findings name the member, never the value."""
+    import io
+    import tarfile
+    import zipfile
+
+    work = _scratch(tmp_path, hook_env, {"README.md": "# Clean\n"})
+    with zipfile.ZipFile(work / "minutes.docx", "w", zipfile.ZIP_DEFLATED) as document:
+        document.writestr("word/document.xml", "<w:document><w:body><w:p><w:r><w:t>Contact " + EMAIL
+                          + "</w:t></w:r></w:p></w:body></w:document>\n")
+    payload = ("Jane\t" + EMAIL + "\n").encode()
+    with tarfile.open(work / "export.tar.gz", "w:gz") as archive:
+        info = tarfile.TarInfo("export/people.tsv")
+        info.size = len(payload)
+        archive.addfile(info, io.BytesIO(payload))
+    assert _run(["git", "add", "--all"], work, hook_env).returncode == 0
+    result = _try_repo(work, hook_repo, "nerb-privacy-scan", hook_env)
+    output = result.stdout + result.stderr
+    assert result.returncode == 1, output
+    assert "minutes.docx!/word/document.xml:1:" in output and "export.tar.gz!/export/people.tsv:1:" in output, output
+    for piece in (EMAIL, "jroe", "corp-mail"):
+        assert piece not in output
+
+
 def test_clean_staged_files_pass(tmp_path: Path, hook_env: dict[str, str], hook_repo: Path) -> None:
     work = _scratch(tmp_path, hook_env, {
         "README.md": "# Project\n\nRun `pytest` from /tmp/out; see [docs](/docs/x) and @pytest.fixture.\n",
