@@ -22,6 +22,7 @@ from __future__ import annotations
 import functools
 from collections import OrderedDict
 from collections.abc import Collection, Hashable, Sequence
+from typing import NamedTuple
 
 import regex
 
@@ -451,18 +452,55 @@ def reference_joined_findings(containers: Sequence[tuple[Hashable, Sequence[str]
 
 
 # SVG text: each <text> element (its <tspan> children included) is one piece of rendered text.
-_SVG_TEXT = regex.compile(r"<text\b[^>]*>(.*?)</text\s*>", regex.S | regex.I)
+_SVG_TEXT = regex.compile(r"<text\b[^>]*>(?P<body>.*?)</text\s*>", regex.S | regex.I)
+_SVG_OPEN = regex.compile(r"<text\b", regex.I)
+# Office documents (session 18): a paragraph of a Word, PowerPoint or ODF text document (``w:p``, ``a:p``,
+# ``text:p``, ``text:h``) and a shared string of a spreadsheet (``si``) are rendered text as an SVG <text> element is,
+# and an editor cuts them into runs wherever formatting, spell checking or revision marks change, so a word (an
+# address) is often split over several ``<w:t>`` elements. A self-closing element (an empty paragraph) opens nothing.
+_OFFICE_TEXT = regex.compile(r"<(w:p|a:p|text:p|text:h|si)\b[^>]*(?<!/)>(?P<body>.*?)</\1\s*>", regex.S)
+# (A start tag, or the start of one cut off at the end of what the streamed reader holds so far.)
+_OFFICE_OPEN = regex.compile(r"<(?:w:p|a:p|text:p|text:h|si)\b(?:[^>]*(?<!/)>|[^>]*$)")
 _TAG = regex.compile(r"<[^>]*>")
 
 
-def svg_text_elements(text: str) -> list[tuple[int, list[str]]]:
-    """``(offset, pieces)`` for every ``<text>`` element of an SVG document: its offset in ``text`` and the text
-    between its tags (tspan contents as separate pieces, entity references left to the normaliser)."""
+class Markup(NamedTuple):
+    """The rendered-text elements of one kind of markup file: ``element`` matches a whole element (its text in the
+    ``body`` group), ``opener`` its start tag (the streamed reader waits for an open element to close)."""
+
+    element: regex.Pattern[str]
+    opener: regex.Pattern[str]
+
+
+SVG = Markup(element=_SVG_TEXT, opener=_SVG_OPEN)
+OFFICE = Markup(element=_OFFICE_TEXT, opener=_OFFICE_OPEN)
+
+
+def markup_of(artifact: str) -> Markup | None:
+    """The markup whose text elements are joined for a file of this name: SVG for ``*.svg``, the office documents'
+    paragraphs for ``*.xml`` (the members of ``.docx``, ``.pptx``, ``.xlsx`` and ``.odt`` files are XML); None."""
+    lowered = artifact.lower()
+    if lowered.endswith(".svg"):
+        return SVG
+    if lowered.endswith(".xml"):
+        return OFFICE
+    return None
+
+
+def element_pieces(body: str) -> list[str]:
+    """The text pieces of an element's body: the text between its tags (entity references left to the normaliser)."""
+    return [piece for piece in _TAG.split(body) if piece.strip()]
+
+
+def text_elements(text: str, markup: Markup = SVG) -> list[tuple[int, list[str]]]:
+    """``(offset, pieces)`` for every text element of a markup document (an SVG ``<text>`` element, with its tspan
+    contents as separate pieces; an office paragraph, with its runs): its offset in ``text`` and its text pieces."""
     elements: list[tuple[int, list[str]]] = []
-    if "<text" not in text and "<TEXT" not in text.upper():
+    if markup.opener.search(text) is None:
         return elements
-    for match in _SVG_TEXT.finditer(text):
-        pieces = [piece for piece in _TAG.split(match.group(1)) if piece.strip()]
+    for match in markup.element.finditer(text):
+        pieces = element_pieces(match.group("body"))
         if pieces:
             elements.append((match.start(), pieces))
     return elements
+

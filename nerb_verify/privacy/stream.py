@@ -20,12 +20,10 @@ import codecs
 import os
 from collections.abc import Iterator
 
-import regex
-
 from nerb_verify.findings import Collector, Label
 from nerb_verify.loader import TOO_LARGE, UNREADABLE, LoadFailure, LoadProblem
 from nerb_verify.privacy import messages
-from nerb_verify.privacy.joined import _SVG_TEXT, _TAG, JOINED_BUDGET, JoinedScan, joined_codes
+from nerb_verify.privacy.joined import JOINED_BUDGET, SVG, JoinedScan, Markup, element_pieces, joined_codes, markup_of
 from nerb_verify.privacy.profiles import Profile
 from nerb_verify.privacy.text_encoding import CONTROL, UTF8, text_encoding
 from nerb_verify.privacy.text_scan import (
@@ -224,18 +222,22 @@ def text_lines(pieces: Iterator[str], long_chars: int = LONG_LINE_CHARS) -> Iter
     return _Reader(pieces, long_chars).lines()
 
 
-_SVG_OPEN = regex.compile(r"<text\b", regex.I)
-# An SVG <text> element still open after this many characters is not waited for: the figure fails closed.
+# An SVG <text> element (an office paragraph) still open after this many characters is not waited for: the figure
+# (document) fails closed.
 SVG_ELEMENT_CHARS = 4 * 1024 * 1024
+# What is kept of the text read when no element is open: enough for the start of a start tag cut off at its end.
+_OPENER_CHARS = 8
 
 
 class _SvgElements:
-    """The ``<text>`` elements of an SVG document fed piece by piece, as :func:`joined.svg_text_elements` finds them
-    in the whole text: each element's pieces are joined at once, the figure's texts are fed to a sliding-window join
-    (:class:`joined.JoinedScan`) as each element closes, so a figure of any size is joined in bounded memory."""
+    """The text elements of a markup document (``markup``: SVG ``<text>`` elements, office paragraphs) fed piece by
+    piece, as :func:`joined.text_elements` finds them in the whole text: each element's pieces are joined at once,
+    the figure's texts are fed to a sliding-window join (:class:`joined.JoinedScan`) as each element closes, so a
+    figure of any size is joined in bounded memory."""
 
-    def __init__(self, profile: Profile) -> None:
+    def __init__(self, profile: Profile, markup: Markup = SVG) -> None:
         self.profile = profile
+        self.markup = markup
         self.buffer = ""
         self.base = 0  # offset of ``buffer`` in the whole text
         self.newlines = 0  # line feeds before ``base``
@@ -246,20 +248,21 @@ class _SvgElements:
 
     def feed(self, piece: str) -> None:
         self.buffer += piece
-        if "<text" not in self.buffer and "<TEXT" not in self.buffer.upper():
-            self._drop(max(len(self.buffer) - 8, 0))
+        open_at = self.markup.opener.search(self.buffer)
+        if open_at is None:
+            self._drop(max(len(self.buffer) - _OPENER_CHARS, 0))
             return
         end = 0
-        for match in _SVG_TEXT.finditer(self.buffer):
+        for match in self.markup.element.finditer(self.buffer, open_at.start()):
             self._element(self.base + match.start(), self.buffer.count("\n", 0, match.start()) + self.newlines + 1,
-                          [part for part in _TAG.split(match.group(1)) if part.strip()])
+                          element_pieces(match.group("body")))
             end = match.end()
-        open_at = _SVG_OPEN.search(self.buffer, end)
-        keep = open_at.start() if open_at else max(len(self.buffer) - 8, end)
+        open_at = self.markup.opener.search(self.buffer, end)
+        keep = open_at.start() if open_at else max(len(self.buffer) - _OPENER_CHARS, end)
         if open_at and len(self.buffer) - keep > SVG_ELEMENT_CHARS:
             line = self.buffer.count("\n", 0, keep) + self.newlines + 1
             self.found.append((line, {JOINED_BUDGET}))
-            keep = len(self.buffer) - 8
+            keep = len(self.buffer) - _OPENER_CHARS
         self._drop(keep)
 
     def _drop(self, keep: int) -> None:
@@ -293,7 +296,8 @@ def scan_text_stream(pieces: Iterator[str], profile: Profile, collector: Collect
                      block_chars: int = SCREEN_BYTES, long_chars: int = LONG_LINE_CHARS) -> int:
     """:func:`nerb_verify.privacy.text_scan.scan_text` of the text that ``pieces`` spell, holding a bounded part of
     it (one block, the seam and junction contexts, an open SVG text element). Returns the number of findings."""
-    svg = _SvgElements(profile) if artifact.lower().endswith(".svg") else None
+    markup = markup_of(artifact)
+    svg = _SvgElements(profile, markup) if markup is not None else None
 
     def tapped() -> Iterator[str]:
         for piece in pieces:

@@ -24,11 +24,13 @@ from nerb_verify.privacy import messages
 from nerb_verify.privacy.engine import FAIL_CLOSED, TOO_LONG, scan_string, scan_uncached
 from nerb_verify.privacy.joined import (
     SCREEN_SEPARATOR,
+    Markup,
     glued_pair,
     joined_chunks,
     joined_codes,
     joined_findings,
-    svg_text_elements,
+    markup_of,
+    text_elements,
     view_codes,
     views,
 )
@@ -156,7 +158,8 @@ def scan_text(text: str, profile: Profile, collector: Collector, artifact: str,
     it; the seam between two blocks (up to ``SEAM_CHARS`` of whole lines on each side) is scanned the same way, so
     a split is not lost at a block boundary; two lines glued without a separator are scanned where both sides of
     the line break are non-blank (see :class:`_Junctions`); an SVG file's (``artifact`` ends in ``.svg``)
-    ``<text>`` elements are joined per element and per figure.
+    ``<text>`` elements are joined per element and per figure, and an XML file's office paragraphs (``.docx``,
+    ``.pptx``, ``.xlsx`` and ``.odt`` members) per paragraph and per document (``joined.markup_of``).
 
     The same driver (:class:`TextDriver`) scans a file streamed from disk (:mod:`nerb_verify.privacy.stream`), so a
     file too large to hold is scanned with exactly these rules and reports exactly these findings.
@@ -165,7 +168,8 @@ def scan_text(text: str, profile: Profile, collector: Collector, artifact: str,
     driver.feed_lines(text.split("\n"))
     driver.finish()
     if not driver.stopped:
-        for offset, pieces in (_svg_groups(text) if artifact.lower().endswith(".svg") else ()):
+        markup = markup_of(artifact)
+        for offset, pieces in (_element_groups(text, markup) if markup is not None else ()):
             for code in sorted(joined_codes(pieces, profile)):
                 if not driver.report(code, text.count("\n", 0, offset) + 1, 1, messages.JOINED):
                     return driver.added
@@ -626,10 +630,10 @@ def _head(line: str) -> str:
     return line[:end]
 
 
-def _svg_groups(text: str) -> list[tuple[int, list[str]]]:
-    """The pieces of every SVG ``<text>`` element, then the text of all of them (the figure), each with the offset
-    of its first element."""
-    elements = svg_text_elements(text)
+def _element_groups(text: str, markup: Markup) -> list[tuple[int, list[str]]]:
+    """The pieces of every text element (an SVG ``<text>`` element, an office paragraph), then the text of all of
+    them (the figure, the document), each with the offset of its first element."""
+    elements = text_elements(text, markup)
     groups = [(offset, pieces) for offset, pieces in elements if len(pieces) > 1]
     if len(elements) > 1:
         groups.append((elements[0][0], ["".join(pieces) for _offset, pieces in elements]))
