@@ -102,7 +102,7 @@ def summary_line(findings: Sequence[Finding], summary: ScanSummary, bundle_verdi
         notes = ([f"{summary.wide_text_files} in UTF-16 or UTF-32"] if summary.wide_text_files else []) + (
             [f"{summary.not_utf8_files} not valid UTF-8"] if summary.not_utf8_files else []) + (
             [f"{summary.compressed_files} decompressed"] if summary.compressed_files else []) + (
-            [f"{summary.archive_members} read from {summary.archives} zip archive(s)"] if summary.archives else [])
+            [f"{summary.archive_members} read from {summary.archives} archive(s)"] if summary.archives else [])
         wide = f" ({', '.join(notes)})" if notes else ""
         return (f"nerb-verify scan ({summary.profile} profile): {len(findings)} finding(s) in "
                 f"{summary.files_scanned} file(s) scanned{wide}; {summary.binary_skipped} binary file(s) skipped; "

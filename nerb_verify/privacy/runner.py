@@ -10,8 +10,8 @@
   any other file with a NUL byte in its first 8 KiB, or one that does not decode strictly, is binary: skipped and
   counted. UTF-8 with invalid sequences and no control bytes is read with replacement characters
   (``text_encoding.lenient_utf8``); a gzip, bzip2 or xz file is decompressed as it is read (``compressed.py``),
-  and a zip archive's members are read one by one (``archives.py``). The first 8 KiB are read and probed first: the
-  rest of a file is read only when it is text.
+  and a zip or tar archive's members are read one by one (``archives.py``). The first 8 KiB are read and probed
+  first: the rest of a file is read only when it is text.
 * Files over ``NERB_SCAN_STREAM_BYTES`` (32 MiB) are streamed (:mod:`nerb_verify.privacy.stream`): read in windows,
   with the same rules and the same findings as in memory; so is a ``*.json`` file the strict loader refuses only for
   its size (bytes, values, members or string length): it is scanned as JSON by the incremental parser
@@ -105,7 +105,7 @@ class ScanSummary:
     wide_text_files: int = 0  # UTF-16 or UTF-32 text, decoded and scanned (``text_encoding.py``)
     not_utf8_files: int = 0  # UTF-8 with invalid sequences, decoded with replacement characters and scanned
     compressed_files: int = 0  # gzip, bzip2 or xz, decompressed as read and scanned (``compressed.py``)
-    archives: int = 0  # zip archives whose members were read (``archives.py``)
+    archives: int = 0  # zip and tar archives whose members were read (``archives.py``)
     archive_members: int = 0  # their members scanned (text or JSON)
 
     def to_json(self) -> dict[str, int | str]:
