@@ -211,3 +211,27 @@ def test_an_archive_has_one_member_limit_and_one_report_limit(tmp_path: Path, mo
     result = scan_paths([str(archive)], REPOSITORY)
     assert sorted((f.code, f.artifact == str(archive)) for f in result.findings) == [
         ("privacy.email", False)] * 3 + [("privacy.findings_truncated", True)]
+
+
+def test_a_compressed_tar_archive_is_read_once_front_to_back(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Each member is read once from the archive and replayed from a spool when it is read again (a JSON member that
+    does not parse is read again as text, a text member that is not UTF-8 leniently): a gzip stream cannot seek back
+    without decompressing from its start again, which made every member cost the archive so far."""
+    import gzip
+
+    rewinds = []
+    original = gzip._GzipReader._rewind  # type: ignore[attr-defined]
+
+    def counted(self):  # type: ignore[no-untyped-def]
+        rewinds.append(1)
+        return original(self)
+
+    monkeypatch.setattr(gzip._GzipReader, "_rewind", counted)  # type: ignore[attr-defined]
+    members = {f"part{index}/rows.txt": ("row " + str(index) + "\n").encode() * 500 for index in range(40)}
+    members["broken.json"] = b'{"rows": [1, 2,'  # (read again, as text)
+    members["latin.txt"] = ("caf\xe9 " + EMAIL + "\n").encode("latin-1")  # (read again, leniently)
+    archive = _tar(tmp_path, members, "many.tar.gz", "w:gz")
+    result = scan_paths([str(archive)], REPOSITORY)
+    assert [(f.code, f.artifact.split("!/")[-1]) for f in result.findings] == [("privacy.email", "latin.txt")]
+    assert result.summary.archive_members == 42 and result.summary.not_utf8_files == 1
+    assert rewinds == []

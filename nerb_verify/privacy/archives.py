@@ -24,12 +24,9 @@ from __future__ import annotations
 import lzma
 import zlib
 from collections.abc import Callable, Iterator
-from typing import IO, TYPE_CHECKING, Any, NamedTuple
+from typing import IO, Any, NamedTuple
 
 from nerb_verify.loader import TOO_LARGE, UNREADABLE, LoadFailure, LoadProblem
-
-if TYPE_CHECKING:  # (zipfile is imported where an archive is read: most scans read none)
-    import zipfile
 
 # A local file header (a member follows), or the end of the central directory of an empty archive.
 _ZIP_MAGIC = (b"PK\x03\x04", b"PK\x05\x06")
@@ -49,11 +46,11 @@ def is_tar(head: bytes) -> bool:
 
 
 class Member(NamedTuple):
-    """One member of an archive: its name as stored, and either a factory of its bytes (``read``) or, for a link,
-    its target text (``link``)."""
+    """One member of an archive: its name as stored, and either its bytes (``read``, read once and replayed) or, for
+    a link, its target text (``link``)."""
 
     name: str
-    read: Callable[[], Iterator[bytes]] | None
+    read: MemberBytes | None
     link: str | None
 
 
@@ -90,7 +87,8 @@ def _zip_members(handle: IO[bytes], read_size: int, budget: Budget) -> Iterator[
     with zipfile.ZipFile(handle) as archive:
         for info in archive.infolist():
             if not info.is_dir():
-                yield Member(info.filename, member_windows(archive, info, read_size, budget), None)
+                yield Member(info.filename, MemberBytes(lambda info=info: archive.open(info), read_size, budget,
+                                                        encrypted=bool(info.flag_bits & _ENCRYPTED)), None)
 
 
 def _tar_members(handle: IO[bytes], read_size: int, budget: Budget) -> Iterator[Member]:
@@ -101,7 +99,7 @@ def _tar_members(handle: IO[bytes], read_size: int, budget: Budget) -> Iterator[
             if info.issym() or info.islnk():
                 yield Member(info.name, None, info.linkname)
             elif info.isreg():
-                yield Member(info.name, _windows(lambda info=info: archive.extractfile(info), read_size, budget),
+                yield Member(info.name, MemberBytes(lambda info=info: archive.extractfile(info), read_size, budget),
                              None)
 
 
@@ -124,42 +122,77 @@ class Budget:
         self.left = limit
 
 
-def member_windows(archive: zipfile.ZipFile, info: zipfile.ZipInfo, read_size: int,
-                   budget: Budget) -> Callable[[], Iterator[bytes]]:
-    """A factory of a zip member's decompressed bytes (:func:`_windows`); an encrypted member is not read."""
-    if info.flag_bits & _ENCRYPTED:
-        def encrypted() -> Iterator[bytes]:
+# A member's bytes are kept, as they are read, in a spooled temporary file (in memory up to this size, then on
+# disk), so a member read again (a JSON member that does not parse, a text member that is not UTF-8) is replayed
+# from there, never read again from the archive: a compressed tar archive cannot seek back without decompressing
+# from its start, which would make every second read cost the whole archive so far (quadratic in its members).
+SPOOL_MEMORY = 1 << 20
+
+
+class MemberBytes:
+    """The bytes of one archive member, read once from the archive (``open_member`` opens it, at the first read) and
+    replayed from a spool for every further read: :meth:`windows` gives them from the start, ``read_size`` at a
+    time, as often as asked. Raises :class:`LoadFailure`: an encrypted member (``encrypted``), an unknown
+    compression method, data that does not decompress or fails its CRC (``load.unreadable``), or more bytes than
+    the archive's budget has left (``load.too_large``; each byte is charged once). :meth:`close` releases the
+    spool."""
+
+    def __init__(self, open_member: Callable[[], Any], read_size: int, budget: Budget,
+                 encrypted: bool = False) -> None:
+        self.open_member = open_member
+        self.read_size = read_size
+        self.budget = budget
+        self.encrypted = encrypted
+        self.source: Any = None
+        self.spool: Any = None
+        self.spooled = 0  # bytes in the spool
+        self.done = False  # the source was read to its end
+
+    def _more(self) -> bytes:
+        """The next window from the archive, appended to the spool (b"" at the member's end)."""
+        if self.encrypted:
             raise LoadFailure(LoadProblem(UNREADABLE, message="The archive member is encrypted."))
-        return encrypted
-    return _windows(lambda: archive.open(info), read_size, budget)
-
-
-def _windows(open_member: Callable[[], Any], read_size: int, budget: Budget) -> Callable[[], Iterator[bytes]]:
-    """A factory of a member's bytes, ``read_size`` at a time (each call opens and reads it again from its start,
-    as a streamed file is read again when its JSON does not parse). Raises :class:`LoadFailure`: an unknown
-    compression method, data that does not decompress or fails its CRC (``load.unreadable``), or more bytes than the
-    archive's budget has left (``load.too_large``; a read again is not charged twice)."""
-    charged = [0]  # bytes of this member already charged to the budget (by an earlier read of it)
-
-    def windows() -> Iterator[bytes]:
-        produced = 0
         try:
-            with open_member() as member:
-                while True:
-                    window = member.read(read_size)
-                    if not window:
-                        return
-                    produced += len(window)
-                    if produced > charged[0]:
-                        budget.left -= produced - charged[0]
-                        charged[0] = produced
-                        if budget.left < 0:
-                            raise LoadFailure(LoadProblem(TOO_LARGE, message="The archive's decompressed data is "
-                                                                             "larger than the limit."))
-                    yield window
-        except LoadFailure:
-            raise
+            if self.source is None:
+                self.source = self.open_member()
+            window = self.source.read(self.read_size)
         except Exception as error:  # (zipfile.BadZipFile, tarfile.ReadError and the decompressors' errors)
             raise _unreadable(error, "The archive member does not decompress.") from None
+        if not window:
+            self.done = True
+            self.source.close()
+            return b""
+        self.budget.left -= len(window)
+        if self.budget.left < 0:
+            raise LoadFailure(LoadProblem(TOO_LARGE, message="The archive's decompressed data is larger than the "
+                                                             "limit."))
+        if self.spool is None:
+            import tempfile
 
-    return windows
+            self.spool = tempfile.SpooledTemporaryFile(max_size=SPOOL_MEMORY)
+        self.spool.seek(self.spooled)
+        self.spool.write(window)
+        self.spooled += len(window)
+        return window
+
+    def windows(self) -> Iterator[bytes]:
+        """The member's bytes from its start: the spool first, then what is still unread of the archive."""
+        offset = 0
+        while True:
+            if offset < self.spooled:
+                self.spool.seek(offset)
+                window = self.spool.read(min(self.read_size, self.spooled - offset))
+            elif self.done:
+                return
+            else:
+                window = self._more()
+                if not window:
+                    return
+            offset += len(window)
+            yield window
+
+    def close(self) -> None:
+        if self.spool is not None:
+            self.spool.close()
+        if self.source is not None and not self.done:
+            self.source.close()

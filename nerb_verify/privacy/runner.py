@@ -438,10 +438,20 @@ def _scan_member(item: Any, archive_shown: str, profile: Profile, collector: Col
         summary.archive_members += 1
         scan_text(item.link or "", profile, collector, shown, where=messages.LINK)
         return
-    name = "/".join(parts)
-    read = item.read
     try:
-        head = next(iter(probe_first(read(), archives.TAR_PROBE)), b"")
+        _scan_member_bytes(item.read, shown, "/".join(parts), profile, collector, summary)
+    finally:
+        item.read.close()
+
+
+def _scan_member_bytes(member: Any, shown: str, name: str, profile: Profile, collector: Collector,
+                       summary: ScanSummary) -> None:
+    """A member's bytes (``archives.MemberBytes``: read once from the archive, replayed for every further read),
+    probed and streamed as a file's are; ``name``: its real name."""
+    from nerb_verify.privacy import archives
+
+    try:
+        head = next(iter(probe_first(member.windows(), archives.TAR_PROBE)), b"")
     except LoadFailure as failure:
         _not_scanned(collector, summary, shown, failure.problem.code)
         return
@@ -453,7 +463,7 @@ def _scan_member(item: Any, archive_shown: str, profile: Profile, collector: Col
         name = inner_name(name, compression)
 
     def windows() -> Iterator[bytes]:
-        raw = probe_first(read(), BINARY_PROBE)
+        raw = probe_first(member.windows(), BINARY_PROBE)
         if compression is None:
             return raw
         return probe_first(decompressed(raw, compression, window_bytes(), decompressed_bytes()), BINARY_PROBE)
