@@ -149,3 +149,34 @@ def test_the_summary_line_counts_decompressed_files(tmp_path: Path) -> None:
     result = run_cli("scan", "--profile", "repository", str(tmp_path))
     assert result.code == 1 and "in 1 file(s) scanned (1 decompressed);" in result.stdout
     assert EMAIL not in result.stdout and LOCAL not in result.stdout
+
+
+def test_the_name_inside_decides_the_kind_of_a_compressed_file(tmp_path: Path) -> None:
+    # A compressed key-value file, SVG figure or office XML part is read as that kind of file (its joined views),
+    # not as plain lines: ``config.yaml.gz`` holds ``config.yaml`` (session 18).
+    at = chr(64)
+    files = {"config.yaml": "contact:\n  user: jane.roe\n  domain: " + at + "corp-mail.org\n",
+             "figure.svg": '<svg>\n<text x="1">+44 7911</text>\n<text x="2">123456</text>\n</svg>\n',
+             "document.xml": "<w:body><w:p><w:r><w:t>jane.roe" + at + "</w:t></w:r><w:r><w:t>corp-mail.org"
+                             "</w:t></w:r></w:p></w:body>\n"}
+    for name, text in files.items():
+        plain = tmp_path / name
+        plain.write_text(text, "utf-8")
+        packed = tmp_path / (name + ".gz")
+        packed.write_bytes(gzip.compress(text.encode()))
+        expected = [(f.code, f.line, f.column, f.message) for f in scan_paths([str(plain)], CONTRACT).findings]
+        assert any("Adjacent strings" in message for *_rest, message in expected), (name, expected)
+        found = [(f.code, f.line, f.column, f.message) for f in scan_paths([str(packed)], CONTRACT).findings]
+        assert found == expected, name
+
+
+def test_an_archive_member_named_as_personal_data_keeps_its_kind(tmp_path: Path) -> None:
+    import zipfile
+
+    at = chr(64)
+    archive = tmp_path / "export.zip"
+    with zipfile.ZipFile(archive, "w") as handle:
+        handle.writestr("jane.roe" + at + "corp-mail.org.yaml", "user: jane.roe\ndomain: " + at + "corp-mail.org\n")
+    found = [(f.code, f.artifact.split("!/")[-1], f.message) for f in scan_paths([str(archive)], REPOSITORY).findings]
+    assert ("privacy.email", "@name:0", found[0][2]) in found  # (the name itself)
+    assert any(code == "privacy.email" and "Adjacent strings" in message for code, _a, message in found), found

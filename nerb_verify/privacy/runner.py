@@ -512,7 +512,7 @@ def _stream_once(windows: Callable[[], Iterator[bytes]], shown: str, name: str, 
     if kind == "text":
         wide.clear()
         pieces = stream.without_bom(stream.decoded(windows(), wide, lenient=not_utf8_at is not None))
-        stream.scan_text_stream(pieces, for_text_file(profile, name), scratch, shown)
+        stream.scan_text_stream(pieces, for_text_file(profile, name), scratch, shown, name=name)
     return kind, scratch
 
 

@@ -293,10 +293,14 @@ class _SvgElements:
 
 def scan_text_stream(pieces: Iterator[str], profile: Profile, collector: Collector, artifact: str,
                      where: Label = messages.LINE, limit: int = messages.MAX_FINDINGS_PER_FILE,
-                     block_chars: int = SCREEN_BYTES, long_chars: int = LONG_LINE_CHARS) -> int:
+                     block_chars: int = SCREEN_BYTES, long_chars: int = LONG_LINE_CHARS,
+                     name: str | None = None) -> int:
     """:func:`nerb_verify.privacy.text_scan.scan_text` of the text that ``pieces`` spell, holding a bounded part of
-    it (one block, the seam and junction contexts, an open SVG text element). Returns the number of findings."""
-    markup = markup_of(artifact)
+    it (one block, the seam and junction contexts, an open SVG text element). Returns the number of findings.
+    ``name`` (default ``artifact``) says what kind of file the text is (SVG, office XML, a key-value file): a
+    compressed file's name without its suffix (``config.yaml.gz`` holds ``config.yaml``), an archive member's own
+    name (a component reported as personal data is shown as ``@name:<index>`` in ``artifact``)."""
+    markup = markup_of(artifact if name is None else name)
     svg = _SvgElements(profile, markup) if markup is not None else None
 
     def tapped() -> Iterator[str]:
@@ -305,7 +309,7 @@ def scan_text_stream(pieces: Iterator[str], profile: Profile, collector: Collect
                 svg.feed(piece)
             yield piece
 
-    driver = TextDriver(profile, collector, artifact, where, limit, block_chars, long_chars)
+    driver = TextDriver(profile, collector, artifact, where, limit, block_chars, long_chars, name)
     driver.feed_lines(text_lines(tapped(), min(long_chars, LONG_LINE_CHARS)))
     driver.finish()
     if svg is not None and not driver.stopped:

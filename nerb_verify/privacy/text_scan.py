@@ -348,10 +348,11 @@ class TextDriver:
     of whole lines: the in-memory :func:`scan_text` and the streaming reader both use it, so they report the same
     findings. Lines are given without their line feed (a trailing carriage return is kept, as ``str.split`` leaves
     it); a line longer than ``long_chars`` (default ``LONG_LINE_CHARS``, never more) is scanned as a
-    :class:`LongLine`, whole or streamed."""
+    :class:`LongLine`, whole or streamed. ``name`` (default ``artifact``) is the name that says what kind of file
+    the text is (a key-value file): a compressed file's name without its suffix, an archive member's own name."""
 
     def __init__(self, profile: Profile, collector: Collector, artifact: str, where: Label, limit: int,
-                 block_chars: int = SCREEN_BYTES, long_chars: int | None = None) -> None:
+                 block_chars: int = SCREEN_BYTES, long_chars: int | None = None, name: str | None = None) -> None:
         self.profile = profile
         self.screen = _screen_profile(profile)
         self.collector = collector
@@ -377,7 +378,7 @@ class TextDriver:
         self.gap_left: tuple[int, str, bool] | None = None
         self.gap_blank = False
         # A key-value file's mappings and lists, read as JSON objects and arrays are (``key_values.py``).
-        self.key_values = KeyValueReader() if is_key_value_file(artifact) else None
+        self.key_values = KeyValueReader() if is_key_value_file(artifact if name is None else name) else None
         self.key_value_found: list[tuple[int, set[str]]] = []
 
     def report(self, code: str, number: int, column: int, label: Label) -> bool:
