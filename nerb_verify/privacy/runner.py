@@ -241,7 +241,8 @@ def _scan_file(path: str, shown: str, profile: Profile, collector: Collector, su
 def _read_probed(path: str) -> tuple[str, bytes, str | None]:
     """Open the file (the checks of :func:`loader.open_regular`, at most ``stream_threshold()`` bytes) and read its
     first ``BINARY_PROBE`` bytes; read the rest only when they are text: ``("text", raw, encoding)`` with the whole
-    file, ``("compressed", b"", None)`` for gzip, bzip2 or xz (streamed, so read once, decompressed as read), or
+    file, ``("compressed", b"", None)`` for gzip, bzip2 or xz (streamed, so read once, decompressed as read),
+    ``("zip", b"", None)`` or ``("tar", b"", None)`` for an archive (read member by member), or
     ``("binary", b"", None)``. A binary file costs 8 KiB of reading, whatever its size (a pre-commit hook sees
     images, archives and wheels on every commit that touches them). Raises :class:`LoadFailure`."""
     fd, _size = open_regular(Path(path), stream_threshold())
