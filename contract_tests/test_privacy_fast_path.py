@@ -88,7 +88,9 @@ def _oracle(document: Any, profile) -> list[tuple[str, str]]:
                 and json_scan._free_form(path)):
             found.append((json_scan.IDENTIFIER_NUMBER, pointers.for_path(path)))
 
-    def walk(value: Any, path: tuple) -> None:
+    def walk(value: Any, path: tuple) -> set[str]:
+        """Add the findings of ``value`` and below; return what its own joined views raise (for the records view
+        of the array it is an element of)."""
         if isinstance(value, dict):
             pieces: list[str] = []
             values: list[str] = []
@@ -111,24 +113,44 @@ def _oracle(document: Any, profile) -> list[tuple[str, str]]:
             spelled = json_scan.spelled_text(value)
             if spelled is not None:
                 found.extend((code, pointers.for_path(path)) for code in engine.scan_full(spelled, profile))
+            # The records view (session 18): the strings of the object and array elements, element after element
+            # (an object's string values, an array's strings), in groups; what no element's own view raises.
+            records: list[str] = []
+            rows = 0
+            element_codes: set[str] = set()
             for index, item in enumerate(value):
                 item_path = path + ((index, index),)
                 if isinstance(item, str):
                     found.extend((code, pointers.for_path(item_path)) for code in engine.scan_full(item, profile))
                 elif isinstance(item, (dict, list)):
-                    walk(item, item_path)
+                    element_codes |= walk(item, item_path)
+                    strings = ([child for child in item.values() if isinstance(child, str)] if isinstance(item, dict)
+                               else [child for child in item if isinstance(child, str)])
+                    if strings:
+                        records.extend(strings)
+                        rows += 1
                 else:
                     number(item, item_path)
             containers = [[item for item in value if isinstance(item, str)]]
+            if rows >= 2:
+                record_codes: set[str] = set()
+                for group in json_scan.record_groups(records):
+                    if len(group) >= 2:
+                        record_codes |= _full_joined(group, profile)
+                found.extend((code, pointers.for_path(path)) for code in record_codes - element_codes)
         else:
             if isinstance(value, str):
                 found.extend((code, pointers.for_path(path)) for code in engine.scan_full(value, profile))
             else:
                 number(value, path)
-            return
+            return set()
+        own: set[str] = set()
         for pieces in containers:
             if len(pieces) >= 2:
-                found.extend((code, pointers.for_path(path)) for code in _full_joined(pieces, profile))
+                codes = _full_joined(pieces, profile)
+                own |= codes
+                found.extend((code, pointers.for_path(path)) for code in codes)
+        return own
 
     walk(document, ())
     return sorted(found)
@@ -404,8 +426,39 @@ def test_unicode_steps_by_runs_equal_the_whole_text_steps(text: str, padding: st
 
     for whole in (text, padding + text, text + padding + text, padding[:100] + text + padding):
         expected = normalise._unicode_steps(whole)
-        assert normalise._unicode_steps_by_runs(whole, dense_run_chars=0) == expected, whole  # always cut
+        assert normalise._unicode_steps_by_runs(whole, whole_share=2) == expected, whole  # always cut
         assert normalise._unicode_steps_by_runs(whole) == expected, whole  # whole where the runs are dense
+        # (``_UNICODE`` holds the first separator: the runs of a text that holds it are joined with the second;
+        # one that holds both is stepped run by run; one that holds neither takes the first.)
+        for variant in (whole.replace(normalise._RUN_SEPARATORS[0], ""), whole + "\ue000"):
+            assert normalise._unicode_steps_by_runs(variant, whole_share=2) == normalise._unicode_steps(variant)
+
+
+def test_unicode_runs_are_stepped_in_one_call_over_a_separator_no_step_touches() -> None:
+    """The runs of a long text go to the steps in one call, joined by ``_RUN_SEPARATOR``: a starter with no
+    decomposition that composes with nothing, that no table maps to or from and no pattern matches, so the steps
+    act on each run as on the run alone; and one call it is (counted), not one per run."""
+    import unicodedata
+    from unittest import mock
+
+    from nerb_verify.privacy import normalise
+
+    for separator in normalise._RUN_SEPARATORS:
+        assert unicodedata.combining(separator) == 0 and unicodedata.decomposition(separator) == ""
+        assert unicodedata.normalize("NFKC", "e\u0301" + separator + "\u0301") == "\u00e9" + separator + "\u0301"
+        assert ord(separator) not in normalise._LOOKALIKES and ord(separator) not in normalise._TAGS
+        assert not any(separator in target for target in normalise._LOOKALIKES.values())
+        for pattern in (normalise._NUMERAL_OR_ENCLOSED, normalise._IGNORABLE, normalise._NON_ASCII_DIGIT,
+                        normalise._TAG_CHAR):
+            assert pattern.search(separator) is None
+    text = " ".join(f"name{index} j\uff4fhn\u00e9 \u2460\u0301" for index in range(200))
+    # (as given, and as a joined-view screen holds it: views separated by the first separator)
+    for whole in (text, text + "\n\u2603\n" + text):
+        with mock.patch.object(normalise, "_unicode_steps", wraps=normalise._unicode_steps) as steps:
+            result = normalise._unicode_steps_by_runs(whole)
+        assert steps.call_count == 1
+        assert result == normalise._unicode_steps(whole)
+        assert "john" in result and "\u00e9" not in result
 
 
 @settings(max_examples=400, deadline=None, derandomize=True)

@@ -258,35 +258,52 @@ def _unicode_steps(text: str) -> str:
 # it composes with under NFKC). (Searched without that character: with an optional ASCII character in front, the
 # engine tried the pattern at every position, about 15 MB/s over source text; the bare run is found at about 1 GB/s.)
 _NON_ASCII_RUN = regex.compile(r"[^\x00-\x7f]+")
-# Text at most this long gets the Unicode steps whole; longer text only around its non-ASCII runs, unless it holds a
-# run every ``_DENSE_RUN_CHARS`` characters or more often (a JSON file of Unicode data: each run's steps cost a few
-# microseconds of calls, the whole text's a few nanoseconds per character).
+_NON_ASCII_SPLIT = regex.compile(r"([^\x00-\x7f]+)")  # (the same runs, kept by ``split`` between the ASCII pieces)
+# Text at most this long gets the Unicode steps whole; longer text only on its non-ASCII runs, all runs in one call
+# (:func:`_unicode_steps_by_runs`), unless the runs cover more than ``_WHOLE_SHARE`` of it (text mostly in another
+# script: the steps on the whole text then cost less than cutting it).
 _WHOLE_TEXT_STEPS = 256
-_DENSE_RUN_CHARS = 256
+_WHOLE_SHARE = 0.5
+# What the runs are joined with for one call of the steps: a character every step leaves alone and that composes
+# with nothing, so no step carries anything across it: ``INERT_SEPARATOR`` (see above), or, in text that holds it
+# (the joined-view screens separate their views with it), the first private-use character U+E000.
+_RUN_SEPARATORS = (INERT_SEPARATOR, "\ue000")
 
 
-def _unicode_steps_by_runs(text: str, dense_run_chars: int = _DENSE_RUN_CHARS) -> str:
+def _unicode_steps_by_runs(text: str, whole_share: float = _WHOLE_SHARE) -> str:
     """:func:`_unicode_steps` of ``text``, applied only to its non-ASCII runs (each with the ASCII character before
     it): the same result, since every step leaves ASCII alone (no look-alike, numeral, tag, ignorable or mark is
     ASCII; NFKC maps ASCII to itself) and acts on single characters, except NFKC, which composes a starter with the
-    combining marks after it. An ASCII character is a starter that never composes with the character before it (no
-    canonical pair has an ASCII second character), so cutting the text just before one changes no composition;
-    the cuts are made before the ASCII character that precedes each run. Long mostly-ASCII text (a source file's
-    block with one accented name) then pays for its few non-ASCII characters only; text with a run every
-    ``dense_run_chars`` characters or more often gets the steps whole (the same result, by the argument above).
-    ``dense_run_chars=0`` always cuts (the tests compare both ways with the whole-text steps)."""
-    if len(_NON_ASCII_RUN.findall(text)) * dense_run_chars > len(text):
-        return _unicode_steps(text)  # dense non-ASCII text: the steps on the whole text cost less than per run
-    parts: list[str] = []
-    position = 0
-    for match in _NON_ASCII_RUN.finditer(text):
-        # The character before a maximal run is ASCII, and the previous run ended at or before it.
-        start = match.start() - 1 if match.start() else 0
-        parts.append(text[position:start])
-        parts.append(_unicode_steps(text[start:match.end()]))
-        position = match.end()
-    parts.append(text[position:])
-    return "".join(parts)
+    combining marks after it and reorders the marks between two starters. An ASCII character is a starter that
+    never composes with the character before it (no canonical pair has an ASCII second character), so cutting the
+    text just before one changes no composition and no order; the cuts are made before the ASCII character that
+    precedes each run. Long mostly-ASCII text (a source file's block with one accented name) then pays for its few
+    non-ASCII characters only.
+
+    The runs are joined with one of ``_RUN_SEPARATORS`` the text does not hold and given to the steps in one call,
+    then cut apart again: the separator is a starter that composes with nothing, that no step changes, removes or
+    produces (a test checks each table), so the steps act on each run as on the run alone. A text that holds every
+    separator, or whose
+    steps do not give back one piece per run, has each run stepped alone. A text whose runs (with the characters
+    before them) are more than ``whole_share`` of it gets the steps whole; ``whole_share=2`` always cuts (the tests
+    compare both ways with the whole-text steps). One call instead of one per run: a JSON table of look-alike
+    characters, a run every few characters, cost seven pattern and table calls per run."""
+    pieces = _NON_ASCII_SPLIT.split(text)  # ASCII, run, ASCII, run, ..., ASCII (each ASCII piece may be empty)
+    if len(pieces) == 1:
+        return text
+    plain = pieces[0::2]
+    # Each run with the character before it (the last of the ASCII piece before it: a maximal run follows an ASCII
+    # character unless it starts the text, where that piece is empty).
+    runs = [before[-1:] + run for before, run in zip(plain, pieces[1::2])]
+    if sum(map(len, runs)) > whole_share * len(text):
+        return _unicode_steps(text)  # mostly non-ASCII: the steps on the whole text cost less than cutting it
+    stepped: list[str] | None = None
+    separator = next((candidate for candidate in _RUN_SEPARATORS if candidate not in text), None)
+    if separator is not None:
+        stepped = _unicode_steps(separator.join(runs)).split(separator)
+    if stepped is None or len(stepped) != len(runs):
+        stepped = [_unicode_steps(run) for run in runs]
+    return "".join([before[:-1] + run for before, run in zip(plain, stepped)]) + plain[-1]
 
 
 def one_round(text: str, quoted_printable: bool = True) -> str:
