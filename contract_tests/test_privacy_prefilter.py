@@ -124,3 +124,50 @@ def test_rewritten_hex_token_patterns_find_what_the_lookbehind_first_forms_found
     for text in texts:
         for now, then in before.items():
             assert [m.span() for m in now.finditer(text)] == [m.span() for m in then.finditer(text)], text
+
+
+# Text for the weaker forms of the hints: digits, every separator, the letters read as digits, other letters, the
+# odd separators, and the joined-view screen separator (the one non-ASCII character the hints read).
+_HINT_ALPHABET = "0123456789-./_~:+()[]<>{} \t\r\nOoIlabxyZ!\"#$%&'*;=?\\^`|\u2603"
+
+
+def _weaker_forms() -> list[object]:
+    from nerb_verify.privacy import engine, prefilter
+
+    hints = []
+    for profile in PROFILE_LIST:
+        plan = prefilter._hints(profile.rule_names, engine.PREFILTER_HINTS)
+        assert plan is not None
+        hints += [hint for hint in plan.rest + plan.counting if hint.marks is not None or hint.gate is not None]
+    return list(dict.fromkeys(hints))
+
+
+def test_hints_have_weaker_forms() -> None:
+    # The digit-group hints, the letters-for-digits hint and the odd-separator hint carry marks or a gate (if a
+    # table edit dropped them, the test below would check nothing).
+    hints = _weaker_forms()
+    assert sum(hint.marks is not None for hint in hints) >= 7 and any(hint.gate is not None for hint in hints)
+
+
+@settings(max_examples=3000, deadline=None, derandomize=True)
+@given(st.text(alphabet=_HINT_ALPHABET, max_size=40))
+def test_every_text_a_hint_pattern_matches_matches_its_weaker_forms(text: str) -> None:
+    """``Hint.marks`` and ``Hint.gate`` are necessary conditions of the hint's pattern: wherever the pattern
+    matches, its marks (over the text's number marks) and its gate match too, so testing them first only spares
+    pattern searches that could not match."""
+    from nerb_verify.privacy.prefilter import number_marks
+
+    marks = number_marks(text)
+    for hint in _weaker_forms():
+        source = text.lower() if hint.on_lower else text
+        if hint.pattern is not None and hint.pattern.search(source) is not None:
+            assert hint.marks is None or hint.marks.search(marks) is not None, (hint.marks.pattern, text)
+            assert hint.gate is None or hint.gate.search(text) is not None, (hint.gate.pattern, text)
+
+
+def test_number_marks_count_the_ascii_digits() -> None:
+    from nerb_verify.privacy.prefilter import number_marks
+
+    text = "a1b22\u0663\uff13 9_O0l.\u2603"
+    assert number_marks(text).count(b"d") == sum(text.count(digit) for digit in "0123456789") == 5
+    assert number_marks("ab12_-O") == b".aadds" + b"so"

@@ -63,8 +63,8 @@ _FROZEN_FIELDS = [
             "window_lead")),
     (Profile, ("name", "rule_names", "flag_numbers", "permit_gate_targets", "rendered_text", "max_rounds",
                "max_chars", "max_url_depth", "max_url_payloads")),
-    (prefilter.Hint, ("literal", "lower", "pattern", "min_digits", "on_lower")),
-    (prefilter._Compiled, ("literal", "lower", "pattern", "min_digits", "on_lower")),
+    (prefilter.Hint, ("literal", "lower", "pattern", "min_digits", "on_lower", "marks", "gate")),
+    (prefilter._Compiled, ("literal", "lower", "pattern", "min_digits", "on_lower", "marks", "gate")),
     (prefilter._Plan, ("literals", "words", "rest", "counting")),
 ]
 
@@ -152,4 +152,5 @@ def test_a_hint_is_not_a_tuple_of_hints() -> None:
     assert not isinstance(hint, tuple)
     assert all(isinstance(known, tuple) or callable(known) for known in prefilter.RULE_HINTS.values())
     assert hint == prefilter.Hint("@") and len({hint, prefilter.Hint("@"), prefilter.Hint("~")}) == 2
-    assert repr(hint) == "Hint(literal='@', lower=(), pattern=None, min_digits=0, on_lower=False)"
+    assert repr(hint) == ("Hint(literal='@', lower=(), pattern=None, min_digits=0, on_lower=False, marks=None, "
+                          "gate=None)")

@@ -986,10 +986,11 @@ def _finish(found: set[str]) -> frozenset[str]:
 # The hints of the engine's own rewritten views and of wrapped base64, for the prefilter (``prefilter.py``).
 # The letters-for-digits view needs a digit and an O, I or l; the ROT13 view an "ng"; wrapped base64 a line break (the
 # prefilter uses a cheaper necessary form of the wrap hint: its part from the line break on).
-PREFILTER_HINTS = (Hint(min_digits=1, lower=("o", "i", "l"), pattern=_LETTER_DIGIT_HINT.pattern),
+# (The letters-for-digits hint's marks: a digit right before its letter, or its letter right before a digit.)
+PREFILTER_HINTS = (Hint(min_digits=1, lower=("o", "i", "l"), pattern=_LETTER_DIGIT_HINT.pattern, marks="do|od"),
                    Hint(lower=("ng",), pattern=_ROT13_AT_HINT.pattern),
                    Hint(literal="\n", pattern=r"\n[ \t]*[A-Za-z0-9+/_-]"),
-                   Hint(min_digits=9, pattern=separator_view.PREFILTER_PATTERN))
+                   Hint(min_digits=9, pattern=separator_view.PREFILTER_PATTERN, gate=separator_view.PREFILTER_GATE))
 
 
 def scan_full(text: str, profile: Profile, skip_paths: bool = False) -> frozenset[str]:

@@ -30,7 +30,9 @@ Why "provably": the hints are necessary conditions, read off the engine and the 
   be skipped by accident.
 
 Extending: a new decoding step adds a :class:`Hint` to :data:`ENGINE_HINTS` (one that every text the step would
-change or decode matches); a new rule adds its entry to :data:`RULE_HINTS`.
+change or decode matches); a new rule adds its entry to :data:`RULE_HINTS`. A hint whose pattern is costly on common
+text may carry weaker forms tested first in C (``Hint.marks`` over the text's number marks, ``Hint.gate``): each
+must match wherever the pattern does (``test_every_text_a_hint_pattern_matches_matches_its_weaker_forms``).
 ``contract_tests/test_privacy_prefilter.py`` checks, over every corpus row and seeded random strings, that a text
 the prefilter skips raises nothing on the full path.
 """
@@ -47,28 +49,38 @@ from nerb_verify.privacy.normalise import INERT_SEPARATOR, UTF7_HINT
 
 class Hint(Frozen):
     """A necessary condition: the text holds at least ``min_digits`` ASCII digits, and ``literal`` (if set), and
-    one of ``lower`` (if set) in the lower-cased text, and a match of ``pattern`` (if set; on the lower-cased text
-    when ``on_lower``). Each part that is set must hold. Cheap parts are tested first; a pattern starts with a
-    literal character where it can (the standard library's engine then skips ahead fast).
+    one of ``lower`` (if set) in the lower-cased text, and a match of ``marks`` (if set, a pattern over the text's
+    number marks, :func:`number_marks`), and a match of ``pattern`` (if set; on the lower-cased text when
+    ``on_lower``). Each part that is set must hold. Cheap parts are tested first; a pattern starts with a literal
+    character where it can (the standard library's engine then skips ahead fast). ``gate`` (if set) is a pattern the
+    text must match too, a cheap weaker form of ``pattern`` (a class of characters one of which it needs);
+    ``marks`` is another, read over one byte per character of five kinds and starting with a literal. Every text
+    the pattern matches matches both, so they only spare the pattern search on text that cannot match it
+    (digit-heavy text whose digits are not grouped, such as a digest with ``sha256:`` before it).
 
     Not a tuple (:class:`~nerb_verify.frozen.Frozen`): :func:`_hints` tells a table's tuple of hints from a
     function returning them with ``isinstance(..., tuple)``, which must never take one hint for a tuple of them."""
 
-    __slots__ = ("literal", "lower", "pattern", "min_digits", "on_lower")
+    __slots__ = ("literal", "lower", "pattern", "min_digits", "on_lower", "marks", "gate")
 
     literal: str | None
     lower: tuple[str, ...]
     pattern: str | None
     min_digits: int
     on_lower: bool
+    marks: str | None
+    gate: str | None
 
     def __init__(self, literal: str | None = None, lower: tuple[str, ...] = (), pattern: str | None = None,
-                 min_digits: int = 0, on_lower: bool = False) -> None:
+                 min_digits: int = 0, on_lower: bool = False, marks: str | None = None,
+                 gate: str | None = None) -> None:
         object.__setattr__(self, "literal", literal)
         object.__setattr__(self, "lower", lower)
         object.__setattr__(self, "pattern", pattern)
         object.__setattr__(self, "min_digits", min_digits)
         object.__setattr__(self, "on_lower", on_lower)
+        object.__setattr__(self, "marks", marks)
+        object.__setattr__(self, "gate", gate)
 
 
 # Triggers of the engine's own steps (normalisation, quoted-printable views, URLs); the engine adds the hints of its
@@ -87,6 +99,31 @@ ENGINE_HINTS: tuple[Hint, ...] = (
 # Every character a digit-group separator of the SSN and phone rules is made of (brackets, spaces, line breaks too;
 # angle and curly brackets around a North American area code).
 _SEP = r"[-./_~:+()\[\]<>{} \t\r\n]"
+_SEP_CHARS = "-./_~:+()[]<>{} \t\r\n"
+# The number marks of a text (``Hint.marks``, :func:`number_marks`): a dot, then its UTF-8 bytes with every ASCII
+# digit a "d", every character of ``_SEP`` an "s" (the underscore too, a word character), the letters O, o, I and l
+# (read as digits by the engine's letters-for-digits view) an "o", every other ASCII letter an "a", and every other
+# byte a dot. An ASCII character is one byte, so the marks of a run of characters are a run of marks; a non-ASCII
+# character is all dots, as it is none of these. The leading dot stands for the start of the text (no letter before
+# it). (The prefilter reads marks only of text it could not yet send to the full path: ASCII text, or text holding
+# the joined-view screen separator.)
+def _number_mark(code: int) -> int:
+    char = chr(code)
+    if char in "0123456789":
+        return ord("d")
+    if char in _SEP_CHARS:
+        return ord("s")
+    if char in "OoIl":
+        return ord("o")
+    return ord("a") if char.isascii() and char.isalpha() else ord(".")
+
+
+NUMBER_MARKS = bytes(_number_mark(code) if code < 128 else ord(".") for code in range(256))
+
+
+def number_marks(text: str) -> bytes:
+    """The number marks of ``text`` (see ``NUMBER_MARKS``), the leading dot included."""
+    return b"." + text.encode("utf-8", "surrogatepass").translate(NUMBER_MARKS)
 # Every SSN and phone rule is gated on eight digits close together, five digits one at a time, or eleven in a row,
 # so each needs five digits; and each needs the start of its shape, written literal- or digit-first:
 _NUMBER = 5
@@ -95,11 +132,13 @@ _NUMBER = 5
 # North American (the area code, then a closing bracket and spaces or a separator, then the exchange), trunk (the
 # last three digits of the middle group, a separator, the last group) and grouped numbers (the leading three, a
 # closing bracket and spaces or a separator, the next group);
-_GROUP_START = Hint(min_digits=_NUMBER, pattern=rf"\d\d\d(?<![A-Za-z_]\d\d\d){_SEP}+\d")
+_GROUP_START = Hint(min_digits=_NUMBER, pattern=rf"\d\d\d(?<![A-Za-z_]\d\d\d){_SEP}+\d",
+                    marks=r"ddd(?<![ao]ddd)s+d")
 # ... an SSN's first two groups (a letter may stand before them);
-_SSN_GROUPS = Hint(min_digits=_NUMBER, pattern=rf"\d\d\d{_SEP}+\d\d{_SEP}")
-# ... five digits one at a time with one separator (the spaced-digit rules' own gate).
-_SPACED = Hint(min_digits=_NUMBER, pattern=r"\d([ \t.\-_/~:])\d\1\d\1\d\1\d")
+_SSN_GROUPS = Hint(min_digits=_NUMBER, pattern=rf"\d\d\d{_SEP}+\d\d{_SEP}", marks=r"ddds+dds")
+# ... five digits one at a time with one separator (the spaced-digit rules' own gate; each separator is one of
+# ``_SEP``).
+_SPACED = Hint(min_digits=_NUMBER, pattern=r"\d([ \t.\-_/~:])\d\1\d\1\d\1\d", marks=r"dsdsdsdsd")
 
 
 def _phone_context() -> tuple[Hint, ...]:
@@ -166,13 +205,15 @@ RULE_HINTS: dict[str, HintSet] = {
     # A compact number is a whole run of 10 or 11 digits (nothing of [\w.+] before it, no word character after
     # it); a bare E.164 number one of 11 to 13.
     **dict.fromkeys(("phone.compact", "phone.compact_in_url"),
-                    (Hint(min_digits=10, pattern=r"\d(?<![\w.+]\d)\d{9}\d?(?!\w)"),)),
-    "phone.e164_bare": (Hint(min_digits=11, pattern=r"\d(?<![\w.+]\d)\d{10}\d{0,2}(?!\w)"),),
+                    (Hint(min_digits=10, pattern=r"\d(?<![\w.+]\d)\d{9}\d?(?!\w)", marks="d{10}"),)),
+    "phone.e164_bare": (Hint(min_digits=11, pattern=r"\d(?<![\w.+]\d)\d{10}\d{0,2}(?!\w)", marks="d{11}"),),
     # A national number starts with its trunk 0, an area code and a separator, or with a bracketed area code; a
     # compact one is a 0 and nine digits or more after no word character, "." or "+" (the rules' lookbehind).
+    # (Marks: a digit, one to five more and separators, then a digit; or a bracket, one to five digits and a bracket.)
     "phone.national": (Hint(min_digits=10,
-                            pattern=rf"0(?<![\w.+]0)[1-9]\d{{0,4}}{_SEP}+\d|[(\[]0?[1-9]\d{{0,3}}[)\]]"),),
-    "phone.national_compact": (Hint(min_digits=10, pattern=r"0(?<![\w.+]0)[1-9]\d{8}"),),
+                            pattern=rf"0(?<![\w.+]0)[1-9]\d{{0,4}}{_SEP}+\d|[(\[]0?[1-9]\d{{0,3}}[)\]]",
+                            marks=r"dd{1,5}s+d|sd{1,5}s"),),
+    "phone.national_compact": (Hint(min_digits=10, pattern=r"0(?<![\w.+]0)[1-9]\d{8}", marks="d{10}"),),
     "path.home": (Hint(lower=("users", "home", "documents and settings")),),
     "path.relative_home": (Hint(literal="home"), Hint(literal="users")),
     "path.root_home": (Hint(literal="/r" + "oot"),),  # (split so this file passes its own scan)
@@ -197,21 +238,26 @@ RULE_HINTS: dict[str, HintSet] = {
 
 
 class _Compiled(Frozen):
-    __slots__ = ("literal", "lower", "pattern", "min_digits", "on_lower")
+    __slots__ = ("literal", "lower", "pattern", "min_digits", "on_lower", "marks", "gate")
 
     literal: str | None
     lower: tuple[str, ...]
     pattern: re.Pattern[str] | None
     min_digits: int
     on_lower: bool
+    marks: re.Pattern[bytes] | None
+    gate: re.Pattern[str] | None
 
     def __init__(self, literal: str | None, lower: tuple[str, ...], pattern: re.Pattern[str] | None,
-                 min_digits: int, on_lower: bool) -> None:
+                 min_digits: int, on_lower: bool, marks: re.Pattern[bytes] | None = None,
+                 gate: re.Pattern[str] | None = None) -> None:
         object.__setattr__(self, "literal", literal)
         object.__setattr__(self, "lower", lower)
         object.__setattr__(self, "pattern", pattern)
         object.__setattr__(self, "min_digits", min_digits)
         object.__setattr__(self, "on_lower", on_lower)
+        object.__setattr__(self, "marks", marks)
+        object.__setattr__(self, "gate", gate)
 
 
 # The hints run only where they can decide (the full path takes every text with a character outside printable ASCII,
@@ -293,7 +339,7 @@ def _hints(rule_names: tuple[str, ...], engine_hints: tuple[Hint, ...]) -> _Plan
     words: list[str] = []
     rest: list[_Compiled] = []
     for hint in unique:
-        plain = hint.pattern is None and not hint.min_digits
+        plain = hint.pattern is None and not hint.min_digits and not hint.marks and not hint.gate
         if plain and hint.literal is not None and not hint.lower:
             literals.append(hint.literal)
         elif plain and hint.literal is None and hint.lower:
@@ -301,7 +347,9 @@ def _hints(rule_names: tuple[str, ...], engine_hints: tuple[Hint, ...]) -> _Plan
         else:
             rest.append(_Compiled(hint.literal, _fewest_words(hint.lower),
                                   re.compile(_ascii_classes(hint.pattern)) if hint.pattern else None,
-                                  hint.min_digits, hint.on_lower))
+                                  hint.min_digits, hint.on_lower,
+                                  re.compile(hint.marks.encode("ascii")) if hint.marks else None,
+                                  re.compile(hint.gate) if hint.gate else None))
     counting = tuple(sorted((hint for hint in rest if hint.min_digits), key=lambda hint: hint.min_digits))
     return _Plan(tuple(dict.fromkeys(literals)), _fewest_words(words),
                  tuple(hint for hint in rest if not hint.min_digits), counting)
@@ -334,14 +382,6 @@ def _plan(rule_names: tuple[str, ...], engine_hints: tuple[Hint, ...]) -> _Plan 
     return plan
 
 
-_DIGITS = "0123456789"
-
-
-def _ascii_digits(text: str) -> int:
-    """How many ASCII digits ``text`` holds (ten C-level counts: faster than building a copy without them)."""
-    return sum(map(text.count, _DIGITS))
-
-
 def needs_full_scan(text: str, rule_names: tuple[str, ...], max_chars: int, engine_hints: tuple[Hint, ...],
                     payloads: Callable[[str], object]) -> bool:
     """False only when the full scan of ``text`` with these rules provably raises nothing (see the module
@@ -362,13 +402,22 @@ def needs_full_scan(text: str, rule_names: tuple[str, ...], max_chars: int, engi
         for word in plan.words:
             if word in low:
                 return True
-    digits = _ascii_digits(text) if plan.counting else 0
+    # (The marks, made once, also count the ASCII digits: one "d" each.)
+    marks: bytes | None = number_marks(text) if plan.counting else None
+    digits = marks.count(b"d") if marks is not None else 0
     for group in (plan.rest, plan.counting):
         for hint in group:
             if hint.min_digits > digits:
                 break  # (``rest`` counts no digits; ``counting`` is sorted by the count, smallest first)
             if hint.literal is not None and hint.literal not in text:
                 continue
+            if hint.gate is not None and hint.gate.search(text) is None:
+                continue
+            if hint.marks is not None:
+                if marks is None:
+                    marks = number_marks(text)
+                if hint.marks.search(marks) is None:
+                    continue
             if hint.lower:
                 low = text.lower() if low is None else low
                 for word in hint.lower:

@@ -31,6 +31,8 @@ ODD_ASCII = "!\"#$%&'*;<=>?\\^`{}"
 HINT = re.compile(rf"[0-9)\]][ \t]{{0,3}}(?:[{re.escape(ODD_ASCII)}|]|[^\x00-\x7f]){{1,3}}[ \t]{{0,3}}[0-9(\[]")
 # The ASCII part of what the rewrite changes, as the prefilter needs it (non-ASCII text always takes the full path).
 PREFILTER_PATTERN = (rf"[0-9)\]](?:[ \t]{{0,3}}[{re.escape(ODD_ASCII)}]{{1,3}}[ \t]{{0,3}}|[|]{{1,3}})[0-9(\[]")
+# ... and a cheaper weaker form of it: one odd separator or vertical bar anywhere (one class searched in C).
+PREFILTER_GATE = rf"[{re.escape(ODD_ASCII)}|]"
 _ODD = rf"(?:[{regex.escape(ODD_ASCII)}]|[^\x00-\x7f\p{{L}}\p{{N}}\p{{M}}\s])"
 # Between a digit (or a closing bracket) and a digit (or an opening bracket); a vertical bar only with nothing around
 # it (``| 256 | 512 | 1024 |`` is a Markdown table row, ``713|555|0123`` is not).
