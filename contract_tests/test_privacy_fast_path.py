@@ -454,11 +454,29 @@ def test_unicode_runs_are_stepped_in_one_call_over_a_separator_no_step_touches()
     text = " ".join(f"name{index} j\uff4fhn\u00e9 \u2460\u0301" for index in range(200))
     # (as given, and as a joined-view screen holds it: views separated by the first separator)
     for whole in (text, text + "\n\u2603\n" + text):
+        normalise._RUN_STEPS.cache_clear()
         with mock.patch.object(normalise, "_unicode_steps", wraps=normalise._unicode_steps) as steps:
             result = normalise._unicode_steps_by_runs(whole)
         assert steps.call_count == 1
         assert result == normalise._unicode_steps(whole)
         assert "john" in result and "\u00e9" not in result
+        # A run already stepped in this process is not stepped again; the result is the same.
+        with mock.patch.object(normalise, "_unicode_steps", wraps=normalise._unicode_steps) as steps:
+            assert normalise._unicode_steps_by_runs(whole) == result
+        assert steps.call_count == 0
+
+
+def test_the_run_memo_is_bounded() -> None:
+    from nerb_verify.privacy import normalise
+
+    memo = normalise._RunMemo(maxsize=4, max_run_chars=3)
+    memo.add(["a\u00e9", "b\u00e9\u00e9\u00e9"], ["ae", "beee"])
+    assert memo.entries == {"a\u00e9": "ae"}  # a run longer than max_run_chars is not kept
+    memo.add(["c\u00e9", "d\u00e9", "e\u00e9", "f\u00e9"], ["ce", "de", "ee", "fe"])
+    assert len(memo.entries) == 4 and "a\u00e9" not in memo.entries  # full: emptied, then filled
+    assert memo.cache_info() == (4, 4)
+    memo.cache_clear()
+    assert memo.entries == {}
 
 
 @settings(max_examples=400, deadline=None, derandomize=True)

@@ -297,13 +297,57 @@ def _unicode_steps_by_runs(text: str, whole_share: float = _WHOLE_SHARE) -> str:
     runs = [before[-1:] + run for before, run in zip(plain, pieces[1::2])]
     if sum(map(len, runs)) > whole_share * len(text):
         return _unicode_steps(text)  # mostly non-ASCII: the steps on the whole text cost less than cutting it
-    stepped: list[str] | None = None
-    separator = next((candidate for candidate in _RUN_SEPARATORS if candidate not in text), None)
-    if separator is not None:
-        stepped = _unicode_steps(separator.join(runs)).split(separator)
-    if stepped is None or len(stepped) != len(runs):
-        stepped = [_unicode_steps(run) for run in runs]
-    return "".join([before[:-1] + run for before, run in zip(plain, stepped)]) + plain[-1]
+    # Each distinct run is stepped once, and once per process while the memo holds it (a run's steps depend on the
+    # run alone, see above): the views of a table of look-alikes repeat the same runs many times.
+    known = _RUN_STEPS.entries
+    stepped_of: dict[str, str] = {}
+    missing: list[str] = []
+    for run in dict.fromkeys(runs):
+        value = known.get(run)
+        if value is None:
+            missing.append(run)
+        else:
+            stepped_of[run] = value
+    if missing:
+        stepped: list[str] | None = None
+        separator = next((candidate for candidate in _RUN_SEPARATORS if candidate not in text), None)
+        if separator is not None:
+            stepped = _unicode_steps(separator.join(missing)).split(separator)
+        if stepped is None or len(stepped) != len(missing):
+            stepped = [_unicode_steps(run) for run in missing]
+        stepped_of.update(zip(missing, stepped))
+        _RUN_STEPS.add(missing, stepped)
+    return "".join([before[:-1] + stepped_of[run] for before, run in zip(plain, runs)]) + plain[-1]
+
+
+class _RunMemo:
+    """The Unicode steps of short runs already stepped in this process (run -> stepped run), at most ``maxsize``
+    runs of at most ``max_run_chars`` characters (emptied whole when full: bounded, and simple). It has the
+    ``cache_clear`` and ``cache_info`` of a ``functools.lru_cache``, so the benchmark tools, which empty every
+    cache of the privacy modules by those names, empty this one too."""
+
+    def __init__(self, maxsize: int, max_run_chars: int) -> None:
+        self.maxsize = maxsize
+        self.max_run_chars = max_run_chars
+        self.entries: dict[str, str] = {}
+        self.__name__ = "_RUN_STEPS"
+
+    def add(self, runs: list[str], stepped: list[str]) -> None:
+        """Remember the short ones of ``runs`` with their stepped forms."""
+        if len(self.entries) + len(runs) > self.maxsize:
+            self.entries.clear()
+        for run, value in zip(runs, stepped):
+            if len(run) <= self.max_run_chars:
+                self.entries[run] = value
+
+    def cache_clear(self) -> None:
+        self.entries.clear()
+
+    def cache_info(self) -> tuple[int, int]:
+        return len(self.entries), self.maxsize
+
+
+_RUN_STEPS = _RunMemo(maxsize=65536, max_run_chars=64)
 
 
 def one_round(text: str, quoted_printable: bool = True) -> str:
