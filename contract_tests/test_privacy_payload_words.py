@@ -210,3 +210,25 @@ def test_plan_groups_only_plain_hints() -> None:
     assert plan is not None
     assert "@" in plan.literals and "~" in plan.literals and "file:" in plan.words
     assert all(hint.pattern is not None or hint.min_digits or (hint.literal and hint.lower) for hint in plan.rest)
+
+
+def test_raw_payloads_word_by_word_equal_the_whole_text_search() -> None:
+    """``payloads.raw_payloads`` reads a long text beyond ASCII word by word (each word's runs and token cached):
+    the same list, in the same order, as the whole-text search, on long non-ASCII texts built from every encoded
+    token kind (Adobe blocks and uuencoded lines cross white space), words, glue and every kind of white space, and
+    again with the word cache filled by other texts first."""
+    rng = random.Random(20261203)
+    pieces = _random_texts(2000, 20261203)
+    long_texts = []
+    for _ in range(300):
+        text = ""
+        while len(text) < payloads.BIT_PARALLEL_MIN + rng.randint(0, 400):
+            text += rng.choice(pieces) + rng.choice(_WHITE + ["\u00e9", "\uff20", "\u2028", "\u0301 ", "\u4e03"])
+        long_texts.append(text if not text.isascii() else text + "\u00e9")
+    payloads._word_raw_texts.cache_clear()
+    found = 0
+    for text in long_texts + long_texts[::-1]:
+        expected = payloads.raw_payloads_whole(text)
+        assert payloads.raw_payloads(text) == expected, text
+        found += bool(expected)
+    assert found > 100 and payloads._word_raw_texts.cache_info().hits > 1000  # not vacuous, and cached

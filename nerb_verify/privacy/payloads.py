@@ -563,7 +563,48 @@ def _bare_run_texts(text: str, window: re.Pattern[str], rest: re.Pattern[str],
 def raw_payloads(text: str) -> list[str]:
     """Printable texts hidden in ``text`` as ascii85 / base85 runs or uuencoded lines (see the module docstring).
     ``text`` is scanned as given: these alphabets hold ``%``, ``&``, ``=`` and backslashes, which the normaliser
-    would read as escapes."""
+    would read as escapes.
+
+    A long text beyond ASCII (where the bit-parallel windows do not apply) is read word by word
+    (:func:`_raw_payloads_by_words`); every other text whole (:func:`raw_payloads_whole`): the same list."""
+    if len(text) >= BIT_PARALLEL_MIN and not text.isascii():
+        return _raw_payloads_by_words(text)
+    return raw_payloads_whole(text)
+
+
+def _raw_payloads_by_words(text: str) -> list[str]:
+    """:func:`raw_payloads_whole` of ``text``, in the same order, with each word's runs and token found once per
+    process (:func:`_word_raw_texts`). Why the same: the bare runs (maximal runs of their alphabets, which hold no
+    white space) lie inside words, a run's ends are where it ends inside its word, and they are found in text
+    order, so the runs of the text are those of its words, word after word; a uuencoded token needs white space
+    or the text's ends on both sides, so it is a whole word (:func:`_uu_word_text`); the Adobe blocks and the
+    uuencoded lines may hold white space and are searched in the whole text. A table of look-alike characters
+    repeats its names in every joined view: each name's words were decoded once per view."""
+    found: list[str] = []
+    if "<~" in text:
+        for match in _ASCII85_ADOBE.finditer(text):
+            decoded = as_text(_decode_ascii85(match.group(1)))
+            if decoded is not None:
+                found.append(decoded)
+    parts = [_word_raw_texts(word) for word in text.split() if len(word) >= MIN_WORD_TOKEN]
+    found.extend(decoded for ascii85, _base85, _token in parts for decoded in ascii85)
+    found.extend(decoded for _ascii85, base85, _token in parts for decoded in base85)
+    found.extend(_uu_line_texts(text))
+    found.extend(token for _ascii85, _base85, token in parts if token is not None)
+    return found
+
+
+@functools.lru_cache(maxsize=65536)
+def _word_raw_texts(word: str) -> tuple[tuple[str, ...], tuple[str, ...], str | None]:
+    """The texts of one word's bare ascii85 runs and base85 runs, and of the word as a uuencoded token."""
+    if len(word) < MIN_BASE85_RUN:
+        return (), (), _uu_word_text(word)
+    return (tuple(_bare_run_texts(word, _ASCII85_WINDOW, _ASCII85_REST, _ascii85_text)),
+            tuple(_bare_run_texts(word, _BASE85_WINDOW, _BASE85_REST, _base85_text)), _uu_word_text(word))
+
+
+def raw_payloads_whole(text: str) -> list[str]:
+    """:func:`raw_payloads`, read over the whole text (bit-parallel windows on long ASCII text)."""
     found: list[str] = []
     if len(text) < 8:
         return found
