@@ -149,8 +149,13 @@ def test_hints_have_weaker_forms() -> None:
     assert sum(hint.marks is not None for hint in hints) >= 7 and any(hint.gate is not None for hint in hints)
 
 
+# ... and text mostly of digits, with a few letters, separators and the letters read as digits among them, so
+# long digit runs (compact and E.164 numbers) next to letters, dots and plus signs occur often.
+_DIGIT_HEAVY = st.text(alphabet=st.sampled_from("0123456789" * 6 + "aZOl.+_ -\u2603"), max_size=40)
+
+
 @settings(max_examples=3000, deadline=None, derandomize=True)
-@given(st.text(alphabet=_HINT_ALPHABET, max_size=40))
+@given(st.one_of(st.text(alphabet=_HINT_ALPHABET, max_size=40), _DIGIT_HEAVY))
 def test_every_text_a_hint_pattern_matches_matches_its_weaker_forms(text: str) -> None:
     """``Hint.marks`` and ``Hint.gate`` are necessary conditions of the hint's pattern: wherever the pattern
     matches, its marks (over the text's number marks) and its gate match too, so testing them first only spares

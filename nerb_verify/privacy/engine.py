@@ -986,8 +986,10 @@ def _finish(found: set[str]) -> frozenset[str]:
 # The hints of the engine's own rewritten views and of wrapped base64, for the prefilter (``prefilter.py``).
 # The letters-for-digits view needs a digit and an O, I or l; the ROT13 view an "ng"; wrapped base64 a line break (the
 # prefilter uses a cheaper necessary form of the wrap hint: its part from the line break on).
-# (The letters-for-digits hint's marks: a digit right before its letter, or its letter right before a digit.)
-PREFILTER_HINTS = (Hint(min_digits=1, lower=("o", "i", "l"), pattern=_LETTER_DIGIT_HINT.pattern, marks="do|od"),
+# (The letters-for-digits hint's marks: a digit right before its letter and no letter after, or its letters, no
+# letter before them, right before a digit.)
+PREFILTER_HINTS = (Hint(min_digits=1, lower=("o", "i", "l"), pattern=_LETTER_DIGIT_HINT.pattern,
+                        marks=r"do(?![ao])|o(?<![ao]o)o*d"),
                    Hint(lower=("ng",), pattern=_ROT13_AT_HINT.pattern),
                    Hint(literal="\n", pattern=r"\n[ \t]*[A-Za-z0-9+/_-]"),
                    Hint(min_digits=9, pattern=separator_view.PREFILTER_PATTERN, gate=separator_view.PREFILTER_GATE))

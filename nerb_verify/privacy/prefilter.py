@@ -203,17 +203,21 @@ RULE_HINTS: dict[str, HintSet] = {
     "phone.spaced_digits": (_SPACED,), "phone.spaced_digits_public": (_SPACED,),
     **dict.fromkeys(("phone.context", "phone.context_public"), _phone_context),
     # A compact number is a whole run of 10 or 11 digits (nothing of [\w.+] before it, no word character after
-    # it); a bare E.164 number one of 11 to 13.
+    # it); a bare E.164 number one of 11 to 13. (Marks: the run, no letter or digit before or after it; a "." or "+"
+    # is a separator mark, so those are not told apart.)
     **dict.fromkeys(("phone.compact", "phone.compact_in_url"),
-                    (Hint(min_digits=10, pattern=r"\d(?<![\w.+]\d)\d{9}\d?(?!\w)", marks="d{10}"),)),
-    "phone.e164_bare": (Hint(min_digits=11, pattern=r"\d(?<![\w.+]\d)\d{10}\d{0,2}(?!\w)", marks="d{11}"),),
+                    (Hint(min_digits=10, pattern=r"\d(?<![\w.+]\d)\d{9}\d?(?!\w)",
+                          marks=r"d{10}(?<![aod]d{10})d?(?![aod])"),)),
+    "phone.e164_bare": (Hint(min_digits=11, pattern=r"\d(?<![\w.+]\d)\d{10}\d{0,2}(?!\w)",
+                             marks=r"d{11}(?<![aod]d{11})d{0,2}(?![aod])"),),
     # A national number starts with its trunk 0, an area code and a separator, or with a bracketed area code; a
     # compact one is a 0 and nine digits or more after no word character, "." or "+" (the rules' lookbehind).
     # (Marks: a digit, one to five more and separators, then a digit; or a bracket, one to five digits and a bracket.)
     "phone.national": (Hint(min_digits=10,
                             pattern=rf"0(?<![\w.+]0)[1-9]\d{{0,4}}{_SEP}+\d|[(\[]0?[1-9]\d{{0,3}}[)\]]",
                             marks=r"dd{1,5}s+d|sd{1,5}s"),),
-    "phone.national_compact": (Hint(min_digits=10, pattern=r"0(?<![\w.+]0)[1-9]\d{8}", marks="d{10}"),),
+    "phone.national_compact": (Hint(min_digits=10, pattern=r"0(?<![\w.+]0)[1-9]\d{8}",
+                                    marks=r"d{10}(?<![aod]d{10})"),),
     "path.home": (Hint(lower=("users", "home", "documents and settings")),),
     "path.relative_home": (Hint(literal="home"), Hint(literal="users")),
     "path.root_home": (Hint(literal="/r" + "oot"),),  # (split so this file passes its own scan)
