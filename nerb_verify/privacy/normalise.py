@@ -330,7 +330,11 @@ class _RunMemo:
         self.maxsize = maxsize
         self.max_run_chars = max_run_chars
         self.entries: dict[str, str] = {}
+        # (On the instance, not the class, as ``joined._ContainerMemo`` does: the tools look for these names on every
+        # value of the module, the class included.)
         self.__name__ = "_RUN_STEPS"
+        self.cache_clear = self._clear
+        self.cache_info = self._info
 
     def add(self, runs: list[str], stepped: list[str]) -> None:
         """Remember the short ones of ``runs`` with their stepped forms."""
@@ -340,10 +344,10 @@ class _RunMemo:
             if len(run) <= self.max_run_chars:
                 self.entries[run] = value
 
-    def cache_clear(self) -> None:
+    def _clear(self) -> None:
         self.entries.clear()
 
-    def cache_info(self) -> tuple[int, int]:
+    def _info(self) -> tuple[int, int]:
         return len(self.entries), self.maxsize
 
 
