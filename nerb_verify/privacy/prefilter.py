@@ -195,11 +195,11 @@ RULE_HINTS: dict[str, HintSet] = {
     **dict.fromkeys(("phone.international", "phone.international_public"),
                     (Hint(min_digits=_NUMBER, literal="+", pattern=r"\+(?<![\w+]\+)[(\[]?[ \t]?[1-9]"),)),
     **dict.fromkeys(("phone.double_zero", "phone.double_zero_public"),
-                    (Hint(min_digits=_NUMBER, pattern=r"0(?<![\w.+]0)(?:0|11)"),)),
+                    (Hint(min_digits=_NUMBER, pattern=r"0(?<![\w.+]0)(?:0|11)", marks=r"dd(?<![aod]dd)"),)),
     **dict.fromkeys(("phone.north_american", "phone.north_american_plausible", "phone.trunk", "phone.trunk_public",
                      "phone.grouped", "phone.grouped_public"), (_GROUP_START,)),
     **dict.fromkeys(("phone.pairs", "phone.pairs_public"),
-                    (Hint(min_digits=_NUMBER, pattern=rf"0(?<![\w.+]0)[1-9]{_SEP}"),)),
+                    (Hint(min_digits=_NUMBER, pattern=rf"0(?<![\w.+]0)[1-9]{_SEP}", marks=r"dds(?<![aod]dds)"),)),
     "phone.spaced_digits": (_SPACED,), "phone.spaced_digits_public": (_SPACED,),
     **dict.fromkeys(("phone.context", "phone.context_public"), _phone_context),
     # A compact number is a whole run of 10 or 11 digits (nothing of [\w.+] before it, no word character after
