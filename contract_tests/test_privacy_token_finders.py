@@ -392,3 +392,23 @@ def test_bit_parallel_uuencode_starts_are_the_token_starts() -> None:
         starts_seen += len(expected)
         at_start += bool(expected) and expected[0] == 0
     assert compared > 500 and starts_seen > 2000 and at_start > 10
+
+
+def test_marked_token_finder_matches_the_pattern_on_every_text() -> None:
+    """``engine._marked_base64_tokens`` (long texts: the tokens read on byte marks) finds exactly what
+    ``_BASE64_TOKEN.finditer`` finds, on source, bundle strings and random texts, each also with non-ASCII
+    characters (several bytes each) and "=" runs put between its pieces."""
+    texts = [*bundle_strings(), *_source_texts(), *_random_texts(20000, 8)]
+    rng = random.Random(12)
+    extra = []
+    for text in texts[-3000:]:
+        cut = rng.randint(0, len(text))
+        extra.append(text[:cut] + rng.choice(["\u00e9", "\U0001d400", "=", "==", "===", "\ud800", "\u2603="])
+                     + text[cut:])
+    checked = 0
+    for text in texts + extra:
+        raw = text.encode("utf-8", "surrogatepass")
+        expected = _reference_tokens(text)
+        assert engine._marked_base64_tokens(raw) == expected, text
+        checked += bool(expected)
+    assert checked > 1000

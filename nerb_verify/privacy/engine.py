@@ -151,6 +151,36 @@ def _base64_tokens(clean: str) -> list[str]:
     return tokens
 
 
+# Texts at least this long have their base64 tokens found on byte marks (:func:`_marked_base64_tokens`); shorter ones
+# (strings, words) with the pattern, cheaper there than translating them.
+MARKED_TOKENS_MIN = 512
+# A maximal run of 12 or more base64 marks and the "=" marks after it, on the marks of ``_PADDING_MARKS`` (twelve
+# literal marks first: the standard library's engine then skips ahead to them in C).
+_MARKED_RUN = re.compile(rb"bbbbbbbbbbbbb*(=*)")
+
+
+def _marked_base64_tokens(raw: bytes) -> list[str]:
+    """The matches of ``_BASE64_TOKEN`` in the text whose UTF-8 (``surrogatepass``) is ``raw``, as ``finditer``
+    finds them, read on its marks (``_PADDING_MARKS``: a base64 character "b", "=" itself, every other byte, those
+    of non-ASCII characters included, a dot). Why the same: a match's body is a maximal run of base64 characters
+    (the lookbehind refuses one before it; the greedy run stops only at a character outside the alphabet), 12 or
+    more, and the run's leftmost 12 marks are where the search finds it; then ``={0,2}`` and a lookahead that
+    refuses a base64 character or "=": after a run followed by ``k`` "=" and then something else, the pattern
+    matches exactly when ``k`` is at most 2 and that something is not a base64 character (with ``k = 0`` it is not,
+    the run being maximal), and backtracking into the run never helps (the character after a shortened run is a
+    base64 character). Every character of a token is ASCII, one byte, so the token is its bytes decoded."""
+    marks = raw.translate(_PADDING_MARKS)
+    tokens: list[str] = []
+    size = len(marks)
+    for match in _MARKED_RUN.finditer(marks):
+        end = match.end()
+        equals = end - match.start(1)
+        if equals > 2 or (equals and end < size and marks[end] == _BASE64_MARK):
+            continue
+        tokens.append(raw[match.start():end].decode("ascii"))
+    return tokens
+
+
 def _marks(characters: dict[str, bytes]) -> bytes:
     """A ``bytes.translate`` table: each byte of a character of a key becomes that key's mark, every other byte a
     dot."""
@@ -798,11 +828,11 @@ def encoded_payloads(clean: str, raw: bytes | None = None) -> list[str]:
     found: list[str] = []
     if len(clean) < 12:
         return found
-    tokens = _base64_tokens(clean)
-    if "\n" in clean:
-        tokens += _wrapped_base64_runs(clean)
     if raw is None:
         raw = clean.encode("utf-8", "surrogatepass")
+    tokens = _base64_tokens(clean) if len(clean) < MARKED_TOKENS_MIN else _marked_base64_tokens(raw)
+    if "\n" in clean:
+        tokens += _wrapped_base64_runs(clean)
     tokens += _grouped_base64_runs(clean, raw)
     tokens += _glued_padding_tokens(clean, raw)
     for token in tokens:
