@@ -176,3 +176,40 @@ def test_number_marks_count_the_ascii_digits() -> None:
     text = "a1b22\u0663\uff13 9_O0l.\u2603"
     assert number_marks(text).count(b"d") == sum(text.count(digit) for digit in "0123456789") == 5
     assert number_marks("ab12_-O") == b".aadds" + b"so"
+
+
+def _url_texts() -> list[str]:
+    """Texts with URLs whose query values, fragments and nested URLs hold every kind of payload: plain words and
+    numbers (which the prefilter clears), phones, home folders, tilde paths, addresses, escapes, encoded tokens,
+    nested URLs, site paths; plus every corpus row that holds a URL."""
+    at = chr(64)
+    values = ["123", "word", "a-b_c", "713" + "-555-" + "0123", "7135550123", "/ho" + "me/jroe/x", "/runs/42",
+              "~jroe/x", "jane.roe" + at + "corp-mail" + ".org", "jane%40corp-mail.org", "%2Fhome%2Fjroe",
+              base64.b64encode(("jane.roe" + at + "corp-mail.org").encode()).decode(), "x" * 40,
+              "https://example.org/?next=" + "713" + "555" + "0123", "C:\\Users\\jroe", "..%2F..%2Fetc", "O1I2"]
+    rng = random.Random(31)
+    texts = []
+    for _ in range(600):
+        query = "&".join(f"k{index}={rng.choice(values)}" for index in range(rng.randint(1, 4)))
+        path = rng.choice(["", "/docs/", "/~jroe/", "/a/b/c.html", "/" + rng.choice(values)])
+        fragment = rng.choice(["", "#top", "#/dashboard", "#" + rng.choice(values)])
+        texts.append(f"see https://example.org{path}?{query}{fragment} now")
+    texts += [text for text in _corpus_texts() if "://" in text]
+    return texts
+
+
+def test_url_payloads_the_prefilter_clears_raise_nothing(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The engine skips a URL payload the prefilter proves clean (``engine._scan_view``): every text with URLs
+    raises exactly what it raises when every payload is scanned, in every profile."""
+    from nerb_verify.privacy import engine
+
+    texts = _url_texts()
+    fast = [[scan_full(text, profile) for profile in PROFILE_LIST] for text in texts]
+    monkeypatch.setattr(engine, "_payload_needs_scan", lambda _payload, _profile: True)
+    slow = [[scan_full(text, profile) for profile in PROFILE_LIST] for text in texts]
+    assert fast == slow
+    # Not vacuous: with no payload scanned, hundreds of these texts lose a code (a home folder or a traversal in a
+    # query value is found only there).
+    monkeypatch.setattr(engine, "_payload_needs_scan", lambda _payload, _profile: False)
+    none = [[scan_full(text, profile) for profile in PROFILE_LIST] for text in texts]
+    assert sum(row_none != row_slow for row_none, row_slow in zip(none, slow)) > 200

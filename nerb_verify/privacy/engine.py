@@ -576,12 +576,24 @@ def _scan_view(clean: str, profile: Profile, depth: int, budget: _Budget, skip_p
             if budget.payloads > profile.max_url_payloads or (depth >= profile.max_url_depth and "://" in payload):
                 found.add(URL_BUDGET)
                 return
+            if not _payload_needs_scan(payload, profile):
+                continue
             decoded = normalise(payload, profile.max_rounds, profile.max_chars)
             if decoded.ok:
                 _run(rules, "url_payload", decoded.text, found)
             site = decoded.ok and _SITE_PATH.fullmatch(decoded.text) is not None
             _scan(payload, _site_path_profile(profile) if site else profile, depth + 1, budget, skip_paths, found)
     _scan_payloads(encoded_payloads(clean, raw), profile, depth, budget, skip_paths, found, seen)
+
+
+def _payload_needs_scan(payload: str, profile: Profile) -> bool:
+    """Whether a URL's query value, fragment or nested URL must be scanned: False only when the prefilter proves it
+    clean, and then scanning it raises nothing and changes nothing: it is ASCII with no escape (so it is its own
+    decoding, the quoted-printable one included), holds no URL and no token that decodes (so its nested scan would
+    count no payload against the budget), and no rule of the profile can match it in any scope (the hints are
+    necessary conditions of each rule, whatever the scope; the site-path profile has fewer rules). A query value
+    ``q=123`` or a word no longer costs a nested scan of its own."""
+    return needs_full_scan(payload, profile.rule_names, profile.max_chars, PREFILTER_HINTS, has_encoded_payload)
 
 
 def _decode_base32(token: str) -> bytes | None:
