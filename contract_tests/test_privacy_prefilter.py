@@ -191,25 +191,36 @@ def _url_texts() -> list[str]:
     texts = []
     for _ in range(600):
         query = "&".join(f"k{index}={rng.choice(values)}" for index in range(rng.randint(1, 4)))
-        path = rng.choice(["", "/docs/", "/~jroe/", "/a/b/c.html", "/" + rng.choice(values)])
+        path = rng.choice(["", "/docs/", "/~jroe/", "/a/b/c.html", "/" + rng.choice(values), "/call/713" + "5550123",
+                           "/a/../../etc/x", "/d/C:/Users/x", "/$HOME/.ssh/x", "/%7Ejroe/x"])
         fragment = rng.choice(["", "#top", "#/dashboard", "#" + rng.choice(values)])
         texts.append(f"see https://example.org{path}?{query}{fragment} now")
     texts += [text for text in _corpus_texts() if "://" in text]
     return texts
 
 
-def test_url_payloads_the_prefilter_clears_raise_nothing(monkeypatch: pytest.MonkeyPatch) -> None:
-    """The engine skips a URL payload the prefilter proves clean (``engine._scan_view``): every text with URLs
-    raises exactly what it raises when every payload is scanned, in every profile."""
+def test_url_parts_the_prefilter_clears_raise_nothing(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The engine skips a URL path or payload the prefilter proves clean (``engine._url_part_needs_scan``): every
+    text with URLs raises exactly what it raises when every part is read, in every profile."""
     from nerb_verify.privacy import engine
 
     texts = _url_texts()
     fast = [[scan_full(text, profile) for profile in PROFILE_LIST] for text in texts]
-    monkeypatch.setattr(engine, "_payload_needs_scan", lambda _payload, _profile: True)
+    monkeypatch.setattr(engine, "_url_part_needs_scan", lambda _payload, _profile: True)
     slow = [[scan_full(text, profile) for profile in PROFILE_LIST] for text in texts]
     assert fast == slow
-    # Not vacuous: with no payload scanned, hundreds of these texts lose a code (a home folder or a traversal in a
-    # query value is found only there).
-    monkeypatch.setattr(engine, "_payload_needs_scan", lambda _payload, _profile: False)
+    # Not vacuous: with no part read, hundreds of these texts lose a code (a home folder or a traversal in a query
+    # value, a tilde folder in a path, is found only there).
+    monkeypatch.setattr(engine, "_url_part_needs_scan", lambda _payload, _profile: False)
     none = [[scan_full(text, profile) for profile in PROFILE_LIST] for text in texts]
     assert sum(row_none != row_slow for row_none, row_slow in zip(none, slow)) > 200
+
+
+@pytest.mark.parametrize(("path", "code"), [
+    ("/a/../../etc/x", "privacy.path_traversal"), ("/~jroe/x", "privacy.personal_path"),
+    ("/$HOME/.ssh/x", "privacy.local_path"), ("/d/C:/Users/x", "privacy.local_path")])
+def test_a_path_only_the_url_path_rules_read_is_still_found(path: str, code: str) -> None:
+    """What only the URL path's own rules find (a traversal, a tilde folder, a home shorthand, a drive, in the
+    contract profile) is still found with the clean-part skip in place (a skip test at the call site that ignored
+    the prefilter would lose these)."""
+    assert code in scan_full(f"see https://example.org{path} now", PROFILES["contract"])

@@ -568,15 +568,18 @@ def _scan_view(clean: str, profile: Profile, depth: int, budget: _Budget, skip_p
                 _run(rules, "remainder", authority.rpartition("@")[2] + path, found)
             elif not _VALID_AUTHORITY.fullmatch(authority):
                 _run(rules, "remainder", authority, found)
+        path_rules = _url_part_needs_scan(path, profile)  # (a path no rule can match: "/docs/x.md" in some profiles)
+        if not skip_paths and path_rules:
             _run(rules, "url_path", path, found)
-        _run(rules, "url_payload", path, found)
+        if path_rules:
+            _run(rules, "url_payload", path, found)
         nested = [inner.group(0) for inner in _URL.finditer(path)] if "://" in path else []
         for payload in nested + _payloads(query, fragment):
             budget.payloads += 1
             if budget.payloads > profile.max_url_payloads or (depth >= profile.max_url_depth and "://" in payload):
                 found.add(URL_BUDGET)
                 return
-            if not _payload_needs_scan(payload, profile):
+            if not _url_part_needs_scan(payload, profile):
                 continue
             decoded = normalise(payload, profile.max_rounds, profile.max_chars)
             if decoded.ok:
@@ -586,14 +589,15 @@ def _scan_view(clean: str, profile: Profile, depth: int, budget: _Budget, skip_p
     _scan_payloads(encoded_payloads(clean, raw), profile, depth, budget, skip_paths, found, seen)
 
 
-def _payload_needs_scan(payload: str, profile: Profile) -> bool:
-    """Whether a URL's query value, fragment or nested URL must be scanned: False only when the prefilter proves it
-    clean, and then scanning it raises nothing and changes nothing: it is ASCII with no escape (so it is its own
-    decoding, the quoted-printable one included), holds no URL and no token that decodes (so its nested scan would
-    count no payload against the budget), and no rule of the profile can match it in any scope (the hints are
-    necessary conditions of each rule, whatever the scope; the site-path profile has fewer rules). A query value
-    ``q=123`` or a word no longer costs a nested scan of its own."""
-    return needs_full_scan(payload, profile.rule_names, profile.max_chars, PREFILTER_HINTS, has_encoded_payload)
+def _url_part_needs_scan(part: str, profile: Profile) -> bool:
+    """Whether a URL's path (for the path and payload rules) or a query value, fragment or nested URL (for its own
+    scan) must be read: False only when the prefilter proves the part clean, and then reading it raises nothing and
+    changes nothing: it is ASCII with no escape (so it is its own decoding, the quoted-printable one included),
+    holds no URL and no token that decodes (so a nested scan would count no payload against the budget), and no
+    rule of the profile can match it in any scope (the hints are necessary conditions of each rule, whatever the
+    scope; the site-path profile has fewer rules). A query value ``q=123`` or a word no longer costs a nested scan
+    of its own."""
+    return needs_full_scan(part, profile.rule_names, profile.max_chars, PREFILTER_HINTS, has_encoded_payload)
 
 
 def _decode_base32(token: str) -> bytes | None:
