@@ -15,8 +15,15 @@ pass ``NERB_SCAN_DECOMPRESSED_BYTES`` (default 1 GiB, the compressed files' limi
 ``MAX_MEMBERS``. A file that starts like a zip archive and is not one (no central directory) is not scanned either.
 Tar archives (POSIX and GNU, named by the ``ustar`` magic at offset 257), plain or gzip, bzip2 or xz compressed,
 are read the same way through :mod:`tarfile`; a member that is a symbolic or hard link has its target text scanned,
-as a link on disk has. Not read: an archive inside an archive (counted as binary), tar archives of the old v7 format
-(no magic).
+as a link on disk has. Not read: tar archives of the old v7 format (no magic).
+
+An archive inside an archive (a ``.docx`` or a wheel in a zip, a ``.tar.gz`` of tarballs) is read the same way, its
+members named ``outer.zip!/inner.zip!/member``: the member is read to its end into its spool (:meth:`MemberBytes.
+seekable`) and opened from there. Everything inside one file on disk shares that file's limits (:class:`Nest`): the
+decompressed-byte budget (an inner archive's bytes are charged as the outer member, and its members' bytes again as
+they are read: the work done stays within the budget), the member count and the report limit. An archive nested
+``MAX_DEPTH`` archives deep (the file on disk is the first) is not opened, and its member is not scanned
+(``load.too_deep``): an archive that holds itself ends there.
 """
 
 from __future__ import annotations
@@ -31,6 +38,7 @@ from nerb_verify.loader import TOO_LARGE, UNREADABLE, LoadFailure, LoadProblem
 # A local file header (a member follows), or the end of the central directory of an empty archive.
 _ZIP_MAGIC = (b"PK\x03\x04", b"PK\x05\x06")
 MAX_MEMBERS = 100_000
+MAX_DEPTH = 8
 TAR_PROBE = 512  # a tar header's size: its magic lies at 257 to 262
 _ENCRYPTED = 0x1  # general purpose flag bit 0 (APPNOTE 4.4.4)
 
@@ -122,6 +130,20 @@ class Budget:
         self.left = limit
 
 
+class Nest:
+    """What every archive read from one file on disk shares: the file's name as shown (``top``), the decompressed
+    bytes left (``budget``), the members read so far (every archive's), the number of findings the collector held
+    before the file was read (``first_finding``, for the file's one report limit) and whether a limit stopped the
+    reading (``stopped``: no archive of the file reads another member)."""
+
+    def __init__(self, top: str, budget: Budget, first_finding: int) -> None:
+        self.top = top
+        self.budget = budget
+        self.members = 0
+        self.first_finding = first_finding
+        self.stopped = False
+
+
 # A member's bytes are kept, as they are read, in a spooled temporary file (in memory up to this size, then on
 # disk), so a member read again (a JSON member that does not parse, a text member that is not UTF-8) is replayed
 # from there, never read again from the archive: a compressed tar archive cannot seek back without decompressing
@@ -190,6 +212,19 @@ class MemberBytes:
                     return
             offset += len(window)
             yield window
+
+    def seekable(self) -> IO[bytes]:
+        """The member's bytes as a seekable file positioned at its start (an archive inside an archive is opened
+        from it): the member is read to its end into the spool first, each byte charged to the budget once. Raises
+        :class:`LoadFailure` as reading does. Valid until :meth:`close`."""
+        while not self.done:
+            self._more()
+        if self.spool is None:
+            import tempfile
+
+            self.spool = tempfile.SpooledTemporaryFile(max_size=SPOOL_MEMORY)
+        self.spool.seek(0)
+        return self.spool
 
     def close(self) -> None:
         if self.spool is not None:

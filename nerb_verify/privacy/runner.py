@@ -47,6 +47,7 @@ from nerb_verify.loader import (
     COLLECTION_TOO_LARGE,
     INVALID_UTF8,
     STRING_TOO_LONG,
+    TOO_DEEP,
     TOO_LARGE,
     TOO_MANY_NODES,
     UNREADABLE,
@@ -387,9 +388,10 @@ def _scan_archive(path: str, shown: str, profile: Profile, collector: Collector,
                   kind: str) -> None:
     """Scan every member of a zip or tar archive (``kind``) as the file it holds (``archives.py``): its name's
     components as names, its bytes streamed (decompressed as read, a gzip, bzip2 or xz member decompressed again)
-    with the readers of :func:`_stream_source`, a link member's target as a link's; findings named
-    ``<archive>!/<member>``. An archive that does not open or cannot be read on, and every member that cannot be
-    read or lies past the archive's limits, is not scanned and says so."""
+    with the readers of :func:`_stream_source`, a link member's target as a link's, an archive member read as an
+    archive; findings named ``<archive>!/<member>``. An archive that does not open or cannot be read on, and every
+    member that cannot be read or lies past the file's limits (shared by the archives inside it,
+    :class:`archives.Nest`), is not scanned and says so."""
     from nerb_verify.privacy import archives
 
     try:
@@ -397,35 +399,49 @@ def _scan_archive(path: str, shown: str, profile: Profile, collector: Collector,
     except LoadFailure as failure:
         _not_scanned(collector, summary, shown, failure.problem.code)
         return
-    budget = archives.Budget(decompressed_bytes())
-    before = len(collector.findings)
+    nest = archives.Nest(shown, archives.Budget(decompressed_bytes()), len(collector.findings))
     with os.fdopen(fd, "rb") as handle:
-        items = archives.members(handle, kind, window_bytes(), budget)
-        try:
-            first = next(items, None)  # (an archive whose directory does not read is not scanned at all)
-        except LoadFailure as failure:
-            _not_scanned(collector, summary, shown, failure.problem.code)
-            return
-        summary.files_scanned += 1
-        summary.bytes_scanned += size
-        summary.archives += 1
-        if first is None:
-            return
-        try:
-            for index, item in enumerate(itertools.chain([first], items)):
-                if index >= archives.MAX_MEMBERS:  # (one finding for the rest, not one per member)
-                    _not_scanned(collector, summary, shown, TOO_LARGE)
-                    return
-                if len(collector.findings) - before >= messages.MAX_FINDINGS_PER_FILE:
-                    collector.add(messages.TRUNCATED, shown, "")  # (the archive is one file: one report limit)
-                    return
-                _scan_member(item, shown, profile, collector, summary)
-        except LoadFailure as failure:
-            _not_scanned(collector, summary, shown, failure.problem.code)
+        if _read_archive(handle, kind, shown, profile, collector, summary, nest, 1):
+            summary.files_scanned += 1
+            summary.bytes_scanned += size
 
 
-def _scan_member(item: Any, archive_shown: str, profile: Profile, collector: Collector,
-                 summary: ScanSummary) -> None:
+def _read_archive(handle: Any, kind: str, shown: str, profile: Profile, collector: Collector, summary: ScanSummary,
+                  nest: Any, depth: int) -> bool:
+    """Scan the members of the archive open in ``handle`` (seekable; ``depth`` archives deep, the file on disk is
+    1) under the file's limits (``nest``). False, after saying so, when its directory cannot be read at all."""
+    from nerb_verify.privacy import archives
+
+    items = archives.members(handle, kind, window_bytes(), nest.budget)
+    try:
+        first = next(items, None)  # (an archive whose directory does not read is not scanned at all)
+    except LoadFailure as failure:
+        _not_scanned(collector, summary, shown, failure.problem.code)
+        return False
+    summary.archives += 1
+    if first is None:
+        return True
+    try:
+        for item in itertools.chain([first], items):
+            if nest.stopped:
+                return True
+            if nest.members >= archives.MAX_MEMBERS:  # (one finding for the rest, at the file, not one per member)
+                nest.stopped = True
+                _not_scanned(collector, summary, nest.top, TOO_LARGE)
+                return True
+            if len(collector.findings) - nest.first_finding >= messages.MAX_FINDINGS_PER_FILE:
+                nest.stopped = True
+                collector.add(messages.TRUNCATED, nest.top, "")  # (the file is one file: one report limit)
+                return True
+            nest.members += 1
+            _scan_member(item, shown, profile, collector, summary, nest, depth)
+    except LoadFailure as failure:
+        _not_scanned(collector, summary, shown, failure.problem.code)
+    return True
+
+
+def _scan_member(item: Any, archive_shown: str, profile: Profile, collector: Collector, summary: ScanSummary,
+                 nest: Any, depth: int) -> None:
     """One archive member (see :func:`_scan_archive`); its real name decides its kind and never shows (a component
     that is personal data is a name finding, shown as ``@name:<index>``)."""
     from nerb_verify.privacy import archives
@@ -440,26 +456,27 @@ def _scan_member(item: Any, archive_shown: str, profile: Profile, collector: Col
         scan_text(item.link or "", profile, collector, shown, where=messages.LINK)
         return
     try:
-        _scan_member_bytes(item.read, shown, "/".join(parts), profile, collector, summary)
+        _scan_member_bytes(item.read, shown, "/".join(parts), profile, collector, summary, nest, depth)
     finally:
         item.read.close()
 
 
 def _scan_member_bytes(member: Any, shown: str, name: str, profile: Profile, collector: Collector,
-                       summary: ScanSummary) -> None:
+                       summary: ScanSummary, nest: Any, depth: int) -> None:
     """A member's bytes (``archives.MemberBytes``: read once from the archive, replayed for every further read),
-    probed and streamed as a file's are; ``name``: its real name."""
+    probed and streamed as a file's are, or read as an archive (:func:`_scan_nested`); ``name``: its real name."""
     from nerb_verify.privacy import archives
 
     try:
         head = next(iter(probe_first(member.windows(), archives.TAR_PROBE)), b"")
+        compression = compression_of(head)
+        nested = _nested_kind(member, head, compression)
     except LoadFailure as failure:
         _not_scanned(collector, summary, shown, failure.problem.code)
         return
-    if archives.is_zip(head) or archives.is_tar(head):
-        summary.binary_skipped += 1  # (an archive inside an archive is not read)
+    if nested is not None:
+        _scan_nested(member, nested, shown, profile, collector, summary, nest, depth)
         return
-    compression = compression_of(head)
     if compression is not None:
         name = inner_name(name, compression)
 
@@ -478,6 +495,42 @@ def _scan_member_bytes(member: Any, shown: str, name: str, profile: Profile, col
     summary.not_utf8_files += 1 if not_utf8 else 0
     summary.compressed_files += 0 if compression is None else 1
     _count_kind(kind, name, summary)
+
+
+def _nested_kind(member: Any, head: bytes, compression: str | None) -> str | None:
+    """``"zip"`` or ``"tar"`` when a member's bytes (``head``: its first bytes) are an archive, a tar archive
+    compressed with gzip, bzip2 or xz included (its first decompressed bytes are a tar header); else None."""
+    from nerb_verify.privacy import archives
+
+    if archives.is_zip(head):
+        return "zip"
+    if archives.is_tar(head):
+        return "tar"
+    if compression is None:
+        return None
+    try:
+        inner = next(iter(probe_first(decompressed(member.windows(), compression, archives.TAR_PROBE,
+                                                   decompressed_bytes()), archives.TAR_PROBE)), b"")
+    except LoadFailure:
+        return None  # (its streamed read reports it)
+    return "tar" if archives.is_tar(inner) else None
+
+
+def _scan_nested(member: Any, kind: str, shown: str, profile: Profile, collector: Collector, summary: ScanSummary,
+                 nest: Any, depth: int) -> None:
+    """An archive member that is itself an archive (``kind``), read as an archive one level deeper under the same
+    limits; past ``archives.MAX_DEPTH`` archives deep it is not scanned (``load.too_deep``)."""
+    from nerb_verify.privacy import archives
+
+    if depth + 1 > archives.MAX_DEPTH:
+        _not_scanned(collector, summary, shown, TOO_DEEP)
+        return
+    try:
+        handle = member.seekable()
+    except LoadFailure as failure:
+        _not_scanned(collector, summary, shown, failure.problem.code)
+        return
+    _read_archive(handle, kind, shown, profile, collector, summary, nest, depth + 1)
 
 
 def _stream_once(windows: Callable[[], Iterator[bytes]], shown: str, name: str, profile: Profile, counted: bool,
