@@ -468,6 +468,17 @@ HAND_REJECT: list[Row] = [
      {TRAVERSAL}),
     # Escaped traversal that reaches a home folder: both codes.
     ("traversal-to-home", "..%«»2F..%2Fho«»me%2Fjroe%2Fnotes", {TRAVERSAL, PERSONAL}, {TRAVERSAL, PERSONAL}),
+    # Session 20: shapes written to pass a filter that deletes "../" (or "..\\") once: what it leaves is a traversal.
+    # Never a relative link, so the repository profile flags them too, as it flags escaped ones.
+    ("traversal-evasion-four-dots", "....«»//....//secrets", {TRAVERSAL}, {TRAVERSAL}),
+    ("traversal-evasion-backslash", "....«»\\\\....\\\\secrets", {TRAVERSAL}, {TRAVERSAL}),
+    ("traversal-evasion-dot-slash", "...«»/./...«»/./secrets", {TRAVERSAL}, {TRAVERSAL}),
+    ("traversal-evasion-mixed", "..../«»\\secrets", {TRAVERSAL}, {TRAVERSAL}),
+    ("traversal-evasion-in-path", "static/....«»//admin", {TRAVERSAL}, {TRAVERSAL}),
+    ("traversal-evasion-url-path", "https://example.org/static/....«»//....//admin", {TRAVERSAL}, {TRAVERSAL}),
+    ("traversal-evasion-url-query", "https://example.org/dl?file=....«»//....//secrets", {TRAVERSAL}, {TRAVERSAL}),
+    ("traversal-evasion-percent", "....%«»2F%2F....%2F%2Fsecrets", {TRAVERSAL}, {TRAVERSAL}),
+    ("traversal-evasion-base64", _base64("....//....//etc/key"), {TRAVERSAL}, {TRAVERSAL}),
     # Session 12, from an adversarial probe of the six classes (written anew, not copied from any held-out row).
     # National numbers as written at home, with their trunk 0 or a bracketed area code (contract profile): UK,
     # Germany, India, Brazil, Japan, Australia, the Netherlands; and a bracketed area code before line breaks.
@@ -572,6 +583,9 @@ HAND_REJECT: list[Row] = [
 ]
 
 ACCEPT_BOTH: list[str] = [
+    # Ellipses next to slashes and Go's package wildcard: no filter-evasion shape (session 20).
+    "go test ./...", "go vet ./.../internal", "wait.../ok", "docs/.../index.md", "see .../lib/x", "x = y...// note",
+    "and so on...", "a...b/c", "..\n", "i = j....", "[...](./x)",
     "\u041f\u0440\u0438\u0432\u0435\u0442, \u043e\u0442\u0447\u0451\u0442 \u0433\u043e\u0442\u043e\u0432 (2024-05-01).",
     "\u0395\u03bb\u03bb\u03b7\u03bd\u03b9\u03ba\u03ac / \u03ba\u03b5\u03af\u03bc\u03b5\u03bd\u03bf 142 / 1,393",
     "5 / 3", "142 / 1,393", "Plan B: retry", "Vitamin C: 10mg", "urn:x:y", "<b>bold</b>", "</svg>",

@@ -228,6 +228,7 @@ RULE_HINTS: dict[str, HintSet] = {
     # Plain traversal needs its ".." segment; the escaped form is found only on a view the escape hints already send
     # to the full path (a percent, an HTML reference, a backslash escape or non-ASCII dots).
     "path.traversal": (Hint(literal=".."),), "path.traversal_escaped": (),
+    "path.traversal_evasion": (Hint(literal=".."),),
     "path.share_uri": (Hint(literal="://"),),
     "path.file_uri": (Hint(lower=("file:",)),), "path.file_uri_any": (Hint(lower=("file:",)),),
     "path.posix_absolute": (Hint(literal="/", pattern=r"/(?<![\w.~%+\-/\\<]/)[\w.~$-]"),),

@@ -19,7 +19,7 @@ from nerb_verify.privacy.rules.base import Rule
 _BOTH = (
     "email.spelled",
     "ssn.context",
-    "path.home", "path.root_home", "path.tilde_user", "path.share_uri",
+    "path.home", "path.root_home", "path.tilde_user", "path.share_uri", "path.traversal_evasion",
 )
 # The contract and rendered profiles' strict forms of rules the repository profile narrows for real-text false
 # positives (issue 17: DOIs, runs of ids, ``~name`` web pages, escape runs in source code).

@@ -60,6 +60,34 @@ _TRAVERSAL = (r"(?:(?<![\w.])|(?<=(?:^|[\s=,;\[\](){}])(?:-[A-Za-z]|--[A-Za-z][\
 # The same shape in text as written (the engine masks these before it normalises the escaped-traversal view).
 PLAIN_TRAVERSAL = LazyPattern(_TRAVERSAL)
 
+# A run of dots, slashes and backslashes holding ".." before a separator (a whole run: nothing of it before it): what
+# a filter that deletes "../" (or "..\\", or both) once leaves of it can be a traversal segment the run itself is
+# not. "....//" leaves "../", "..././" leaves "../", "....\\/" leaves "../" (the filter-evasion shapes written to
+# pass such a filter). Ellipses next to a slash ("docs/.../x", "./...") leave none.
+_EVASION_RUN = r"(?<![.\\/])[.\\/]*\.\.[\\/][.\\/]*"
+_FILTERED = (("../",), ("..\\",), ("../", "..\\"), ("..\\", "../"))
+# A component of three dots or more: every shape written to pass such a filter has one ("....", "..."); a plain
+# relative path has only "." and ".." components, and what the filter leaves of it ("/../.." leaves "/..") is no more
+# a shape written to evade it than the path was.
+
+
+def _leaves_traversal(match: regex.Match[str]) -> bool:
+    """Whether what a filter that deletes ``../``, ``..\\`` or both (each once over the run, left to right, as
+    ``str.replace`` does) leaves of the run holds a traversal segment (``_TRAVERSAL``), for a run with a component
+    of three dots or more. A plain relative path (``../../x``, ``a/../..``) has none, so the
+    repository profile, where a plain segment is a relative link, is not widened by it."""
+    run = match.group(0)
+    if "..." not in run:  # (the run holds only dots and separators: three dots in a row are such a component)
+        return False  # (only "." and ".." components: a plain relative path such as "/../..", not written for a filter)
+    for deleted in _FILTERED:
+        left = run
+        for piece in deleted:
+            left = left.replace(piece, "")
+        if left != run and PLAIN_TRAVERSAL.search(left) is not None:
+            return True
+    return False
+
+
 _NAME = r"[A-Za-z0-9_][\w.$-]*"
 _SEG = r"[\\/]+"
 _TILDE_USER = compile_rule(r"(?<![\w~])~[A-Za-z_][\w.-]*[\\/]")
@@ -134,6 +162,10 @@ RULES = (
     # segments were masked, so only a segment an escape or a look-alike produced is left to match.
     Rule("path.traversal_escaped", PATH_TRAVERSAL, compile_rule(_TRAVERSAL), ("escaped",), trigger=".",
          prefilter=_has_dot_dot),
+    # Every profile: a shape written to pass a filter that deletes "../" (``_leaves_traversal``), in text as
+    # normalised (so escaped and look-alike forms too); never a relative link.
+    Rule("path.traversal_evasion", PATH_TRAVERSAL, compile_rule(_EVASION_RUN), ("remainder", "url_path"), trigger=".",
+         prefilter=_has_dot_dot, validate=_leaves_traversal),
     # Contract and rendered profiles from here on.
     Rule("path.traversal", PATH_TRAVERSAL, compile_rule(_TRAVERSAL), ("remainder", "url_path"), trigger=".",
          prefilter=_has_dot_dot),
