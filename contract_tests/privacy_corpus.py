@@ -470,15 +470,15 @@ HAND_REJECT: list[Row] = [
     ("traversal-to-home", "..%«»2F..%2Fho«»me%2Fjroe%2Fnotes", {TRAVERSAL, PERSONAL}, {TRAVERSAL, PERSONAL}),
     # Session 20: shapes written to pass a filter that deletes "../" (or "..\\") once: what it leaves is a traversal.
     # Never a relative link, so the repository profile flags them too, as it flags escaped ones.
-    ("traversal-evasion-four-dots", "....«»//....//secrets", {TRAVERSAL}, {TRAVERSAL}),
-    ("traversal-evasion-backslash", "....«»\\\\....\\\\secrets", {TRAVERSAL}, {TRAVERSAL}),
+    ("traversal-evasion-four-dots", "....«»//....«»//secrets", {TRAVERSAL}, {TRAVERSAL}),
+    ("traversal-evasion-backslash", "....«»\\\\....«»\\\\secrets", {TRAVERSAL}, {TRAVERSAL}),
     ("traversal-evasion-dot-slash", "...«»/./...«»/./secrets", {TRAVERSAL}, {TRAVERSAL}),
     ("traversal-evasion-mixed", "..../«»\\secrets", {TRAVERSAL}, {TRAVERSAL}),
     ("traversal-evasion-in-path", "static/....«»//admin", {TRAVERSAL}, {TRAVERSAL}),
-    ("traversal-evasion-url-path", "https://example.org/static/....«»//....//admin", {TRAVERSAL}, {TRAVERSAL}),
-    ("traversal-evasion-url-query", "https://example.org/dl?file=....«»//....//secrets", {TRAVERSAL}, {TRAVERSAL}),
-    ("traversal-evasion-percent", "....%«»2F%2F....%2F%2Fsecrets", {TRAVERSAL}, {TRAVERSAL}),
-    ("traversal-evasion-base64", _base64("....//....//etc/key"), {TRAVERSAL}, {TRAVERSAL}),
+    ("traversal-evasion-url-path", "https://example.org/static/....«»//....«»//admin", {TRAVERSAL}, {TRAVERSAL}),
+    ("traversal-evasion-url-query", "https://example.org/dl?file=....«»//....«»//secrets", {TRAVERSAL}, {TRAVERSAL}),
+    ("traversal-evasion-percent", "....%«»2F%2F....%«»2F%2Fsecrets", {TRAVERSAL}, {TRAVERSAL}),
+    ("traversal-evasion-base64", _base64("...." + "//" + "...." + "//etc/key"), {TRAVERSAL}, {TRAVERSAL}),
     # Session 12, from an adversarial probe of the six classes (written anew, not copied from any held-out row).
     # National numbers as written at home, with their trunk 0 or a bracketed area code (contract profile): UK,
     # Germany, India, Brazil, Japan, Australia, the Netherlands; and a bracketed area code before line breaks.

@@ -62,8 +62,8 @@ PLAIN_TRAVERSAL = LazyPattern(_TRAVERSAL)
 
 # A run of dots, slashes and backslashes holding ".." before a separator (a whole run: nothing of it before it): what
 # a filter that deletes "../" (or "..\\", or both) once leaves of it can be a traversal segment the run itself is
-# not. "....//" leaves "../", "..././" leaves "../", "....\\/" leaves "../" (the filter-evasion shapes written to
-# pass such a filter). Ellipses next to a slash ("docs/.../x", "./...") leave none.
+# not: four dots and two slashes, or three dots, a slash, a dot and a slash, leave one (the filter-evasion shapes
+# written to pass such a filter). Ellipses next to a slash ("docs/.../x", "./...") leave none.
 _EVASION_RUN = r"(?<![.\\/])[.\\/]*\.\.[\\/][.\\/]*"
 _FILTERED = (("../",), ("..\\",), ("../", "..\\"), ("..\\", "../"))
 # A component of three dots or more: every shape written to pass such a filter has one ("....", "..."); a plain
