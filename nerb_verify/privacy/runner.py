@@ -61,7 +61,7 @@ from nerb_verify.loader import (
 )
 from nerb_verify.privacy import messages
 from nerb_verify.privacy.allowlist import Allowlist
-from nerb_verify.privacy.archives import is_tar, is_zip
+from nerb_verify.privacy.archives import TAR_PROBE, Nest, is_tar, is_zip
 from nerb_verify.privacy.compressed import (
     compression_of,
     decompressed,
@@ -325,7 +325,6 @@ def _stream_file(path: str, shown: str, profile: Profile, collector: Collector, 
 def _tar_inside(fd: int, size: int, compression: str | None) -> str | None:
     """``"tar"`` when the file (decompressed, when ``compression`` names its format) starts with a tar header."""
     from nerb_verify.privacy import stream
-    from nerb_verify.privacy.archives import TAR_PROBE
 
     try:
         if compression is None:
@@ -333,11 +332,16 @@ def _tar_inside(fd: int, size: int, compression: str | None) -> str | None:
         else:
             os.lseek(fd, 0, os.SEEK_SET)
             raw = stream.byte_windows(fd, BINARY_PROBE, size)  # (8 KiB at a time: a header needs far less)
-            head = next(iter(probe_first(decompressed(raw, compression, TAR_PROBE, decompressed_bytes()),
-                                         TAR_PROBE)), b"")
+            head = _decompressed_head(raw, compression)
     except (OSError, LoadFailure):
         return None  # (the streamed read reports it)
     return "tar" if is_tar(head) else None
+
+
+def _decompressed_head(raw: Iterator[bytes], compression: str) -> bytes:
+    """The first ``TAR_PROBE`` bytes (fewer if there are none) of ``raw`` decompressed (``compression``): enough to
+    tell a compressed tar archive. Raises :class:`LoadFailure` as decompressing does."""
+    return next(iter(probe_first(decompressed(raw, compression, TAR_PROBE, decompressed_bytes()), TAR_PROBE)), b"")
 
 
 def _not_scanned(collector: Collector, summary: ScanSummary, shown: str, reason: str) -> None:
@@ -407,7 +411,7 @@ def _scan_archive(path: str, shown: str, profile: Profile, collector: Collector,
 
 
 def _read_archive(handle: Any, kind: str, shown: str, profile: Profile, collector: Collector, summary: ScanSummary,
-                  nest: Any, depth: int) -> bool:
+                  nest: Nest, depth: int) -> bool:
     """Scan the members of the archive open in ``handle`` (seekable; ``depth`` archives deep, the file on disk is
     1) under the file's limits (``nest``). False, after saying so, when its directory cannot be read at all."""
     from nerb_verify.privacy import archives
@@ -441,7 +445,7 @@ def _read_archive(handle: Any, kind: str, shown: str, profile: Profile, collecto
 
 
 def _scan_member(item: Any, archive_shown: str, profile: Profile, collector: Collector, summary: ScanSummary,
-                 nest: Any, depth: int) -> None:
+                 nest: Nest, depth: int) -> None:
     """One archive member (see :func:`_scan_archive`); its real name decides its kind and never shows (a component
     that is personal data is a name finding, shown as ``@name:<index>``)."""
     from nerb_verify.privacy import archives
@@ -462,7 +466,7 @@ def _scan_member(item: Any, archive_shown: str, profile: Profile, collector: Col
 
 
 def _scan_member_bytes(member: Any, shown: str, name: str, profile: Profile, collector: Collector,
-                       summary: ScanSummary, nest: Any, depth: int) -> None:
+                       summary: ScanSummary, nest: Nest, depth: int) -> None:
     """A member's bytes (``archives.MemberBytes``: read once from the archive, replayed for every further read),
     probed and streamed as a file's are, or read as an archive (:func:`_scan_nested`); ``name``: its real name."""
     from nerb_verify.privacy import archives
@@ -509,15 +513,14 @@ def _nested_kind(member: Any, head: bytes, compression: str | None) -> str | Non
     if compression is None:
         return None
     try:
-        inner = next(iter(probe_first(decompressed(member.windows(), compression, archives.TAR_PROBE,
-                                                   decompressed_bytes()), archives.TAR_PROBE)), b"")
+        inner = _decompressed_head(member.windows(), compression)
     except LoadFailure:
         return None  # (its streamed read reports it)
     return "tar" if archives.is_tar(inner) else None
 
 
 def _scan_nested(member: Any, kind: str, shown: str, profile: Profile, collector: Collector, summary: ScanSummary,
-                 nest: Any, depth: int) -> None:
+                 nest: Nest, depth: int) -> None:
     """An archive member that is itself an archive (``kind``), read as an archive one level deeper under the same
     limits; past ``archives.MAX_DEPTH`` archives deep it is not scanned (``load.too_deep``)."""
     from nerb_verify.privacy import archives

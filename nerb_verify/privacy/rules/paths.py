@@ -66,19 +66,17 @@ PLAIN_TRAVERSAL = LazyPattern(_TRAVERSAL)
 # written to pass such a filter). Ellipses next to a slash ("docs/.../x", "./...") leave none.
 _EVASION_RUN = r"(?<![.\\/])[.\\/]*\.\.[\\/][.\\/]*"
 _FILTERED = (("../",), ("..\\",), ("../", "..\\"), ("..\\", "../"))
-# A component of three dots or more: every shape written to pass such a filter has one ("....", "..."); a plain
-# relative path has only "." and ".." components, and what the filter leaves of it ("/../.." leaves "/..") is no more
-# a shape written to evade it than the path was.
 
 
 def _leaves_traversal(match: regex.Match[str]) -> bool:
     """Whether what a filter that deletes ``../``, ``..\\`` or both (each once over the run, left to right, as
     ``str.replace`` does) leaves of the run holds a traversal segment (``_TRAVERSAL``), for a run with a component
-    of three dots or more. A plain relative path (``../../x``, ``a/../..``) has none, so the
-    repository profile, where a plain segment is a relative link, is not widened by it."""
+    of three dots or more. Every shape written to pass such a filter has one; a plain relative path (``../../x``,
+    ``a/../..``) has only ``.`` and ``..`` components, and what the filter leaves of it (``/..``) is no more written
+    to evade it than the path was: the repository profile, where a plain segment is a relative link, is not widened."""
     run = match.group(0)
     if "..." not in run:  # (the run holds only dots and separators: three dots in a row are such a component)
-        return False  # (only "." and ".." components: a plain relative path such as "/../..", not written for a filter)
+        return False
     for deleted in _FILTERED:
         left = run
         for piece in deleted:
