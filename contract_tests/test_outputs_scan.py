@@ -79,3 +79,49 @@ def test_local_action_run_with_scan(tmp_path):
     ok = run_action({"scan-paths": str(clean), "sarif": str(tmp_path / "ok.sarif")}, tmp_path, temp2,
                     skip=local_install())
     assert ok.exit_code == 0 and ok.outputs["verdict"] == "verified"
+
+
+def _archive_outside(tmp_path: Path) -> Path:
+    """A zip with the same flagged line in two members, in a folder whose own name holds ``!``."""
+    import zipfile
+
+    folder = tmp_path / "odd!"
+    folder.mkdir()
+    archive = folder / "bundle.zip"
+    with zipfile.ZipFile(archive, "w") as out:
+        for name in ("docs/readme.txt", "notes/readme.txt"):
+            out.writestr(name, f"write to {ADDRESS} today\n")
+    return archive
+
+
+def test_archive_members_outside_the_source_root_keep_their_member_paths(tmp_path):
+    # A file outside the source root is cut down to its own name; its archive members must stay apart.
+    archive = _archive_outside(tmp_path)
+    source_root = tmp_path / "checkout"
+    source_root.mkdir()
+    github = run_cli("scan", "--format", "github", "--no-allowlist", str(archive), cwd=source_root,
+                     env={"PYTHONPATH": str(REPO)})
+    assert github.code == 1
+    files = re.findall(r"^::error file=([^,]+),", github.stdout, flags=re.M)
+    assert sorted(files) == ["bundle.zip!/docs/readme.txt", "bundle.zip!/notes/readme.txt"]
+    sarif = run_cli("scan", "--format", "sarif", "--no-allowlist", str(archive), cwd=source_root,
+                    env={"PYTHONPATH": str(REPO)})
+    log = json.loads(sarif.stdout)
+    assert not sarif_errors(log)
+    locations = sorted(result["locations"][0]["physicalLocation"]["artifactLocation"]["uri"]
+                       for result in log["runs"][0]["results"])
+    assert locations == ["bundle.zip%21/docs/readme.txt", "bundle.zip%21/notes/readme.txt"]
+    for output in (github.stdout, sarif.stdout):
+        assert LOCAL not in output and str(tmp_path) not in output and "odd" not in output
+
+
+def test_cut_down_keeps_nothing_above_the_file_on_disk(tmp_path):
+    from nerb_verify.outputs.locations import TARGETROOT, PathBase
+
+    archive = _archive_outside(tmp_path)
+    base = PathBase.for_target(None, tmp_path / "elsewhere")
+    assert base.locate(f"{archive}!/docs/readme.txt") == (TARGETROOT, "bundle.zip!/docs/readme.txt")
+    assert base.locate(f"{archive}!/inner.zip!/x.txt") == (TARGETROOT, "bundle.zip!/inner.zip!/x.txt")
+    # No prefix is a file: only the last component, as before (a directory's "!" is not taken for an archive).
+    assert base.locate(f"{tmp_path}/odd!/gone.zip!/x.txt") == (TARGETROOT, "x.txt")
+    assert base.locate(str(archive)) == (TARGETROOT, "bundle.zip")

@@ -9,8 +9,10 @@ root*: the repository checkout, by default the current working directory. :class
 * otherwise the path is the artifact alone under the base id ``TARGETROOT``, whose location is deliberately not
   recorded (it would be an absolute, possibly personal, path).
 
-Paths are normalised to POSIX form; a path that would climb out of its base (``..``) is cut down to its last
-component under ``TARGETROOT`` rather than printed.
+Paths are normalised to POSIX form; a path that would climb out of its base (``..``), or an absolute path outside
+the source root, is cut down to its last component under ``TARGETROOT`` rather than printed. An archive member
+(``<archive>!/<member>``, named by the scanner) keeps its member path after the archive's last component, so two
+members of one archive never share a location.
 """
 
 from __future__ import annotations
@@ -64,6 +66,22 @@ def _clean_relative(text: str) -> str | None:
     return norm
 
 
+def _cut_down(artifact: str) -> str:
+    """The last component of an artifact's path on disk, followed by its archive member path if it names one.
+
+    The scanner names a member ``<file on disk>!/<member>`` (its member path holds no ``..`` and no empty or ``.``
+    components). ``!/`` may also occur in a directory's name, so the file on disk is found by asking the file
+    system which prefix is a file: the first such prefix ends the on-disk part. Nothing before that file's own name
+    is kept (it would be an absolute, possibly personal, path)."""
+    text = artifact.replace("\\", "/")
+    mark = text.find("!/")
+    while mark != -1:
+        if os.path.isfile(text[:mark]):
+            return PurePosixPath(text[:mark]).name + text[mark:]
+        mark = text.find("!/", mark + 2)
+    return PurePosixPath(text).name
+
+
 def names_target(artifact: str) -> bool:
     """True when a finding's artifact is the command's target folder itself (``.`` or empty), not a file in it."""
     return _clean_relative(artifact) == ""
@@ -90,10 +108,10 @@ class PathBase(NamedTuple):
             inside = _inside(Path(artifact), self.source_root)
             if inside is not None:
                 return SRCROOT, inside
-            return TARGETROOT, PurePosixPath(artifact.replace("\\", "/")).name
+            return TARGETROOT, _cut_down(artifact)
         rel = _clean_relative(artifact)
         if rel is None:
-            return TARGETROOT, PurePosixPath(artifact.replace("\\", "/")).name
+            return TARGETROOT, _cut_down(artifact)
         if self.prefix is None:
             return TARGETROOT, rel
         if not self.prefix:
