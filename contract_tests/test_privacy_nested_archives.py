@@ -6,16 +6,18 @@ is now read as the outer one is, its members named ``outer.zip!/inner.zip!/membe
 file on disk gets. Limits are those of the file on disk, shared by every archive inside it: the decompressed-byte
 budget (an inner archive's bytes count once as the outer member and again as its own members are read), the member
 limit and the report limit; an archive nested deeper than ``archives.MAX_DEPTH`` is not scanned and says so, so a
-self-containing zip quine ends.
+self-containing zip quine ends. A zip archive compressed as a whole (``x.zip.gz``) is read as a zip too.
 
 Must-reject values are assembled at run time (this file passes the repository's own scan).
 """
 
 from __future__ import annotations
 
+import bz2
 import gzip
 import io
 import json
+import lzma
 import tarfile
 import zipfile
 from pathlib import Path
@@ -66,7 +68,11 @@ def _findings(path: Path, profile=CONTRACT) -> list[tuple[str, str, str, int | N
 # Inner archive formats (name, bytes) and outer ones (name, writer).
 _INNER = [("inner.zip", lambda m: _zip_bytes(m)), ("inner.jar", lambda m: _zip_bytes(m, zipfile.ZIP_STORED)),
           ("inner.tar", lambda m: _tar_bytes(m)), ("inner.tar.gz", lambda m: _tar_bytes(m, "w:gz")),
-          ("inner.tar.xz", lambda m: _tar_bytes(m, "w:xz"))]
+          ("inner.tar.xz", lambda m: _tar_bytes(m, "w:xz")),
+          # a zip compressed as a whole (session 21): decompressed into a spool, then read as a zip
+          ("inner.zip.gz", lambda m: gzip.compress(_zip_bytes(m))),
+          ("inner.zip.xz", lambda m: lzma.compress(_zip_bytes(m))),
+          ("inner.jar.bz2", lambda m: bz2.compress(_zip_bytes(m, zipfile.ZIP_STORED)))]
 _OUTER = [("outer.zip", lambda m: _zip_bytes(m)), ("outer.tar.gz", lambda m: _tar_bytes(m, "w:gz"))]
 
 
@@ -186,3 +192,33 @@ def test_the_cli_names_the_inner_member_and_never_the_value(tmp_path: Path) -> N
         assert "in.tar.gz!/docs/readme.txt" in result.stdout
         for value in (LOCAL, HOST, "555-", "0123", "jroe"):
             assert value not in result.stdout
+
+
+def test_a_zip_compressed_as_a_whole_is_read_and_fails_closed(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # Session 21: a zip's directory is at its end, so a gzip, bzip2 or xz of a zip was read as its decompressed
+    # bytes, which are binary: everything in it passed. Now it is decompressed into a spool and read as a zip.
+    inner = _zip_bytes({"mail.txt": ("mail " + EMAIL + "\n").encode(), "ok.txt": b"fine\n"})
+    path = tmp_path / "export.zip.gz"
+    path.write_bytes(gzip.compress(inner))
+    result = scan_paths([str(path)], REPOSITORY)
+    assert [(f.code, f.artifact) for f in result.findings] == [("privacy.email", str(path) + "!/mail.txt")]
+    assert result.summary.archives == 1 and result.summary.archive_members == 2 and result.exit_code == 1
+    # truncated: not scanned, at the file
+    path.write_bytes(gzip.compress(inner)[:-40])
+    result = scan_paths([str(path)], REPOSITORY)
+    assert [(f.code, f.artifact) for f in result.findings] == [("privacy.not_scanned", str(path))]
+    assert "load.unreadable" in result.findings[0].message and result.exit_code == 2
+    # past the decompressed budget while it is spooled: not scanned, too large
+    path.write_bytes(gzip.compress(_zip_bytes({"big.txt": b"all clear\n" * 20_000}, zipfile.ZIP_STORED)))
+    monkeypatch.setenv("NERB_SCAN_DECOMPRESSED_BYTES", "100000")
+    result = scan_paths([str(path)], REPOSITORY)
+    assert [(f.code, f.artifact) for f in result.findings] == [("privacy.not_scanned", str(path))]
+    assert "load.too_large" in result.findings[0].message
+    # the spooled bytes are charged, and the members' bytes again: the budget covers both
+    monkeypatch.setenv("NERB_SCAN_DECOMPRESSED_BYTES", str(len(inner) + 5))
+    small = tmp_path / "small.zip.xz"
+    small.write_bytes(lzma.compress(inner))
+    result = scan_paths([str(small)], REPOSITORY)
+    assert [f.code for f in result.findings] == ["privacy.not_scanned"] * 2  # both members, past the budget
+    monkeypatch.setenv("NERB_SCAN_DECOMPRESSED_BYTES", str(2 * len(inner)))
+    assert [f.code for f in scan_paths([str(small)], REPOSITORY).findings] == ["privacy.email"]

@@ -23,7 +23,9 @@ seekable`) and opened from there. Everything inside one file on disk shares that
 decompressed-byte budget (an inner archive's bytes are charged as the outer member, and its members' bytes again as
 they are read: the work done stays within the budget), the member count and the report limit. An archive nested
 ``MAX_DEPTH`` archives deep (the file on disk is the first) is not opened, and its member is not scanned
-(``load.too_deep``): an archive that holds itself ends there.
+(``load.too_deep``): an archive that holds itself ends there. A zip archive compressed as a whole (``x.zip.gz``,
+``x.zip.xz``; on disk or as a member) is decompressed into a spool under the same budget and read as a zip
+(:func:`decompressed_whole`); a compressed tar needs no spool, :mod:`tarfile` reads it as a stream.
 """
 
 from __future__ import annotations
@@ -231,3 +233,34 @@ class MemberBytes:
             self.spool.close()
         if self.source is not None and not self.done:
             self.source.close()
+
+
+class _Windows:
+    """A reader over byte windows (``read`` gives the next window, whatever size is asked; b"" at the end), as
+    :class:`MemberBytes` reads its source."""
+
+    def __init__(self, windows: Iterator[bytes]) -> None:
+        self.windows = windows
+
+    def read(self, _size: int) -> bytes:
+        return next(self.windows, b"")
+
+    def close(self) -> None:
+        close = getattr(self.windows, "close", None)
+        if close is not None:
+            close()
+
+
+def decompressed_whole(source: IO[bytes], compression: str, read_size: int, budget: Budget) -> MemberBytes:
+    """The decompressed bytes of ``source`` (gzip, bzip2 or xz data: ``compression``), as a member's bytes are kept:
+    a zip archive compressed as a whole (``x.zip.gz``) is read from its end (the central directory), so it is
+    decompressed into a spool first (:meth:`MemberBytes.seekable`), each byte charged to ``budget``, and opened from
+    there. Data that does not decompress raises :class:`LoadFailure` when it is read, as a member's does."""
+    from nerb_verify.privacy.compressed import decompressed
+
+    def compressed_windows() -> Iterator[bytes]:
+        while window := source.read(read_size):
+            yield window
+
+    return MemberBytes(lambda: _Windows(decompressed(compressed_windows(), compression, read_size, budget.left + 1)),
+                       read_size, budget)

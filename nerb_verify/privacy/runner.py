@@ -290,11 +290,11 @@ def _stream_file(path: str, shown: str, profile: Profile, collector: Collector, 
         except OSError:
             head = b""
         compression = compression_of(head)
-        archive = "zip" if is_zip(head) else _tar_inside(fd, size, compression)
+        archive = "zip" if is_zip(head) else _archive_inside(fd, size, compression)
         if archive is not None:
             os.close(fd)
             fd = -1
-            _scan_archive(path, shown, profile, collector, summary, archive)
+            _scan_archive(path, shown, profile, collector, summary, archive, compression)
             return
         name = shown if compression is None else inner_name(shown, compression)
 
@@ -322,8 +322,9 @@ def _stream_file(path: str, shown: str, profile: Profile, collector: Collector, 
     _count_kind(kind, name, summary)
 
 
-def _tar_inside(fd: int, size: int, compression: str | None) -> str | None:
-    """``"tar"`` when the file (decompressed, when ``compression`` names its format) starts with a tar header."""
+def _archive_inside(fd: int, size: int, compression: str | None) -> str | None:
+    """``"tar"`` when the file (decompressed, when ``compression`` names its format) starts with a tar header;
+    ``"zip"`` when it is compressed and its decompressed bytes start as a zip archive's; else None."""
     from nerb_verify.privacy import stream
 
     try:
@@ -335,6 +336,8 @@ def _tar_inside(fd: int, size: int, compression: str | None) -> str | None:
             head = _decompressed_head(raw, compression)
     except (OSError, LoadFailure):
         return None  # (the streamed read reports it)
+    if compression is not None and is_zip(head):
+        return "zip"
     return "tar" if is_tar(head) else None
 
 
@@ -389,13 +392,14 @@ def _stream_source(windows: Callable[[], Iterator[bytes]], shown: str, name: str
 
 
 def _scan_archive(path: str, shown: str, profile: Profile, collector: Collector, summary: ScanSummary,
-                  kind: str) -> None:
+                  kind: str, compression: str | None = None) -> None:
     """Scan every member of a zip or tar archive (``kind``) as the file it holds (``archives.py``): its name's
     components as names, its bytes streamed (decompressed as read, a gzip, bzip2 or xz member decompressed again)
     with the readers of :func:`_stream_source`, a link member's target as a link's, an archive member read as an
     archive; findings named ``<archive>!/<member>``. An archive that does not open or cannot be read on, and every
     member that cannot be read or lies past the file's limits (shared by the archives inside it,
-    :class:`archives.Nest`), is not scanned and says so."""
+    :class:`archives.Nest`), is not scanned and says so. ``compression``: the file's own compression (a compressed
+    zip archive is decompressed first, :func:`_read_archive_in`)."""
     from nerb_verify.privacy import archives
 
     try:
@@ -405,9 +409,30 @@ def _scan_archive(path: str, shown: str, profile: Profile, collector: Collector,
         return
     nest = archives.Nest(shown, archives.Budget(decompressed_bytes()), len(collector.findings))
     with os.fdopen(fd, "rb") as handle:
-        if _read_archive(handle, kind, shown, profile, collector, summary, nest, 1):
+        if _read_archive_in(handle, kind, compression, shown, profile, collector, summary, nest, 1):
             summary.files_scanned += 1
             summary.bytes_scanned += size
+
+
+def _read_archive_in(handle: Any, kind: str, compression: str | None, shown: str, profile: Profile,
+                     collector: Collector, summary: ScanSummary, nest: Nest, depth: int) -> bool:
+    """:func:`_read_archive` on ``handle``; a zip archive compressed as a whole (``compression`` not None) is
+    decompressed into a spool under the file's budget first and read from there (``archives.decompressed_whole``).
+    False, after saying so, when it does not decompress or its directory cannot be read."""
+    from nerb_verify.privacy import archives
+
+    if kind != "zip" or compression is None:
+        return _read_archive(handle, kind, shown, profile, collector, summary, nest, depth)
+    whole = archives.decompressed_whole(handle, compression, window_bytes(), nest.budget)
+    try:
+        try:
+            inner = whole.seekable()
+        except LoadFailure as failure:
+            _not_scanned(collector, summary, shown, failure.problem.code)
+            return False
+        return _read_archive(inner, kind, shown, profile, collector, summary, nest, depth)
+    finally:
+        whole.close()
 
 
 def _read_archive(handle: Any, kind: str, shown: str, profile: Profile, collector: Collector, summary: ScanSummary,
@@ -479,7 +504,7 @@ def _scan_member_bytes(member: Any, shown: str, name: str, profile: Profile, col
         _not_scanned(collector, summary, shown, failure.problem.code)
         return
     if nested is not None:
-        _scan_nested(member, nested, shown, profile, collector, summary, nest, depth)
+        _scan_nested(member, nested, compression, shown, profile, collector, summary, nest, depth)
         return
     if compression is not None:
         name = inner_name(name, compression)
@@ -502,8 +527,8 @@ def _scan_member_bytes(member: Any, shown: str, name: str, profile: Profile, col
 
 
 def _nested_kind(member: Any, head: bytes, compression: str | None) -> str | None:
-    """``"zip"`` or ``"tar"`` when a member's bytes (``head``: its first bytes) are an archive, a tar archive
-    compressed with gzip, bzip2 or xz included (its first decompressed bytes are a tar header); else None."""
+    """``"zip"`` or ``"tar"`` when a member's bytes (``head``: its first bytes) are an archive, one compressed with
+    gzip, bzip2 or xz included (its first decompressed bytes are a tar header or a zip's); else None."""
     from nerb_verify.privacy import archives
 
     if archives.is_zip(head):
@@ -516,13 +541,16 @@ def _nested_kind(member: Any, head: bytes, compression: str | None) -> str | Non
         inner = _decompressed_head(member.windows(), compression)
     except LoadFailure:
         return None  # (its streamed read reports it)
+    if archives.is_zip(inner):
+        return "zip"
     return "tar" if archives.is_tar(inner) else None
 
 
-def _scan_nested(member: Any, kind: str, shown: str, profile: Profile, collector: Collector, summary: ScanSummary,
-                 nest: Nest, depth: int) -> None:
+def _scan_nested(member: Any, kind: str, compression: str | None, shown: str, profile: Profile,
+                 collector: Collector, summary: ScanSummary, nest: Nest, depth: int) -> None:
     """An archive member that is itself an archive (``kind``), read as an archive one level deeper under the same
-    limits; past ``archives.MAX_DEPTH`` archives deep it is not scanned (``load.too_deep``)."""
+    limits (a compressed zip decompressed first: ``compression``); past ``archives.MAX_DEPTH`` archives deep it is
+    not scanned (``load.too_deep``)."""
     from nerb_verify.privacy import archives
 
     if depth + 1 > archives.MAX_DEPTH:
@@ -533,7 +561,7 @@ def _scan_nested(member: Any, kind: str, shown: str, profile: Profile, collector
     except LoadFailure as failure:
         _not_scanned(collector, summary, shown, failure.problem.code)
         return
-    _read_archive(handle, kind, shown, profile, collector, summary, nest, depth + 1)
+    _read_archive_in(handle, kind, compression, shown, profile, collector, summary, nest, depth + 1)
 
 
 def _stream_once(windows: Callable[[], Iterator[bytes]], shown: str, name: str, profile: Profile, counted: bool,
