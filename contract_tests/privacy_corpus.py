@@ -428,6 +428,17 @@ HAND_REJECT: list[Row] = [
     ("email-spelled-at-sign-hyphen", "jane at«»-sign corp-mail.org", {EMAIL}, set()),
     ("email-spelled-real-dot", "jane.roe at«» corp-mail.co.uk", {EMAIL}, set()),
     ("email-spelled-bracketed-es", "jane (arroba«») corp (punto) es", {EMAIL}, {EMAIL}),
+    # Session 21: the English words written in other scripts (Hindi, Arabic, Urdu, Persian, Bengali; Thai glued),
+    # and the native Arabic and Persian words for the dot.
+    ("email-spelled-hi", "ravi \u090f«»\u091f dakmail \u0921\u0949\u091f in", {EMAIL}, set()),
+    ("email-spelled-ar", "omar \u0622«»\u062a barid \u062f\u0648\u062a com", {EMAIL}, set()),
+    ("email-spelled-ar-nuqta", "omar \u0622«»\u062a barid \u0646\u0642\u0637\u0629 eg", {EMAIL}, set()),
+    ("email-spelled-ur", "ali \u0627\u06cc«»\u0679 dak \u0688\u0627\u0679 pk", {EMAIL}, set()),
+    ("email-spelled-fa", "sara \u0627«»\u062a post \u0646\u0642\u0637\u0647 ir", {EMAIL}, set()),
+    ("email-spelled-bn", "rahim \u0985\u09cd\u09af\u09be«»\u099f dak \u09a1\u099f com", {EMAIL}, set()),
+    ("email-spelled-th-glued", "somchai\u0e41\u0e2d«»\u0e17mail\u0e14\u0e2d\u0e17com", {EMAIL}, set()),
+    ("email-spelled-th-dot-word", "somchai\u0e41\u0e2d«»\u0e17mail\u0e08\u0e38\u0e14co\u0e08\u0e38\u0e14th",
+     {EMAIL}, set()),
     ("email-spelled-bracketed-ru", "jane [\u0441\u043e\u0431\u0430\u043a\u0430«»] corp "
      "[\u0442\u043e\u0447\u043a\u0430] ru", {EMAIL}, {EMAIL}),
     # Numerals and enclosed letters (issue 17 class 2) mixed in one string, and financial CJK numerals.
@@ -682,6 +693,11 @@ ACCEPT_BOTH: list[str] = [
     # Session 15: text that looks like a UTF-7 shift sequence but decodes to no printable ASCII (code, base64, C++).
     "x = a+self.b", "C++ and +AB", "total+ACde", "i+=1; j+AZ9", "ab+/w==", "+Zm9v-bar", "1+2+3=6",
     # Session 14: bundles and project files after "at"; circled letters as list markers and in words.
+    # Session 21: prose holding the new words for the at-sign and the dot, with no address around them.
+    "\u090f\u091f \u0939\u094b\u092e \u092a\u0947\u091c",
+    "\u0646\u0642\u0637\u0629 \u0627\u0644\u0628\u062f\u0627\u064a\u0629 \u0647\u064a 10",
+    "\u0627\u062a \u0646\u0642\u0637\u0647", "\u0e08\u0e38\u0e14\u0e40\u0e23\u0e34\u0e48\u0e21\u0e15\u0e49\u0e19",
+    "\u09a1\u099f \u0995\u09ae",
     "look at Xcode.app", "built at qt/demo.pro", "see \u24d0 and \u24d1", "option \u24d0 numpy.array",
     "\u24d9\u24d0\u24dd\u24d4 \u24d3\u24de\u24d4", "step \u24b6: look at the data",
 ]

@@ -77,16 +77,25 @@ _AT_WORDS = ("at", "at sign", "at-sign", "at symbol", "\"at\"", "'at'", "\u201ca
              "kr\u00f8llalfa", "grisehale", "et i\u015fareti", "at i\u015fareti", "et", "\u00e4t", "eta", "afna",
              "majmun", "\u043c\u0430\u0458\u043c\u0443\u043d", "arrova",
              "\u0440\u0430\u0432\u043b\u0438\u043a", "\u05e9\u05d8\u05e8\u05d5\u05d3\u05dc", "a c\u00f2ng",
-             "a m\u00f3c")
+             "a m\u00f3c",
+             # (session 21) the English word written in other scripts: Hindi, Arabic, Urdu, Persian, Bengali.
+             "\u090f\u091f", "\u0910\u091f", "\u0622\u062a", "\u0627\u062a", "\u0627\u06cc\u0679",
+             "\u0985\u09cd\u09af\u09be\u099f")
 _AT_WORDS_GLUED = ("\u827e\u7279", "\u5708a", "\u5c0f\u8001\u9f20", "\u30a2\u30c3\u30c8\u30de\u30fc\u30af",
-                   "\u30a2\u30c3\u30c8", "\uace8\ubc45\uc774", "\uc553")
+                   "\u30a2\u30c3\u30c8", "\uace8\ubc45\uc774", "\uc553",
+                   # (session 21) Thai, written without spaces.
+                   "\u0e41\u0e2d\u0e17")
 _DOT_WORDS = ("dot", "period", "punto", "point", "punkt", "ponto", "punt", "kropka", "te\u010dka", "nokta", "pont",
               "\u0442\u043e\u0447\u043a\u0430", "\u03c4\u03b5\u03bb\u03b5\u03af\u03b1",
               # (session 12) quoted, and more languages (as for the at-sign above).
               "\"dot\"", "'dot'", "\u201cdot\u201d", "punktum", "piste", "punct", "bodka", "punkts", "ta\u0161kas",
               "t\u00e4pp", "titik", "\u0442\u0430\u0447\u043a\u0430", "\u043a\u0440\u0430\u043f\u043a\u0430",
-              "\u05e0\u05e7\u05d5\u05d3\u05d4", "ch\u1ea5m")
-_DOT_WORDS_GLUED = ("\u70b9", "\u9ede", "\u53e5\u70b9", "\u30c9\u30c3\u30c8", "\uc810")
+              "\u05e0\u05e7\u05d5\u05d3\u05d4", "ch\u1ea5m",
+              # (session 21) Hindi, Arabic, Urdu, Persian and Bengali, as for the at-sign above.
+              "\u0921\u0949\u091f", "\u0921\u093e\u091f", "\u062f\u0648\u062a", "\u0646\u0642\u0637\u0629",
+              "\u0688\u0627\u0679", "\u0646\u0642\u0637\u0647", "\u09a1\u099f")
+_DOT_WORDS_GLUED = ("\u70b9", "\u9ede", "\u53e5\u70b9", "\u30c9\u30c3\u30c8", "\uc810",
+                    "\u0e14\u0e2d\u0e17", "\u0e08\u0e38\u0e14")
 
 
 # Characters that can start an escape the normaliser decodes (an HTML reference, a percent, quoted-printable or a
