@@ -428,6 +428,15 @@ HAND_REJECT: list[Row] = [
     ("email-spelled-at-sign-hyphen", "jane at«»-sign corp-mail.org", {EMAIL}, set()),
     ("email-spelled-real-dot", "jane.roe at«» corp-mail.co.uk", {EMAIL}, set()),
     ("email-spelled-bracketed-es", "jane (arroba«») corp (punto) es", {EMAIL}, {EMAIL}),
+    # Session 21: CSS escapes (a backslash, 1-6 hex digits, one optional space), as in a style sheet's content value.
+    ("email-css-escape-space", "jane.roe\\«»40 corp-mail.co.uk", {EMAIL}, {EMAIL}),
+    ("email-css-escape-six-digits", "jane.roe\\«»000040corp-mail.co.uk", {EMAIL}, {EMAIL}),
+    ("email-css-escape-before-non-hex", "jane.roe\\«»40mail-corp.co.uk", {EMAIL}, {EMAIL}),
+    ("email-css-escape-every-dot", 'a { content: "jane\\«»2e roe\\40 corp-mail\\2e co\\2e uk" }', {EMAIL}, {EMAIL}),
+    ("email-css-escape-every-char", "".join("\\%x " % ord(c) for c in "jane.roe" + chr(64) + "corp-mail.org"),
+     {EMAIL}, {EMAIL}),
+    ("phone-css-escape-digits", "call \\«»37 \\31 \\33 \\35 55-2368", {PHONE}, {PHONE}),
+    ("path-css-escape-slashes", "\\«»2f ho«»me\\2f jroe\\2f notes", {PERSONAL}, {PERSONAL}),
     # Session 21: the English words written in other scripts (Hindi, Arabic, Urdu, Persian, Bengali; Thai glued),
     # and the native Arabic and Persian words for the dot.
     ("email-spelled-hi", "ravi \u090f«»\u091f dakmail \u0921\u0949\u091f in", {EMAIL}, set()),
@@ -693,6 +702,10 @@ ACCEPT_BOTH: list[str] = [
     # Session 15: text that looks like a UTF-7 shift sequence but decodes to no printable ASCII (code, base64, C++).
     "x = a+self.b", "C++ and +AB", "total+ACde", "i+=1; j+AZ9", "ab+/w==", "+Zm9v-bar", "1+2+3=6",
     # Session 14: bundles and project files after "at"; circled letters as list markers and in words.
+    # Session 21: backslashes before hex digits that are no CSS escape of an identifier's character: regular
+    # expressions, LaTeX, Windows folders, C's octal escapes, a hex digit after the escape.
+    r"\begin{document}\bf x", r"be\bad\cafe", r"\040\101", r"\d+\.\d+", r"x\40c", r"\b[a-f\d]{40}\b", r"\1\2",
+    r"\e[1;31m red", r"\a\f\b",
     # Session 21: prose holding the new words for the at-sign and the dot, with no address around them.
     "\u090f\u091f \u0939\u094b\u092e \u092a\u0947\u091c",
     "\u0646\u0642\u0637\u0629 \u0627\u0644\u0628\u062f\u0627\u064a\u0629 \u0647\u064a 10",

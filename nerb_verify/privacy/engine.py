@@ -45,8 +45,10 @@ from nerb_verify.codes import register
 from nerb_verify.privacy import separator_view
 from nerb_verify.privacy.lazy import LazyPattern
 from nerb_verify.privacy.normalise import (
+    decode_css_escapes,
     decode_quoted_printable,
     decode_utf7,
+    has_css_escape,
     has_quoted_printable,
     has_utf7,
     normalise,
@@ -499,6 +501,13 @@ def _scan(text: str, profile: Profile, depth: int, budget: _Budget, skip_paths: 
         current = decode_quoted_printable(normalised.text)
     for view in [view for view in views if has_utf7(view)]:  # (UTF-7 shift sequences: a view of their own)
         decoded = normalise(decode_utf7(view), profile.max_rounds, profile.max_chars, quoted_printable=False)
+        if not decoded.ok:
+            found.add(_FAIL_CLOSED_CODE[decoded.status])
+            return
+        if decoded.text not in views:
+            views.append(decoded.text)
+    if has_css_escape(text):  # (CSS escapes: a view of their own, decoded from the text as given)
+        decoded = normalise(decode_css_escapes(text), profile.max_rounds, profile.max_chars, quoted_printable=False)
         if not decoded.ok:
             found.add(_FAIL_CLOSED_CODE[decoded.status])
             return

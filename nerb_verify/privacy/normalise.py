@@ -401,6 +401,36 @@ _BASE64_VALUE = {char: value for value, char in
                  enumerate("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/")}
 
 
+# CSS escapes (CSS Syntax Level 3, section 4.3.7): a backslash, one to six hex digits, then one optional white space
+# (CRLF counts as one) that ends the escape: ``\40 `` and ``\000040`` are an at-sign in a style sheet, an SVG
+# ``<style>`` or an HTML ``content:`` value, and ``\40mail`` is one too (``m`` is no hex digit). They are not decoded
+# inside the fixed point: ``\d``, ``\b`` and ``\be`` in regular expressions, LaTeX and Windows paths read as
+# CSS escapes of other characters. The engine reads them in a view of their own, from the text as given (the fixed
+# point's octal step would take ``\000040`` apart), and only when some escape stands for a character that carries
+# an identifier's shape (``CSS_HINT``: an at-sign, a dot, a slash, a backslash, a digit, a colon or a tilde, written
+# with leading zeros or not, ended by its sixth digit or by anything but a further hex digit); every escape is decoded
+# in that view.
+_CSS_SHAPE = r"(?:40|2[EeFf]|3[0-9Aa]|5[Cc]|7[Ee])"
+# A zero and two octal digits with no hex digit after them (``\040``) is C's and Python's octal escape (a space),
+# which the fixed point reads: the view leaves it alone, so text written in octal escapes gains no at-sign.
+_OCTAL_LOOKING = r"(?!0[0-7]{2}(?![0-9A-Fa-f]))"
+CSS_HINT = rf"\\{_OCTAL_LOOKING}(?:0000{_CSS_SHAPE}|0{{0,3}}{_CSS_SHAPE}(?![0-9A-Fa-f]))"
+_CSS_HINT = LazyPattern(CSS_HINT)
+_CSS_ESCAPE = LazyPattern(rf"\\{_OCTAL_LOOKING}([0-9A-Fa-f]{{1,6}})(?:\r\n|[ \t\n\r\f])?")
+
+
+def has_css_escape(text: str) -> bool:
+    """True when ``text`` holds a CSS escape of a character that carries an identifier's shape (``CSS_HINT``)."""
+    return "\\" in text and _CSS_HINT.search(text) is not None
+
+
+def decode_css_escapes(text: str) -> str:
+    """``text`` with every CSS escape (a backslash, one to six hex digits and one optional white space) decoded, but
+    an octal-looking one (``_OCTAL_LOOKING``); a code point that is no character (a surrogate, past U+10FFFF) reads
+    as U+FFFD, as CSS reads it."""
+    return _CSS_ESCAPE.sub(lambda match: _chr(int(match.group(1), 16)), text)
+
+
 def has_utf7(text: str) -> bool:
     """True when ``text`` holds a UTF-7 shift sequence :func:`decode_utf7` may decode (``UTF7_HINT``)."""
     return "+" in text and _UTF7_HINT.search(text) is not None

@@ -15,7 +15,8 @@ Why "provably": the hints are necessary conditions, read off the engine and the 
   hex digits or ``u``, a backslash before ``u U x N / @`` or an octal digit, ``=`` before two upper-case hex
   digits): then one normalisation round changes nothing, the fixed point is the text itself and there is no
   quoted-printable view. Any other character or escape sends the text to the full path; so does a UTF-7 shift
-  sequence that decodes to ASCII or fullwidth characters (``normalise.UTF7_HINT``: a view of its own).
+  sequence that decodes to ASCII or fullwidth characters (``normalise.UTF7_HINT``: a view of its own), and so does
+  a CSS escape of a character that carries an identifier's shape (``normalise.CSS_HINT``: a view of its own).
 * No ``://``: no URL, so the remainder is the text itself and no URL part or payload is scanned.
 * No letters-for-digits hint (O for zero, I or l for one) and no ROT13 ``ng`` hint (the engine's own patterns,
   passed in by the engine): no rewritten view.
@@ -44,7 +45,7 @@ import re
 from collections.abc import Callable, Sequence
 
 from nerb_verify.frozen import Frozen
-from nerb_verify.privacy.normalise import INERT_SEPARATOR, UTF7_HINT
+from nerb_verify.privacy.normalise import CSS_HINT, INERT_SEPARATOR, UTF7_HINT
 
 
 class Hint(Frozen):
@@ -93,6 +94,7 @@ ENGINE_HINTS: tuple[Hint, ...] = (
     Hint(literal="\\", pattern=r"\\[uUxN/@0-3]"),  # a backslash escape
     Hint(literal="=", pattern=r"=[0-9A-F]{2}"),  # a quoted-printable escape (a view of its own)
     Hint(literal="+", pattern=UTF7_HINT),  # a UTF-7 shift sequence of ASCII or fullwidth characters (a view of its own)
+    Hint(literal="\\", pattern=CSS_HINT),  # a CSS escape of an at-sign, dot, slash, digit, ... (a view of its own)
     Hint(literal="://"),  # a URL: its parts and payloads are scanned on their own
 )
 
