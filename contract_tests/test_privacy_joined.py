@@ -53,6 +53,11 @@ SPLIT_JSON = [
      "privacy.email"),
     ("array-short-label-then-digit", {"rows": [EMAIL_LOCAL + AT + EMAIL_HOST[:-2], EMAIL_HOST[-2:], "2026"]},
      "privacy.email"),
+    # session 21: a path stored as its components (pathlib's parts), after a root or a drive
+    ("path-parts-posix", {"rows": ["/", "ho" + "me", "jroe", ".ssh"]}, "privacy.personal_path"),
+    ("path-parts-empty-root", {"rows": ["", "Us" + "ers", "jroe", "notes.txt"]}, "privacy.personal_path"),
+    ("path-parts-drive", {"rows": ["C:" + chr(92), "Us" + "ers", "jroe", "Desktop"]}, "privacy.personal_path"),
+    ("path-parts-drive-bare", {"rows": ["D:", "Us" + "ers", "jroe"]}, "privacy.personal_path"),
 ]
 
 
@@ -82,6 +87,9 @@ ACCEPT_JSON = [
     {"rows": [AT + "example.invalid", "Draft", "3"]},
     {"rows": ["see " + AT + "pytest.fixture", "_3", "x"]},
     {"rows": ["ratio 5.o", "rg", "split_3"]},
+    # session 21: components after a root that name no one's folder; a table whose first header cell is empty
+    {"rows": ["", "precision", "recall", "f1"]}, {"rows": ["/", "usr", "lib", "python3"]},
+    {"rows": ["C:", "Program Files", "App"]}, {"rows": ["home", "about", "contact"]},
 ]
 
 
@@ -203,3 +211,17 @@ def test_a_short_piece_holds_no_whole_address() -> None:
             assert not holds_whole_address(piece)
     assert checked > 3000
     assert holds_whole_address("a" + chr(64) + "b.co") and holds_whole_address("\uff41" + "\uff20" + "b.co")
+
+
+def test_path_parts_are_joined_in_a_streamed_file_too(tmp_path, monkeypatch) -> None:
+    # Session 21: the streamed JSON reader feeds the same joined scan piece by piece; the components view keeps
+    # the container's first pieces, so a large file finds the path its components spell as a small one does.
+    from nerb_verify.privacy.runner import scan_paths
+
+    path = tmp_path / "parts.json"
+    path.write_text(json.dumps({"a": {"rows": ["/", "ho" + "me", "jroe", ".ssh"]}, "pad": "x" * 2000}),
+                    encoding="utf-8")
+    monkeypatch.setenv("NERB_SCAN_STREAM_BYTES", "100")
+    result = scan_paths([str(path)], REPOSITORY)
+    assert result.summary.streamed == 1
+    assert [f.code for f in result.findings] == ["privacy.personal_path"]

@@ -31,6 +31,7 @@ from nerb_verify.privacy.engine import FAIL_CLOSED, prefilter_skips, scan_string
 from nerb_verify.privacy.normalise import may_expand_past, normalise
 from nerb_verify.privacy.profiles import CONTRACT, PROFILES, Profile
 from nerb_verify.privacy.rules.email import EMAIL
+from nerb_verify.privacy.rules.paths import PERSONAL_PATH
 
 JOINED_BUDGET = register(
     "privacy.joined_budget_exceeded", "A joined view could not be scanned within its bounds.",
@@ -144,6 +145,43 @@ def views(pieces: Sequence[str]) -> list[str]:
     return [glued(pieces), spaced] if fragment == spaced else [glued(pieces), spaced, fragment]
 
 
+# A path stored as its components (``["/", "home", "<name>", ".ssh"]``, what ``pathlib.PurePath.parts`` gives, or
+# ``["C:\\", "Users", "<name>"]``) reads as the path to whoever joins them, yet no separator view holds it: the
+# components are joined with the path separator after a root (``""`` or ``"/"``, or a drive ``C:``, ``C:\\`` or
+# ``C:/``), up to the first piece that is no single component (empty, or holding a slash or backslash), at most
+# ``PATH_PARTS`` pieces. Only the personal-path code is taken from that view: a table whose first header cell is
+# empty (``["", "precision", "recall"]``) joins to an absolute path too, and is no one's folder.
+PATH_PARTS = 8
+_DRIVE_ROOT = regex.compile(r"[A-Za-z]:[\\/]?")
+
+
+def path_parts_view(pieces: Sequence[str]) -> str | None:
+    """The path that ``pieces`` spell as components after a root (see ``PATH_PARTS``), or None."""
+    if len(pieces) < 2:
+        return None
+    root = pieces[0]
+    if root in ("", "/"):
+        start, separator = "/", "/"
+    elif _DRIVE_ROOT.fullmatch(root):
+        start, separator = root[:2] + "\\", "\\"
+    else:
+        return None
+    parts: list[str] = []
+    for piece in pieces[1:PATH_PARTS]:
+        if not piece or "/" in piece or "\\" in piece:
+            break
+        parts.append(piece)
+    return start + separator.join(parts) if parts else None
+
+
+def _path_parts_codes(pieces: Sequence[str], profile: Profile) -> set[str]:
+    """The personal-path code, when the path the pieces spell as components (:func:`path_parts_view`) raises it."""
+    view = path_parts_view(pieces)
+    if view is None:
+        return set()
+    return view_codes(view, profile) & {PERSONAL_PATH}
+
+
 def joined_chunks(text: str) -> list[str]:
     """The chunks a joined view is scanned in (``CHUNK`` characters, overlapping by ``OVERLAP``)."""
     return _chunks(text)
@@ -228,7 +266,7 @@ class JoinedScan:
     :func:`reference_joined_codes` returns for the same pieces. A piece the caller could not hold is recorded with
     :meth:`add_unseen`: the views around it were not scanned, so they fail closed."""
 
-    __slots__ = ("profile", "count", "piece_codes", "glued", "spaced", "fragment", "left_open", "unseen")
+    __slots__ = ("profile", "count", "piece_codes", "glued", "spaced", "fragment", "left_open", "unseen", "head")
 
     def __init__(self, profile: Profile) -> None:
         self.profile = profile
@@ -241,6 +279,7 @@ class JoinedScan:
         self.fragment: _ViewWindow | None = None
         self.left_open = False  # the last piece ends in an unfinished address
         self.unseen = False
+        self.head: list[str] = []  # the first ``PATH_PARTS`` pieces (:func:`path_parts_view`)
 
     def add(self, piece: str, codes: Collection[str] | None = None) -> None:
         """Add the next piece; ``codes``: its own codes (:func:`scan_string`, no path skipping), if known."""
@@ -257,6 +296,8 @@ class JoinedScan:
             self.fragment.feed(piece)
         self.glued.feed(_glue(piece))
         self.left_open = _ends_open(piece)
+        if self.count < PATH_PARTS and len(self.head) == self.count:
+            self.head.append(piece)
         self.count += 1
 
     def add_unseen(self) -> None:
@@ -271,6 +312,7 @@ class JoinedScan:
         found = self.glued.finish() | self.spaced.finish()
         if self.fragment is not None:
             found |= self.fragment.finish()
+        found |= _path_parts_codes(self.head, self.profile)
         if self.piece_codes & _FAIL_CLOSED:
             # A piece already failed closed (the container is rejected for it): its undecodable text is why the
             # joined chunk could not be decoded either, so that is not reported twice.
@@ -307,6 +349,7 @@ def reference_joined_codes(pieces: Sequence[str], profile: Profile, piece_codes:
     found: set[str] = set()
     for view in views(pieces):
         found |= view_codes(view, profile)
+    found |= _path_parts_codes(pieces, profile)
     if piece_codes & _FAIL_CLOSED:
         found.discard(JOINED_BUDGET)
     return found - piece_codes
@@ -415,6 +458,9 @@ def joined_findings(containers: Sequence[tuple[Hashable, Sequence[str]]],
             fresh.append(pieces)
         length = sum(len(piece) + 1 for piece in pieces)
         screened = views(pieces)
+        parts_view = path_parts_view(pieces)
+        if parts_view is not None:
+            screened.append(parts_view)
         if length <= CHUNK:
             # A view of one chunk that the prefilter proves clean raises nothing (its chunk is the view itself), so
             # only the others need the screen; a container with none raises nothing.
