@@ -128,6 +128,14 @@ def _uu_block(text: str) -> str:
 _CJK_DIGITS = str.maketrans({str(d): "\u3007\u4e00\u4e8c\u4e09\u56db\u4e94\u516d\u4e03\u516b\u4e5d"[d]
                              for d in range(10)})
 
+def _char_codes(separator: str, number: Callable[[int], str] = str, utf8: bool = False) -> Callable[[str], str]:
+    """Every character's code (or every UTF-8 byte's, ``utf8``) written with ``number``, joined by ``separator``."""
+    def encode(text: str) -> str:
+        codes = list(text.encode("utf-8")) if utf8 else [ord(char) for char in text]
+        return separator.join(number(code) for code in codes)
+    return encode
+
+
 ENCODERS: dict[str, Callable[[str], str]] = {
     "plain": lambda t: t,
     "fullwidth": _fullwidth,
@@ -157,6 +165,15 @@ ENCODERS: dict[str, Callable[[str], str]] = {
     "math_double_struck": _shift({"a": 0x1D552}, {"1": 0x1D7D9, "0": 0x1D7D8}),
     "roman_numerals": _shift({}, {"1": 0x2160}),
     "cjk_numerals": lambda t: t.translate(_CJK_DIGITS),
+    # Session 21: character codes written as a list of numbers (String.fromCharCode, a C byte array, od -b), and
+    # CSS escapes of every character.
+    "char_codes_decimal": _char_codes(","),
+    "char_codes_js": lambda t: "String.fromCharCode(" + _char_codes(", ")(t) + ")",
+    "char_codes_c_array": lambda t: "{\n    " + _char_codes(",\n    ", "0x{:02x}".format, utf8=True)(t) + "\n};",
+    "char_codes_octal_bytes": _char_codes(" ", "{:03o}".format, utf8=True),
+    "char_codes_semicolons": _char_codes("; "),
+    "char_codes_tabs": _char_codes("\t"),
+    "css_escapes": _every_char(lambda c: "\\{:x} ".format(ord(c))),
     "confusables_uts39": _confusable_letters(),
     "arabic_digits": lambda t: t.translate(_ARABIC_DIGITS),
     "devanagari_digits": lambda t: t.translate(_DEVANAGARI_DIGITS),
@@ -232,6 +249,12 @@ Row = tuple[str, str, set[str], set[str]]
 _OVERRIDES: dict[tuple[str, str], tuple[set[str], set[str]]] = {
     ("home", "negative_circled"): ({LOCAL}, set()),
     ("home", "negative_squared_letters"): ({LOCAL}, set()),
+    # Session 21: the contract profile reads these lists of numbers themselves as phone numbers too (groups of digits
+    # with one separator throughout), as it reads any such list; what they spell is found as well.
+    ("email", "char_codes_semicolons"): ({EMAIL, PHONE}, {EMAIL}),
+    ("email", "char_codes_tabs"): ({EMAIL, PHONE}, {EMAIL, PHONE}),
+    ("ssn", "char_codes_octal_bytes"): ({SSN, PHONE}, {SSN}),
+    ("home", "char_codes_octal_bytes"): ({PERSONAL, PHONE}, {PERSONAL}),
 }
 # The ascii85 and uuencode alphabets hold the at-sign: where the encoded text itself has one, the contract profile
 # rejects it anywhere (as it would any at-sign), on top of what the payload decodes to.
@@ -706,6 +729,9 @@ ACCEPT_BOTH: list[str] = [
     # expressions, LaTeX, Windows folders, C's octal escapes, a hex digit after the escape.
     r"\begin{document}\bf x", r"be\bad\cafe", r"\040\101", r"\d+\.\d+", r"x\40c", r"\b[a-f\d]{40}\b", r"\1\2",
     r"\e[1;31m red", r"\a\f\b",
+    # Session 21: lists of numbers that spell no identifier: counts, pixels, sizes, a greeting, random bytes.
+    "72, 101, 108, 108, 111, 33", "sizes = [1, 2, 4, 8, 16, 32, 64, 128]", "0x00, 0x01, 0xff, 0x10, 0x20, 0x30",
+    "rgb 255 255 255 0 0 0 128", "{0xde, 0xad, 0xbe, 0xef, 0x00, 0x11}",
     # Session 21: prose holding the new words for the at-sign and the dot, with no address around them.
     "\u090f\u091f \u0939\u094b\u092e \u092a\u0947\u091c",
     "\u0646\u0642\u0637\u0629 \u0627\u0644\u0628\u062f\u0627\u064a\u0629 \u0647\u064a 10",

@@ -43,6 +43,8 @@ import regex
 
 from nerb_verify.codes import register
 from nerb_verify.privacy import separator_view
+from nerb_verify.privacy.char_codes import HINTS as CHAR_CODES_HINTS
+from nerb_verify.privacy.char_codes import MIN_CODES, char_code_texts, has_char_codes
 from nerb_verify.privacy.lazy import LazyPattern
 from nerb_verify.privacy.normalise import (
     decode_css_escapes,
@@ -596,6 +598,8 @@ def _scan_view(clean: str, profile: Profile, depth: int, budget: _Budget, skip_p
             site = decoded.ok and _SITE_PATH.fullmatch(decoded.text) is not None
             _scan(payload, _site_path_profile(profile) if site else profile, depth + 1, budget, skip_paths, found)
     _scan_payloads(encoded_payloads(clean, raw), profile, depth, budget, skip_paths, found, seen)
+    if has_char_codes(clean):  # (a list of numbers that spells text: ``char_codes.py``)
+        _scan_payloads(char_code_texts(clean), profile, depth, budget, skip_paths, found, seen)
 
 
 def _url_part_needs_scan(part: str, profile: Profile) -> bool:
@@ -1047,7 +1051,12 @@ PREFILTER_HINTS = (Hint(min_digits=1, lower=("o", "i", "l"), pattern=_LETTER_DIG
                         marks=r"do(?![ao])|o(?<![ao]o)o*d"),
                    Hint(lower=("ng",), pattern=_ROT13_AT_HINT.pattern),
                    Hint(literal="\n", pattern=r"\n[ \t]*[A-Za-z0-9+/_-]"),
-                   Hint(min_digits=9, pattern=separator_view.PREFILTER_PATTERN, gate=separator_view.PREFILTER_GATE))
+                   Hint(min_digits=9, pattern=separator_view.PREFILTER_PATTERN, gate=separator_view.PREFILTER_GATE),
+                   # a list of character codes (``char_codes.py``), one hint per kind of separator
+                   Hint(min_digits=MIN_CODES, literal=",", pattern=CHAR_CODES_HINTS[0]),
+                   Hint(min_digits=MIN_CODES, literal=";", pattern=CHAR_CODES_HINTS[1]),
+                   Hint(min_digits=MIN_CODES, literal=" ", pattern=CHAR_CODES_HINTS[2]),
+                   Hint(min_digits=MIN_CODES, literal="\t", pattern=CHAR_CODES_HINTS[3]))
 
 
 def scan_full(text: str, profile: Profile, skip_paths: bool = False) -> frozenset[str]:
