@@ -501,15 +501,12 @@ def _scan(text: str, profile: Profile, depth: int, budget: _Budget, skip_paths: 
         if not has_quoted_printable(normalised.text):
             break
         current = decode_quoted_printable(normalised.text)
-    for view in [view for view in views if has_utf7(view)]:  # (UTF-7 shift sequences: a view of their own)
-        decoded = normalise(decode_utf7(view), profile.max_rounds, profile.max_chars, quoted_printable=False)
-        if not decoded.ok:
-            found.add(_FAIL_CLOSED_CODE[decoded.status])
-            return
-        if decoded.text not in views:
-            views.append(decoded.text)
-    if has_css_escape(text):  # (CSS escapes: a view of their own, decoded from the text as given)
-        decoded = normalise(decode_css_escapes(text), profile.max_rounds, profile.max_chars, quoted_printable=False)
+    # Views of their own: UTF-7 shift sequences (of each view) and CSS escapes (of the text as given).
+    own = [decode_utf7(view) for view in views if has_utf7(view)]
+    if has_css_escape(text):
+        own.append(decode_css_escapes(text))
+    for undone in own:
+        decoded = normalise(undone, profile.max_rounds, profile.max_chars, quoted_printable=False)
         if not decoded.ok:
             found.add(_FAIL_CLOSED_CODE[decoded.status])
             return
